@@ -1,0 +1,23 @@
+/**
+ * One route of the /v1 surface, keyed in its table by GraphQL root field ('Query.x' / 'Mutation.y').
+ *
+ * envelope:
+ * - `data`: `{data: <result>}` (one object, or a list that has no pager)
+ * - `paged`: the result is `{data, meta}`; the answer adds absolute `links` and `meta.path`
+ * - `none`: an empty 204
+ * - `raw`: the result as it is (an object already in its wire shape)
+ */
+export type Envelope = 'data' | 'paged' | 'none' | 'raw';
+
+export interface RouteSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Express-style; each `:param` is the GraphQL argument of the same name. */
+  path: string;
+  status?: 200 | 201 | 202 | 204;
+  envelope: Envelope;
+  /** GraphQL field name → wire name, anywhere in the result (`two_fa` → `2fa`). */
+  rename?: Record<string, string>;
+  description?: string;
+}
+
+export type RouteTable = Record<string, RouteSpec>;

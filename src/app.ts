@@ -1,0 +1,127 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { parseConfig, type Config } from './config/index.js';
+import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded.js';
+import { createOrm, migrate } from './db/orm.js';
+import { createDns } from './lib/dns.js';
+import { createPgPubSub } from './lib/pubsub.js';
+import { randomSecret } from './lib/secrets.js';
+import { createBoss, startWorkers } from './jobs/boss.js';
+import { buildAppSchema } from './graphql/schema.js';
+import { createHttpServer } from './http/server.js';
+import { bootstrapFirstAccount } from './modules/accounts/bootstrap.js';
+import { captureTransport } from './modules/mail/transport.js';
+import type { AppServices } from './services.js';
+
+export const ROLES = ['api', 'worker', 'smtp'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface RunningApp {
+  services: AppServices;
+  http: FastifyInstance | null;
+  /** `http://127.0.0.1:<port>` when the api role runs. */
+  url: string | null;
+  close(): Promise<void>;
+}
+
+/** APP_SECRET, or one generated on first start and kept in DATA_DIR (mode 0600). */
+function appSecret(config: ReturnType<typeof parseConfig>): string {
+  if (config.APP_SECRET) return config.APP_SECRET;
+  const file = path.resolve(config.DATA_DIR, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomSecret(48);
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** Several processes may start at once against one database: one of them migrates. */
+async function migrateUnderLock(url: string, run: () => Promise<void>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(727000)');
+    await run();
+  } finally {
+    await client.query('select pg_advisory_unlock(727000)').catch(() => undefined);
+    await client.end();
+  }
+}
+
+export async function startApp(opts: {
+  env?: Record<string, string | undefined>;
+  roles?: Role[];
+  log?: Logger;
+}): Promise<RunningApp> {
+  const parsed = parseConfig(opts.env ?? process.env);
+  const roles = new Set<Role>(opts.roles ?? ROLES);
+  const log = opts.log ?? pino({ level: parsed.LOG_LEVEL });
+
+  let embedded: EmbeddedDb | null = null;
+  let dbUrl = parsed.DATABASE_URL;
+  if (!dbUrl) {
+    log.info({ dir: path.resolve(parsed.DATA_DIR, 'pg'), port: parsed.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({ dir: path.join(parsed.DATA_DIR, 'pg'), port: parsed.EMBEDDED_PG_PORT });
+    dbUrl = embedded.url;
+  }
+  const config: Config = {
+    ...parsed,
+    APP_SECRET: appSecret(parsed),
+    PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+  };
+
+  const orm = await createOrm(dbUrl, 10, (message) => log.debug({ orm: true }, message));
+  await migrateUnderLock(dbUrl, () => migrate(orm));
+  const boss = await createBoss(dbUrl, log);
+  const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'));
+  const services: AppServices = {
+    config,
+    orm,
+    dns: createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }),
+    boss,
+    pubsub,
+    mail: captureTransport(() => orm.em.fork() as never),
+    log,
+  };
+  await bootstrapFirstAccount(orm.em.fork() as never, config, log);
+
+  let http: FastifyInstance | null = null;
+  let url: string | null = null;
+  if (roles.has('api')) {
+    const schema = await buildAppSchema(pubsub);
+    http = await createHttpServer(services, schema);
+    await http.listen({ port: config.PORT, host: config.HOST });
+    const address = http.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    url = `http://127.0.0.1:${port}`;
+    if (!parsed.PUBLIC_URL) config.PUBLIC_URL = `http://localhost:${port}`;
+    log.info({ url }, 'api listening');
+  }
+  if (roles.has('worker')) {
+    await startWorkers(services);
+    log.info('worker started');
+  }
+  if (roles.has('smtp')) {
+    // SMTP ingress (relay for SMTP users, bounces) is built by the events issue; see README.
+    log.warn('the smtp role has no listener yet: SMTP ingress is not built in this version');
+  }
+
+  let closed = false;
+  return {
+    services,
+    http,
+    url,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await http?.close();
+      await boss.stop({ graceful: true, timeout: 10_000 }).catch((err) => log.error({ err }, 'pg-boss stop'));
+      await pubsub.close();
+      await orm.close();
+      await embedded?.stop();
+    },
+  };
+}

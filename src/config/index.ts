@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Every setting of the service, validated once at start. README.md "Settings" documents each one;
+ * keep the two in step.
+ */
+const hostPortList = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[^\s:]+(:\d+)?$|^\[[0-9a-f:]+\](:\d+)?$/i, 'expected host:port')));
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+export const configSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
+  APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
+  ADMIN_TOKEN: z.string().min(20, 'ADMIN_TOKEN must be at least 20 characters').optional(),
+  ADMIN_EMAIL: z.email().optional(),
+  OPERATOR_TOKEN: z.string().min(20, 'OPERATOR_TOKEN must be at least 20 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DNS_SERVERS: hostPortList.optional(),
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  SMTP_PUBLIC_HOST: z.string().default('localhost'),
+  SMTP_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SPF_INCLUDE: z.string().default('_spf.postbox.local'),
+  DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]+$/).default('pb1'),
+  RETURN_PATH_TARGET: z.string().default('return.postbox.local'),
+  TRACKING_TARGET: z.string().default('track.postbox.local'),
+  INBOUND_MX_HOST: z.string().default('inbound.postbox.local'),
+  DOMAIN_CHECK_CRON: z.string().default('*/15 * * * *'),
+  GRAPHQL_INTROSPECTION: bool.default(true),
+  MAIL_FROM: z.string().default('no-reply@postbox.local'),
+});
+
+export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string; APP_SECRET: string };
+
+export class ConfigError extends Error {}
+
+/** Parses settings from an env-like object. APP_SECRET may still be absent here; boot fills it. */
+export function parseConfig(env: Record<string, string | undefined> = process.env) {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
+  }
+  return result.data;
+}

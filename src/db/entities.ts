@@ -1,0 +1,23 @@
+import { Account } from '../modules/accounts/account.entity.js';
+import { ApiToken } from '../modules/tokens/token.entity.js';
+import { Domain } from '../modules/domains/domain.entity.js';
+import { SenderIdentity } from '../modules/identities/identity.entity.js';
+import { SmtpUser } from '../modules/smtp-users/smtp-user.entity.js';
+import { AccountUser, Invite } from '../modules/users/user.entity.js';
+import { SmsNumber } from '../modules/sms-numbers/sms-number.entity.js';
+import { DomainEvent, MaintenanceWindow } from '../modules/events/domain-event.entity.js';
+import { CapturedMail } from '../modules/mail/captured-mail.entity.js';
+
+export const entities = [
+  Account,
+  ApiToken,
+  Domain,
+  SenderIdentity,
+  SmtpUser,
+  AccountUser,
+  Invite,
+  SmsNumber,
+  DomainEvent,
+  MaintenanceWindow,
+  CapturedMail,
+];

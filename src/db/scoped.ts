@@ -1,0 +1,33 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName } from '@mikro-orm/core';
+import type { Auth } from '../graphql/context.js';
+import { assertDomainAccess } from '../graphql/auth.js';
+import { errors } from '../graphql/errors.js';
+
+/**
+ * Loads one row of the caller's account. Another account's id answers exactly like a missing
+ * one (404), so ids cannot be probed across accounts.
+ */
+export async function findOwned<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  auth: Auth,
+  where: Record<string, unknown>,
+  populate: string[] = [],
+): Promise<T> {
+  const row = await em.findOne(entity, { ...where, account: auth.accountId } as never, {
+    populate: populate as never,
+  });
+  if (!row) throw errors.notFound();
+  // A domain-limited token sees the row exists (same account) but may not touch it: 403.
+  const domain = (row as { domain?: { id: string } | null }).domain;
+  if (domain) assertDomainAccess(auth, domain.id);
+  return row;
+}
+
+/** The filter that limits a list to what the caller may see. */
+export function visibleTo(auth: Auth, domainField: string | null = 'domain'): Record<string, unknown> {
+  const where: Record<string, unknown> = { account: auth.accountId };
+  if (domainField && auth.domainId) where[domainField] = auth.domainId;
+  return where;
+}

@@ -1,0 +1,28 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppServices } from '../services.js';
+import { errors } from './errors.js';
+
+/** Who is calling: an account's API token. */
+export interface Auth {
+  accountId: string;
+  tokenId: string;
+  scopes: ReadonlySet<string>;
+  /** Set when the token is limited to one domain. */
+  domainId: string | null;
+}
+
+export interface Ctx {
+  em: EntityManager;
+  auth: Auth | null;
+  operator: boolean;
+  requestId: string;
+  services: AppServices;
+  /** Absolute base of this service, for links (`http://host:port`). */
+  baseUrl: string;
+}
+
+/** Resolvers call services with the caller first; `@Authorized` has already checked the scope. */
+export function caller(ctx: Ctx): Auth {
+  if (!ctx.auth) throw errors.unauthenticated();
+  return ctx.auth;
+}

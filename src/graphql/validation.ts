@@ -1,0 +1,94 @@
+import {
+  ArrayMaxSize,
+  IsEmail,
+  IsIn,
+  Max,
+  MaxLength,
+  Min,
+  registerDecorator,
+  validate,
+  type ValidationArguments,
+  type ValidationError,
+  type ValidationOptions,
+} from 'class-validator';
+import type { ValidatorFn } from 'type-graphql';
+import { errors, msg, type FieldErrors } from './errors.js';
+
+/**
+ * Validation rules for input and args classes, on class-validator, with Laravel-style messages
+ * (what /v1 clients of this API family already parse). Array-item rules report the failing
+ * index, so keys come out as `scopes.0` like the wire format expects.
+ */
+const IDX = '\u0000';
+
+export const MaxLen = (n: number) => MaxLength(n, { message: (a) => msg.maxString(a.property, n) });
+export const MinInt = (n: number) => Min(n, { message: (a) => msg.min(a.property, n) });
+export const MaxInt = (n: number) => Max(n, { message: (a) => msg.max(a.property, n) });
+export const OneOf = (values: readonly string[]) => IsIn([...values], { message: (a) => msg.in(a.property) });
+export const Email = () => IsEmail({}, { message: (a) => msg.email(a.property) });
+export const MaxItems = (n: number) => ArrayMaxSize(n, { message: (a) => msg.maxItems(a.property, n) });
+
+/** Checks each element of an array; the message carries the index of the first failure. */
+function eachItem(name: string, test: (item: unknown) => boolean, text: (path: string) => string) {
+  return (options?: ValidationOptions) => (object: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => !Array.isArray(value) || value.every(test),
+        defaultMessage: (a?: ValidationArguments) => {
+          const i = (a!.value as unknown[]).findIndex((x) => !test(x));
+          return `${i}${IDX}${text(`${a!.property}.${i}`)}`;
+        },
+      },
+    });
+}
+
+export const EachOneOf = (values: readonly string[]) =>
+  eachItem('eachOneOf', (x) => values.includes(x as string), msg.in)();
+export const EachMaxLen = (n: number) =>
+  eachItem('eachMaxLen', (x) => typeof x === 'string' && x.length <= n, (p) => msg.maxString(p, n))();
+export const EachEmail = () =>
+  eachItem('eachEmail', (x) => typeof x === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(x), msg.email)();
+
+function collect(errs: ValidationError[], prefix: string, out: FieldErrors) {
+  for (const e of errs) {
+    const path = prefix ? `${prefix}.${e.property}` : e.property;
+    for (const text of Object.values(e.constraints ?? {})) {
+      const cut = text.indexOf(IDX);
+      const key = cut >= 0 ? `${path}.${text.slice(0, cut)}` : path;
+      (out[key] ??= []).push(cut >= 0 ? text.slice(cut + 1) : text);
+    }
+    if (e.children?.length) collect(e.children, path, out);
+  }
+}
+
+/** type-graphql's validateFn: every args/input object is validated; failures become one 422. */
+export const validateArgs: ValidatorFn = async (value) => {
+  if (value === null || typeof value !== 'object') return;
+  const items = Array.isArray(value) ? value : [value];
+  const out: FieldErrors = {};
+  for (const item of items) {
+    if (item && typeof item === 'object') {
+      collect(await validate(item, { forbidUnknownValues: false, skipMissingProperties: true }), '', out);
+    }
+  }
+  if (Object.keys(out).length) throw errors.validation(out);
+};
+
+/** For checks that need the database (uniqueness, ownership): gather, then throw once. */
+export class FieldErrorBag {
+  private readonly fields: FieldErrors = {};
+  add(field: string, message: string): this {
+    (this.fields[field] ??= []).push(message);
+    return this;
+  }
+  get empty(): boolean {
+    return Object.keys(this.fields).length === 0;
+  }
+  throwIfAny(): void {
+    if (!this.empty) throw errors.validation(this.fields);
+  }
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ApolloServer } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { createYoga } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
+import qs from 'qs';
+import type { AppServices } from '../services.js';
+import type { Ctx } from '../graphql/context.js';
+import { isAppError, unwrap } from '../graphql/errors.js';
+import { createRestSurface } from '../../rest-mapping/adapter.js';
+import { routeTable } from '../../rest-mapping/index.js';
+import { buildOpenApi } from '../../rest-mapping/openapi.js';
+import { baseUrlOf, contextFromHeaders } from './context.js';
+import { createMetrics } from './metrics.js';
+import { registerPlainRoutes } from './plain-routes.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export async function createHttpServer(services: AppServices, schema: GraphQLSchema): Promise<FastifyInstance> {
+  const { log, config } = services;
+  const metrics = createMetrics();
+  const app = Fastify({
+    loggerInstance: log as unknown as import('fastify').FastifyBaseLogger,
+    bodyLimit: 60 * 1024 * 1024,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+
+  // Malformed JSON and other body errors answer in the documented `{message}` shape.
+  app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      metrics.unexpectedErrors.inc();
+      req.log.error({ err }, 'unexpected error');
+      return reply.status(500).send({ message: 'Server Error' });
+    }
+    const message = /JSON/i.test(err.message) ? 'The request body is not valid JSON.' : err.message;
+    return reply.status(status).send({ message });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.status(404).send({ message: 'Resource not found.' }));
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.httpDuration
+      .labels(req.method, req.routeOptions.url ?? 'unmatched', String(reply.statusCode))
+      .observe(reply.elapsedTime / 1000);
+  });
+
+  const ctxFor = (req: FastifyRequest) =>
+    contextFromHeaders(services, req.headers, req.id, baseUrlOf(services, req.headers.host, req.protocol));
+
+  // --- GraphQL (Apollo Server 5) ---
+  const apollo = new ApolloServer<Ctx>({
+    schema,
+    introspection: config.GRAPHQL_INTROSPECTION,
+    includeStacktraceInErrorResponses: false,
+    plugins: [fastifyApolloDrainPlugin(app)],
+    formatError: (formatted: GraphQLFormattedError, error: unknown) => {
+      const err = unwrap(error);
+      if (isAppError(err)) return { ...formatted, message: err.message };
+      // Errors GraphQL itself raises (syntax, unknown field, bad variable) are the caller's, not ours.
+      const code = formatted.extensions?.code;
+      if (code && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+      metrics.unexpectedErrors.inc();
+      log.error({ err: error }, 'unexpected GraphQL error');
+      return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    },
+  });
+  await apollo.start();
+  await app.register(fastifyApollo(apollo), { path: '/graphql', context: async (req) => ctxFor(req) });
+
+  // --- GraphQL subscriptions over SSE (graphql-yoga), same schema ---
+  const yoga = createYoga<{ req: FastifyRequest }>({
+    schema,
+    graphqlEndpoint: '/graphql/stream',
+    logging: false,
+    graphiql: false,
+    maskedErrors: {
+      maskError: (error, message) => {
+        const err = unwrap(error);
+        if (isAppError(err)) return err;
+        log.error({ err: error }, 'unexpected GraphQL stream error');
+        return new Error(message);
+      },
+    },
+    context: async ({ req }) => ctxFor(req),
+  });
+  app.route({
+    url: '/graphql/stream',
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
+      response.headers.forEach((value, key) => reply.header(key, value));
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+
+  // --- /v1 (sofa-api through rest-mapping) ---
+  const rest = createRestSurface(schema, routeTable, log);
+  const openapi = buildOpenApi(rest.routes, schema);
+  app.get('/v1/openapi.json', async () => openapi);
+  const v1 = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const url = new URL(req.url, baseUrlOf(services, req.headers.host, req.protocol));
+    const matched = rest.match(req.method, url.pathname);
+    if (!matched) return reply.status(404).send({ message: 'Resource not found.' });
+    let ctx: Ctx;
+    try {
+      ctx = await ctxFor(req);
+    } catch {
+      return reply.status(401).send({ message: 'Unauthenticated.' });
+    }
+    // The operator token is for the GraphQL operator API only.
+    if (!ctx.auth) return reply.status(401).send({ message: 'Unauthenticated.' });
+    const body = req.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      return reply.status(400).send({ message: 'The request body must be a JSON object.' });
+    }
+    const query = qs.parse(url.search.slice(1), { depth: 3, arrayLimit: 100 }) as Record<string, unknown>;
+    const answer = await rest.handle(matched, { url, query, body: body as Record<string, unknown>, ctx });
+    if (answer.headers) reply.headers(answer.headers);
+    if (answer.status === 204) return reply.status(204).removeHeader('content-type').send();
+    return reply.status(answer.status).send(answer.body);
+  };
+  app.route({ url: '/v1/*', method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], handler: v1 });
+
+  // --- plain routes: health, metrics, confirmation links ---
+  app.get('/health', async (_req, reply) => {
+    try {
+      await services.orm.em.getConnection().execute('select 1');
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+  app.get('/metrics', async (_req, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  registerPlainRoutes(app, services);
+
+  return app;
+}

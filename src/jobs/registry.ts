@@ -1,0 +1,5 @@
+import type { JobDef } from './job.js';
+import { systemMailJob } from '../modules/mail/system-mail.job.js';
+
+/** Every background job; `startWorkers` works them all and schedules the cron ones. */
+export const jobs: JobDef<never>[] = [systemMailJob as JobDef<never>];

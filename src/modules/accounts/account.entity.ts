@@ -1,0 +1,17 @@
+import { Entity, Property } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../db/base.entity.js';
+
+export const PLANS = ['free', 'starter', 'professional', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+@Entity({ tableName: 'accounts' })
+export class Account extends BaseEntity {
+  @Property({ type: 'string', length: 191 })
+  name!: string;
+
+  @Property({ type: 'string', length: 20 })
+  plan: Plan = 'free';
+
+  @Property({ type: 'integer' })
+  verification_credits: number = 0;
+}

@@ -1,0 +1,54 @@
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import { errors } from '../../graphql/errors.js';
+import { SCOPES } from '../../graphql/scopes.js';
+import { sha256Hex } from '../../lib/secrets.js';
+import { ApiToken } from '../tokens/token.entity.js';
+import { newTokenSecret } from '../tokens/token.service.js';
+import { AccountUser } from '../users/user.entity.js';
+import { Account, type Plan } from './account.entity.js';
+
+/** What the instance operator does to accounts. No account-scoped caller here: operators see all. */
+export class AccountService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** A new account with its first full-scope API token (and an admin user when an email is given). */
+  async create(input: { name: string; admin_email?: string | null; secret?: string }) {
+    const secret = input.secret ?? newTokenSecret();
+    return this.em.transactional(async (em) => {
+      const account = em.create(Account, { name: input.name } as never);
+      const token = em.create(ApiToken, {
+        account,
+        name: 'Admin token',
+        token_hash: sha256Hex(secret),
+        scopes: [...SCOPES],
+        domain: null,
+      } as never);
+      if (input.admin_email) {
+        em.create(AccountUser, { account, email: input.admin_email.toLowerCase(), role: 'admin' } as never);
+      }
+      await em.flush();
+      return { account, token, secret };
+    });
+  }
+
+  async get(id: string): Promise<Account> {
+    const account = await this.em.findOne(Account, { id });
+    if (!account) throw errors.notFound();
+    return account;
+  }
+
+  async setPlan(id: string, plan: Plan): Promise<Account> {
+    const account = await this.get(id);
+    account.plan = plan;
+    await this.em.flush();
+    return account;
+  }
+
+  async addCredits(id: string, credits: number): Promise<Account> {
+    const account = await this.get(id);
+    // One UPDATE, so two operators adding at once both count.
+    await this.em.nativeUpdate(Account, { id }, { verification_credits: raw('verification_credits + ?', [credits]) } as never);
+    await this.em.refresh(account);
+    return account;
+  }
+}

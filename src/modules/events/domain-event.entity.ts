@@ -1,0 +1,45 @@
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
+import { PrimaryKey } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../lib/ids.js';
+
+/**
+ * The internal event log: every state change that a customer may be told about is written here
+ * in the same transaction as the change. The webhook engine reads it; nothing here knows about HTTP.
+ */
+@Entity({ tableName: 'domain_events' })
+@Index({ properties: ['account_id', 'created_at'] })
+export class DomainEvent {
+  @PrimaryKey({ type: 'string', length: 32 })
+  id: string = newId();
+
+  /** Null for platform-wide events (a maintenance window). */
+  @Property({ type: 'string', length: 32, nullable: true })
+  account_id: string | null = null;
+
+  @Property({ type: 'string', length: 32, nullable: true })
+  domain_id: string | null = null;
+
+  @Property({ type: 'string', length: 64 })
+  type!: string;
+
+  @Property({ type: 'json' })
+  payload: Record<string, unknown> = {};
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  created_at: Date = new Date();
+}
+
+@Entity({ tableName: 'maintenance_windows' })
+export class MaintenanceWindow {
+  @PrimaryKey({ type: 'string', length: 32 })
+  id: string = newId();
+
+  @Property({ type: 'string', length: 500 })
+  note: string = '';
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  started_at: Date = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  ended_at: Date | null = null;
+}

@@ -1,0 +1,31 @@
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../lib/ids.js';
+
+/** A message the `capture` transport kept instead of sending. */
+@Entity({ tableName: 'captured_mails' })
+export class CapturedMail {
+  @PrimaryKey({ type: 'string', length: 32 })
+  id: string = newId();
+
+  @Property({ type: 'string', length: 320 })
+  @Index()
+  to!: string;
+
+  @Property({ type: 'string', length: 320 })
+  from!: string;
+
+  @Property({ type: 'text' })
+  subject!: string;
+
+  @Property({ type: 'text' })
+  text: string = '';
+
+  @Property({ type: 'text', nullable: true })
+  html: string | null = null;
+
+  @Property({ type: 'string', length: 64 })
+  kind: string = 'system';
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  created_at: Date = new Date();
+}

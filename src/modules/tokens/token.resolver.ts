@@ -1,0 +1,61 @@
+import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { caller, type Ctx } from '../../graphql/context.js';
+import { errors } from '../../graphql/errors.js';
+import { CreateTokenArgs, TokenIdArgs, TokenListArgs, TokenSettingsArgs, UpdateTokenArgs } from './token.inputs.js';
+import { TokenService, tokenTopic } from './token.service.js';
+import { CreatedToken, Token, TokenEvent, toCreatedToken, toToken } from './token.type.js';
+
+const svc = (ctx: Ctx) => new TokenService(ctx.em, ctx.services);
+
+@Resolver()
+export class TokenResolver {
+  @Authorized('tokens_full')
+  @Query(() => [Token], { description: 'The account\'s API tokens, newest first.' })
+  async tokens(@Context() ctx: Ctx, @Args() args: TokenListArgs): Promise<Token[]> {
+    return (await svc(ctx).list(caller(ctx), args)).map(toToken);
+  }
+
+  @Authorized('tokens_full')
+  @Query(() => Token)
+  async token(@Context() ctx: Ctx, @Args() { token_id }: TokenIdArgs): Promise<Token> {
+    return toToken(await svc(ctx).get(caller(ctx), token_id));
+  }
+
+  @Authorized('tokens_full')
+  @Mutation(() => CreatedToken, { description: 'The secret (accessToken) is returned this once.' })
+  async create_token(@Context() ctx: Ctx, @Args() args: CreateTokenArgs): Promise<CreatedToken> {
+    const { token, secret } = await svc(ctx).create(caller(ctx), args);
+    return toCreatedToken(token, secret);
+  }
+
+  @Authorized('tokens_full')
+  @Mutation(() => Token, { description: 'Rename, pause or unpause.' })
+  async update_token(@Context() ctx: Ctx, @Args() args: UpdateTokenArgs): Promise<Token> {
+    return toToken(await svc(ctx).update(caller(ctx), args));
+  }
+
+  @Authorized('tokens_full')
+  @Mutation(() => Token, { description: 'Pause or unpause.' })
+  async update_token_settings(@Context() ctx: Ctx, @Args() args: TokenSettingsArgs): Promise<Token> {
+    return toToken(await svc(ctx).update(caller(ctx), { ...args, name: null }));
+  }
+
+  @Authorized('tokens_full')
+  @Mutation(() => Boolean)
+  async delete_token(@Context() ctx: Ctx, @Args() { token_id }: TokenIdArgs): Promise<boolean> {
+    return svc(ctx).remove(caller(ctx), token_id);
+  }
+
+  @Authorized('tokens_full')
+  @Subscription(() => TokenEvent, {
+    description: 'Token changes in the caller\'s account, live (GraphQL over SSE at /graphql/stream).',
+    subscribe: ({ context }) => {
+      const ctx = context as Ctx;
+      if (!ctx.auth) throw errors.unauthenticated();
+      return ctx.services.pubsub.subscribe(tokenTopic(ctx.auth.accountId));
+    },
+  })
+  token_events(@Root() event: TokenEvent): TokenEvent {
+    return event;
+  }
+}

@@ -1,0 +1,47 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { IsoTimestamp, PlainTimestamp } from '../../graphql/scalars.js';
+import { SCOPES } from '../../graphql/scopes.js';
+import { DomainRef, toDomainRef } from '../domains/domain-ref.type.js';
+import type { ApiToken } from './token.entity.js';
+
+@ObjectType({ description: 'An API token. The secret is never readable after creation.' })
+export class Token {
+  @Field(() => ID) id!: string;
+  @Field() name!: string;
+  @Field({ description: 'pause or unpause' }) status!: string;
+  @Field(() => IsoTimestamp) created_at!: Date;
+  @Field(() => [String]) scopes!: string[];
+}
+
+@ObjectType({ description: 'The creation response: the only time the secret is shown.' })
+export class CreatedToken {
+  @Field(() => ID) id!: string;
+  @Field() accessToken!: string;
+  @Field() name!: string;
+  @Field(() => PlainTimestamp) created_at!: Date;
+  @Field(() => [String]) scopes!: string[];
+  @Field() has_full!: boolean;
+  @Field(() => DomainRef, { nullable: true }) domain!: DomainRef | null;
+}
+
+@ObjectType()
+export class TokenEvent {
+  @Field({ description: 'created, updated or deleted' }) action!: string;
+  @Field(() => Token) token!: Token;
+}
+
+export function toToken(t: ApiToken): Token {
+  return { id: t.id, name: t.name, status: t.status, created_at: t.created_at, scopes: t.scopes };
+}
+
+export function toCreatedToken(t: ApiToken, secret: string): CreatedToken {
+  return {
+    id: t.id,
+    accessToken: secret,
+    name: t.name,
+    created_at: t.created_at,
+    scopes: t.scopes,
+    has_full: SCOPES.every((s) => t.scopes.includes(s)),
+    domain: t.domain ? toDomainRef(t.domain) : null,
+  };
+}

@@ -1,0 +1,71 @@
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../db/base.entity.js';
+import { Account } from '../accounts/account.entity.js';
+
+@Entity({ tableName: 'account_users' })
+@Unique({ properties: ['account', 'email'] })
+export class AccountUser extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @Index()
+  account!: Account;
+
+  @Property({ type: 'string', length: 320 })
+  email!: string;
+
+  @Property({ type: 'string', length: 191 })
+  name: string = '';
+
+  @Property({ type: 'string', length: 191 })
+  last_name: string = '';
+
+  @Property({ type: 'text', nullable: true })
+  avatar: string | null = null;
+
+  @Property({ type: 'boolean' })
+  two_fa: boolean = false;
+
+  @Property({ type: 'string', length: 50 })
+  role!: string;
+
+  @Property({ type: 'text[]' })
+  permissions: string[] = [];
+
+  /** Ids of the account's domains and templates this user may access (empty = all). */
+  @Property({ type: 'text[]' })
+  domain_ids: string[] = [];
+
+  @Property({ type: 'text[]' })
+  template_ids: string[] = [];
+
+  @Property({ type: 'boolean' })
+  requires_periodic_password_change: boolean = false;
+}
+
+@Entity({ tableName: 'invites' })
+@Unique({ properties: ['account', 'email'] })
+export class Invite extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @Index()
+  account!: Account;
+
+  @Property({ type: 'string', length: 320 })
+  email!: string;
+
+  @Property({ type: 'string', length: 50 })
+  role!: string;
+
+  @Property({ type: 'text[]' })
+  permissions: string[] = [];
+
+  @Property({ type: 'text[]' })
+  domain_ids: string[] = [];
+
+  @Property({ type: 'text[]' })
+  template_ids: string[] = [];
+
+  @Property({ type: 'boolean' })
+  requires_periodic_password_change: boolean = false;
+
+  @Property({ type: 'integer' })
+  resends: number = 0;
+}
