@@ -1,7 +1,15 @@
 import type { RouteTable } from './types.js';
+import { domainRoutes } from './domains.js';
+import { identityRoutes } from './identities.js';
+import { smtpUserRoutes } from './smtp-users.js';
 import { tokenRoutes } from './tokens.js';
+import { userRoutes } from './users.js';
 
 /** The whole /v1 surface: every route, from the per-resource tables. */
 export const routeTable: RouteTable = {
   ...tokenRoutes,
+  ...domainRoutes,
+  ...identityRoutes,
+  ...smtpUserRoutes,
+  ...userRoutes,
 };

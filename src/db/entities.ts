@@ -7,6 +7,7 @@ import { AccountUser, Invite } from '../modules/users/user.entity.js';
 import { SmsNumber } from '../modules/sms-numbers/sms-number.entity.js';
 import { DomainEvent, MaintenanceWindow } from '../modules/events/domain-event.entity.js';
 import { CapturedMail } from '../modules/mail/captured-mail.entity.js';
+import { Recipient } from '../modules/recipients/recipient.entity.js';
 
 export const entities = [
   Account,
@@ -20,4 +21,5 @@ export const entities = [
   DomainEvent,
   MaintenanceWindow,
   CapturedMail,
+  Recipient,
 ];

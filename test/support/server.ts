@@ -27,7 +27,7 @@ export interface TestServer {
     opts?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<HttpAnswer<T>>;
   /** /graphql call with the admin token unless another is given. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<HttpAnswer<{ data?: T; errors?: any[] }>>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<HttpAnswer<{ data?: T; errors?: any }>>;
   close(): Promise<void>;
 }
 

@@ -3,12 +3,19 @@ import { caller, type Ctx } from '../../graphql/context.js';
 import { errors } from '../../graphql/errors.js';
 import { CreateTokenArgs, TokenIdArgs, TokenListArgs, TokenSettingsArgs, UpdateTokenArgs } from './token.inputs.js';
 import { TokenService, tokenTopic } from './token.service.js';
-import { CreatedToken, Token, TokenEvent, toCreatedToken, toToken } from './token.type.js';
+import { CreatedToken, Token, TokenEvent, Whoami, toCreatedToken, toToken } from './token.type.js';
 
 const svc = (ctx: Ctx) => new TokenService(ctx.em, ctx.services);
 
 @Resolver()
 export class TokenResolver {
+  @Authorized()
+  @Query(() => Whoami)
+  whoami(@Context() ctx: Ctx): Whoami {
+    const auth = caller(ctx);
+    return { account_id: auth.accountId, token_id: auth.tokenId, scopes: [...auth.scopes], domain_id: auth.domainId };
+  }
+
   @Authorized('tokens_full')
   @Query(() => [Token], { description: 'The account\'s API tokens, newest first.' })
   async tokens(@Context() ctx: Ctx, @Args() args: TokenListArgs): Promise<Token[]> {

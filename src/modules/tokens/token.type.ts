@@ -24,6 +24,15 @@ export class CreatedToken {
   @Field(() => DomainRef, { nullable: true }) domain!: DomainRef | null;
 }
 
+@ObjectType({ description: 'The caller: which account and token, with what reach.' })
+export class Whoami {
+  @Field(() => ID) account_id!: string;
+  @Field(() => ID) token_id!: string;
+  @Field(() => [String]) scopes!: string[];
+  @Field(() => ID, { nullable: true, description: 'Set when the token is limited to one domain.' })
+  domain_id!: string | null;
+}
+
 @ObjectType()
 export class TokenEvent {
   @Field({ description: 'created, updated or deleted' }) action!: string;
