@@ -1,5 +1,6 @@
 import type { JobDef } from './job.js';
 import { systemMailJob } from '../modules/mail/system-mail.job.js';
+import { domainRecheckJob } from '../modules/domains/domain-check.job.js';
 
 /** Every background job; `startWorkers` works them all and schedules the cron ones. */
-export const jobs: JobDef<never>[] = [systemMailJob as JobDef<never>];
+export const jobs: JobDef<never>[] = [systemMailJob as JobDef<never>, domainRecheckJob as JobDef<never>];
