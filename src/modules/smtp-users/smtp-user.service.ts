@@ -1,0 +1,128 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { assertDomainAccess } from '../../graphql/auth.js';
+import { errors, msg } from '../../graphql/errors.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import { findOwned, visibleTo } from '../../db/scoped.js';
+import { hashPassword, randomSecret, verifyPassword } from '../../lib/secrets.js';
+import type { AppServices } from '../../services.js';
+import { Account } from '../accounts/account.entity.js';
+import { Domain } from '../domains/domain.entity.js';
+import { SmtpUser } from './smtp-user.entity.js';
+import type { CreateSmtpUserArgs, SmtpUserListArgs, UpdateSmtpUserArgs } from './smtp-user.inputs.js';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `MS_` and six random lowercase alphanumerics at the domain: the shape clients of this API family show. */
+export function newSmtpUsername(domainName: string): string {
+  let local = '';
+  for (let i = 0; i < 6; i++) local += ALPHABET[randomInt(ALPHABET.length)];
+  return `MS_${local}@${domainName}`;
+}
+
+/**
+ * A well-formed hash no password matches (random salt and digest, the real cost parameters), so
+ * an unknown username costs the same scrypt as a known one and timing does not tell them apart.
+ */
+const DUMMY_HASH = ['scrypt', 1 << 15, 8, 1, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$');
+
+// 36^6 names per domain: a collision is rare, so a few fresh draws always suffice in practice.
+const USERNAME_ATTEMPTS = 5;
+
+export class SmtpUserService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly services: Pick<AppServices, 'config'>,
+  ) {}
+
+  /** The path's domain: 404 when unknown or another account's, 403 for a token limited to another domain. */
+  private async domainOf(auth: Auth, domainId: string): Promise<Domain> {
+    const domain = await findOwned(this.em, Domain, auth, { id: domainId });
+    assertDomainAccess(auth, domain.id);
+    return domain;
+  }
+
+  async list(auth: Auth, args: SmtpUserListArgs): Promise<SmtpUser[]> {
+    const domain = await this.domainOf(auth, args.domain_id);
+    return this.em.find(SmtpUser, { ...visibleTo(auth), domain: domain.id }, {
+      orderBy: { created_at: 'desc', id: 'desc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+  }
+
+  /** A user of another domain than the path's is answered as missing. */
+  async get(auth: Auth, domainId: string, id: string): Promise<SmtpUser> {
+    const domain = await this.domainOf(auth, domainId);
+    return findOwned(this.em, SmtpUser, auth, { id, domain: domain.id });
+  }
+
+  async create(auth: Auth, args: CreateSmtpUserArgs): Promise<{ user: SmtpUser; password: string }> {
+    const domain = await this.domainOf(auth, args.domain_id);
+    const name = args.name.trim();
+    if (!name) throw errors.invalid('name', msg.required('name'));
+    const password = randomSecret();
+    const user = this.em.create(SmtpUser, {
+      account: this.em.getReference(Account, auth.accountId),
+      domain,
+      name,
+      username: await this.freeUsername(domain.name),
+      password_hash: await hashPassword(password),
+      enabled: args.enabled ?? true,
+    } as never);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.em.flush();
+        return { user, password };
+      } catch (err) {
+        // Another request took the same name between our check and the insert: draw again.
+        if (!(err instanceof UniqueConstraintViolationException) || attempt >= USERNAME_ATTEMPTS) throw err;
+        user.username = await this.freeUsername(domain.name);
+      }
+    }
+  }
+
+  async update(auth: Auth, args: UpdateSmtpUserArgs): Promise<SmtpUser> {
+    const user = await this.get(auth, args.domain_id, args.smtp_user_id);
+    if (args.name != null) {
+      if (!args.name.trim()) throw errors.invalid('name', msg.required('name'));
+      user.name = args.name.trim();
+    }
+    if (args.enabled != null) user.enabled = args.enabled;
+    await this.em.flush();
+    return user;
+  }
+
+  async remove(auth: Auth, domainId: string, id: string): Promise<boolean> {
+    const user = await this.get(auth, domainId, id);
+    await this.em.remove(user).flush();
+    return true;
+  }
+
+  /**
+   * For the SMTP relay: the SMTP session has no API token, so there is no Auth to scope by; the
+   * username (globally unique) and its password are the credential. Returns null for an unknown
+   * username, a wrong password or a disabled user, without saying which.
+   */
+  async authenticate(username: string, password: string): Promise<SmtpUser | null> {
+    const user = await this.em.findOne(SmtpUser, { username }, { populate: ['domain'] });
+    if (!user) {
+      await verifyPassword(password, DUMMY_HASH);
+      return null;
+    }
+    if (!(await verifyPassword(password, user.password_hash)) || !user.enabled) return null;
+    user.accessed_at = new Date();
+    await this.em.flush();
+    return user;
+  }
+
+  private async freeUsername(domainName: string): Promise<string> {
+    for (let i = 0; i < USERNAME_ATTEMPTS; i++) {
+      const candidate = newSmtpUsername(domainName);
+      if ((await this.em.count(SmtpUser, { username: candidate })) === 0) return candidate;
+    }
+    throw new Error('could not draw a free SMTP username');
+  }
+}
