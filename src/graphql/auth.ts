@@ -43,7 +43,8 @@ export const authChecker: AuthChecker<Ctx> = ({ context }, roles) => {
     if (context.operator) return true;
     throw context.auth ? errors.forbidden() : errors.unauthenticated();
   }
-  if (!context.auth) throw errors.unauthenticated();
+  // The operator is known, just not an account: account operations are forbidden to it, not unknown.
+  if (!context.auth) throw context.operator ? errors.forbidden('The operator token is for the operator API only.') : errors.unauthenticated();
   if (roles.length === 0 || roles.some((r) => scopeSatisfied(context.auth!.scopes, r))) return true;
   throw errors.forbidden('This token does not have the scope this action needs.');
 };

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { print, type DocumentNode } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import os from 'node:os';
 import path from 'node:path';
 import { startApp, type RunningApp, type Role } from '../../src/app.js';
@@ -20,14 +22,19 @@ export interface TestServer {
   url: string;
   dns: TestDns;
   dbUrl: string;
+  dataDir: string;
   /** /v1 call: `rest('GET', '/token', { token })`. The admin token is the default. */
   rest<T = any>(
     method: string,
     path: string,
     opts?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<HttpAnswer<T>>;
-  /** /graphql call with the admin token unless another is given. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<HttpAnswer<{ data?: T; errors?: any }>>;
+  /** /graphql call with the admin token unless another is given; takes a string or a typed document. */
+  gql<T = any, V = Record<string, unknown>>(
+    query: string | TypedDocumentNode<T, V>,
+    variables?: V,
+    token?: string | null,
+  ): Promise<HttpAnswer<{ data?: T; errors?: any }>>;
   close(): Promise<void>;
 }
 
@@ -74,6 +81,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; role
     url,
     dns,
     dbUrl: db.url,
+    dataDir,
     rest(method, p, o = {}) {
       const hasBody = o.rawBody !== undefined || o.body !== undefined;
       return call(`${url}/v1${p}`, {
@@ -82,11 +90,11 @@ export async function startTestServer(opts: { env?: Record<string, string>; role
         body: o.rawBody ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined),
       });
     },
-    gql(query, variables = {}, token) {
+    gql(query, variables, token) {
       return call(`${url}/graphql`, {
         method: 'POST',
         headers: { ...auth(token), 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query: typeof query === 'string' ? query : print(query as DocumentNode), variables: variables ?? {} }),
       });
     },
     async close() {

@@ -1,5 +1,36 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../../services.js';
+import { confirmIdentity } from './identity.confirm.js';
+import { escapeHtml } from './identity.mail.js';
+
+function page(reply: FastifyReply, status: number, title: string, body: string) {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto; padding: 0 1rem">
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(body)}</p>
+</body></html>`;
+  return reply.status(status).header('content-type', 'text/html; charset=utf-8').send(html);
+}
 
 /** The confirmation link a sender identity's owner opens. */
-export function registerIdentityRoutes(_app: FastifyInstance, _services: AppServices): void {}
+export function registerIdentityRoutes(app: FastifyInstance, services: AppServices): void {
+  app.get('/confirm/identity', async (req, reply) => {
+    const token = (req.query as { token?: unknown }).token;
+    const outcome =
+      typeof token === 'string' && token
+        ? await confirmIdentity(services.orm.em.fork(), services.config.APP_SECRET, token)
+        : ({ kind: 'invalid' } as const);
+    switch (outcome.kind) {
+      case 'invalid':
+        return page(reply, 400, 'Invalid link', 'This confirmation link is not valid. Ask for a new confirmation email.');
+      case 'missing':
+        return page(reply, 404, 'Sender identity not found', 'This sender identity no longer exists.');
+      case 'already':
+        return page(reply, 200, 'Already confirmed', `${outcome.email} is already confirmed as a sender identity.`);
+      case 'verified':
+        return page(reply, 200, 'Sender identity confirmed', `${outcome.email} is now confirmed as a sender identity.`);
+    }
+  });
+}
