@@ -24,7 +24,7 @@ function pageUrl(url: URL, page: number): string {
  * `links` with absolute URLs and `meta.path`, as /v1 clients read them. A meta without
  * `last_page` is the simple pager: `links.last` is null and `next` is given while a page is full.
  */
-export function pagedEnvelope(result: PagedResult, url: URL) {
+export function pagedEnvelope(result: PagedResult, url: URL, withMetaLinks = false) {
   const { meta } = result;
   const page = meta.current_page;
   const last = meta.last_page;
@@ -36,7 +36,19 @@ export function pagedEnvelope(result: PagedResult, url: URL) {
     prev: page > 1 ? pageUrl(url, page - 1) : null,
     next: hasNext ? pageUrl(url, page + 1) : null,
   };
-  return { data: result.data, links, meta: { ...meta, path } };
+  const out = { data: result.data, links, meta: { ...meta, path } as Record<string, unknown> };
+  if (withMetaLinks && last !== undefined) out.meta.links = metaLinks(url, page, last, links);
+  return out;
+}
+
+/** The page list some clients render: previous, each page, next (Laravel's paginator shape). */
+function metaLinks(url: URL, page: number, last: number, links: { prev: string | null; next: string | null }) {
+  const pages = Array.from({ length: last }, (_, i) => ({ url: pageUrl(url, i + 1), label: String(i + 1), active: i + 1 === page }));
+  return [
+    { url: links.prev, label: '&laquo; Previous', active: false },
+    ...pages,
+    { url: links.next, label: 'Next &raquo;', active: false },
+  ];
 }
 
 /** The wire body for a successful result, or undefined for an empty 204. */
@@ -48,7 +60,7 @@ export function shape(spec: RouteSpec, result: unknown, url: URL): unknown {
     case 'raw':
       return renamed;
     case 'paged':
-      return pagedEnvelope(renamed as PagedResult, url);
+      return pagedEnvelope(renamed as PagedResult, url, spec.metaLinks);
     default:
       return { data: renamed };
   }

@@ -53,6 +53,12 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
     paths: {} as Record<string, Record<string, Operation>>,
     components: {
       schemas: {} as Record<string, unknown>,
+      responses: {
+        Unauthenticated: { description: 'Missing, unknown or paused token', ...json({ $ref: '#/components/schemas/Error' }) },
+        Forbidden: { description: 'Missing scope, or a token limited to another domain', ...json({ $ref: '#/components/schemas/Error' }) },
+        NotFound: { description: 'Resource not found', ...json({ $ref: '#/components/schemas/Error' }) },
+        Invalid: { description: 'The given data was invalid', ...json({ $ref: '#/components/schemas/ValidationError' }) },
+      },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
     security: [{ bearer: [] }],
@@ -64,13 +70,25 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
     const part = sofa.openAPIDocument as Doc;
     Object.assign(doc.components.schemas, part.components?.schemas ?? {});
     for (const [path, ops] of Object.entries(part.paths ?? {})) {
-      if (path.startsWith('/v1/webhook')) continue; // sofa's subscription routes are never served
-      doc.paths[path] = { ...(doc.paths[path] ?? {}), ...ops };
+      if (path.startsWith('/webhook')) continue; // sofa's subscription routes are never served
+      // sofa leaves its basePath out of the document's paths.
+      doc.paths[`/v1${path}`] = { ...(doc.paths[`/v1${path}`] ?? {}), ...ops };
     }
   }
+  doc.components.schemas.Error = errorSchema();
+  doc.components.schemas.ValidationError = errorSchema(true);
   for (const { spec } of routes) {
     const op = doc.paths[toOpenApiPath(spec.path)]?.[spec.method.toLowerCase()];
     if (!op) continue;
+    const pathParams = [...spec.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+    const bodySchema = op.requestBody?.content?.['application/json']?.schema as
+      | { properties?: Record<string, unknown>; required?: string[] }
+      | undefined;
+    for (const p of pathParams) {
+      if (bodySchema?.properties) delete bodySchema.properties[p];
+      if (bodySchema?.required) bodySchema.required = bodySchema.required.filter((r) => r !== p);
+    }
+    if (bodySchema?.properties && Object.keys(bodySchema.properties).length === 0) delete op.requestBody;
     const status = String(spec.status ?? 200);
     const generated = (op.responses?.[status] ?? op.responses?.['200']) as
       | { content?: Record<string, { schema?: unknown }> }
@@ -93,10 +111,10 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
           };
     op.responses = {
       [status]: success,
-      '401': { description: 'Unauthenticated', ...json(errorSchema()) },
-      '403': { description: 'Missing scope, or another domain', ...json(errorSchema()) },
-      '404': { description: 'Resource not found', ...json(errorSchema()) },
-      '422': { description: 'The given data was invalid', ...json(errorSchema(true)) },
+      '401': { $ref: '#/components/responses/Unauthenticated' },
+      '403': { $ref: '#/components/responses/Forbidden' },
+      '404': { $ref: '#/components/responses/NotFound' },
+      '422': { $ref: '#/components/responses/Invalid' },
     };
   }
   return doc;

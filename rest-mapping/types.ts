@@ -17,6 +17,8 @@ export interface RouteSpec {
   envelope: Envelope;
   /** GraphQL field name → wire name, anywhere in the result (`two_fa` → `2fa`). */
   rename?: Record<string, string>;
+  /** Paged only: also list every page in `meta.links` as `{url, label, active}` (domains do, per COMPAT.md). */
+  metaLinks?: boolean;
   description?: string;
 }
 

@@ -1,6 +1,7 @@
 import { createPublicKey, createPrivateKey } from 'node:crypto';
 import pg from 'pg';
 import { decrypt } from '../../src/lib/secrets.js';
+import { CreateDomainDocument, DomainWithListDocument } from '../generated/graphql.js';
 import { createAccount, PLAIN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 
 let s: TestServer;
@@ -95,7 +96,12 @@ describe('GET /v1/domains', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'links', 'meta']);
     const { meta, links, data } = res.body;
-    expect(Object.keys(meta).sort()).toEqual(['current_page', 'from', 'last_page', 'path', 'per_page', 'to', 'total']);
+    expect(Object.keys(meta).sort()).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
+    // COMPAT.md: domains also list their pages in meta.links.
+    expect(meta.links[0]).toEqual({ url: links.prev, label: '&laquo; Previous', active: false });
+    expect(meta.links.at(-1)).toEqual({ url: links.next, label: 'Next &raquo;', active: false });
+    expect(meta.links).toHaveLength(meta.last_page + 2);
+    expect(meta.links[2]).toEqual({ url: expect.stringMatching(/page=2/), label: '2', active: true });
     expect(meta).toMatchObject({ current_page: 2, per_page: 10, from: 11 });
     expect(meta.path).toMatch(/^http:\/\/[^/?]+\/v1\/domains$/);
     expect(meta.total).toBeGreaterThanOrEqual(11);
@@ -291,12 +297,12 @@ describe('GET /v1/domains/{id}/recipients', () => {
 describe('GraphQL surface', () => {
   it('creates, reads and deletes domains', async () => {
     const name = freshName();
-    const created = await s.gql(`mutation($n: String!) { create_domain(name: $n) { id name can { manage } domain_settings { return_path_subdomain } } }`, { n: name });
-    expect(created.body.data.create_domain).toMatchObject({ name, can: { manage: true }, domain_settings: { return_path_subdomain: 'mta' } });
-    const id = created.body.data.create_domain.id;
-    const one = await s.gql(`query($id: ID!) { domain(domain_id: $id) { id mx created_at } domains(limit: 10) { meta { total } } }`, { id });
-    expect(one.body.data.domain.created_at).toMatch(PLAIN);
-    expect(one.body.data.domains.meta.total).toBeGreaterThan(0);
+    const created = await s.gql(CreateDomainDocument, { name });
+    expect(created.body.data!.create_domain).toMatchObject({ name, can: { manage: true }, domain_settings: { return_path_subdomain: 'mta' } });
+    const id = created.body.data!.create_domain.id;
+    const one = await s.gql(DomainWithListDocument, { domain_id: id });
+    expect(one.body.data!.domain.created_at).toMatch(PLAIN);
+    expect(one.body.data!.domains.meta.total).toBeGreaterThan(0);
     const bad = await s.gql(`mutation { create_domain(name: "UPPER.example.com") { id } }`);
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].extensions.errors).toEqual({ name: ['The name must be lowercase.'] });

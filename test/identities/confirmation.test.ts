@@ -1,6 +1,6 @@
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { addressAt, confirmLinkIn, createIdentity, DOMAIN_KEYS, IDENTITY_KEYS, mailTo, open, sql } from './helpers.js';
+import { addressAt, confirmLinkIn, createIdentity, DOMAIN_KEYS, IDENTITY_KEYS, mailsTo, open, sql } from './helpers.js';
 
 let s: TestServer;
 let domain: { id: string; name: string };
@@ -18,7 +18,7 @@ const events = (identityId: string) =>
 describe('confirmation mail and link', () => {
   it('creating an identity mails a working link; opening it verifies once and records one event', async () => {
     const made = await createIdentity(s, domain, { name: 'Sales' });
-    const [mail] = await mailTo(s, made.email);
+    const [mail] = await mailsTo(s, made.email);
     expect(mail.subject).toBe('Confirm your sender identity');
     const link = confirmLinkIn(mail);
     expect(link.startsWith(`${s.app.services.config.PUBLIC_URL}/confirm/identity?token=`)).toBe(true);
@@ -52,7 +52,7 @@ describe('confirmation mail and link', () => {
 
   it('two clicks at once still record one event', async () => {
     const made = await createIdentity(s, domain);
-    const link = confirmLinkIn((await mailTo(s, made.email))[0]);
+    const link = confirmLinkIn((await mailsTo(s, made.email))[0]);
     const answers = await Promise.all([open(s, link), open(s, link), open(s, link)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(await events(made.id)).toHaveLength(1);
@@ -61,17 +61,17 @@ describe('confirmation mail and link', () => {
   it('the personal note is in the mail only when add_note is true', async () => {
     const withNote = await createIdentity(s, domain, { add_note: true, personal_note: 'Hi <team>, it is me.' });
     const without = await createIdentity(s, domain, { add_note: false, personal_note: 'Hidden note' });
-    const [a] = await mailTo(s, withNote.email);
+    const [a] = await mailsTo(s, withNote.email);
     expect(a.text).toContain('Hi <team>, it is me.');
-    expect(a.html).toContain('Hi &#60;team&#62;, it is me.');
-    const [b] = await mailTo(s, without.email);
+    expect(a.html).toContain('Hi &lt;team&gt;, it is me.');
+    const [b] = await mailsTo(s, without.email);
     expect(b.text).not.toContain('Hidden note');
     expect(b.html).not.toContain('Hidden note');
   });
 
   it('refuses a tampered, garbage or missing token with 400, and changes nothing', async () => {
     const made = await createIdentity(s, domain);
-    const link = new URL(confirmLinkIn((await mailTo(s, made.email))[0]));
+    const link = new URL(confirmLinkIn((await mailsTo(s, made.email))[0]));
     const token = link.searchParams.get('token')!;
     const [payload, sig] = token.split('.');
     const forged = Buffer.from(JSON.stringify({ id: made.id, email: made.email, x: 1 })).toString('base64url');
@@ -88,7 +88,7 @@ describe('confirmation mail and link', () => {
 
   it('404 page for an identity that no longer exists', async () => {
     const made = await createIdentity(s, domain);
-    const link = confirmLinkIn((await mailTo(s, made.email))[0]);
+    const link = confirmLinkIn((await mailsTo(s, made.email))[0]);
     expect((await s.rest('DELETE', `/identities/${made.id}`)).status).toBe(204);
     const res = await open(s, link);
     expect(res.status).toBe(404);
@@ -98,7 +98,7 @@ describe('confirmation mail and link', () => {
 
   it('a link stops working once the identity\'s address has changed', async () => {
     const made = await createIdentity(s, domain);
-    const link = confirmLinkIn((await mailTo(s, made.email))[0]);
+    const link = confirmLinkIn((await mailsTo(s, made.email))[0]);
     await sql(s, 'update sender_identities set email = $1 where id = $2', [addressAt(domain, 'moved'), made.id]);
     const res = await open(s, link);
     expect(res.status).toBe(400);
@@ -111,7 +111,7 @@ describe('confirmation mail and link', () => {
     const a = await createIdentity(s, own);
     const b = await createIdentity(s, own);
     const c = await createIdentity(s, own);
-    for (const made of [b, a]) await open(s, confirmLinkIn((await mailTo(s, made.email))[0]));
+    for (const made of [b, a]) await open(s, confirmLinkIn((await mailsTo(s, made.email))[0]));
     const ids = async (order: string) =>
       (await s.rest('GET', `/identities?domain_id=${own.id}&order_by=verified_at&order=${order}`)).body.data.map((i: any) => i.id);
     expect(await ids('asc')).toEqual([b.id, a.id, c.id]);
@@ -122,18 +122,18 @@ describe('confirmation mail and link', () => {
 describe('POST /v1/identities/{id}/resend', () => {
   it('sends the mail again and counts it; its link verifies', async () => {
     const made = await createIdentity(s, domain);
-    await mailTo(s, made.email, 1);
+    await mailsTo(s, made.email, 1);
     const res = await s.rest('POST', `/identities/${made.id}/resend`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['data']);
     expect(Object.keys(res.body.data).sort()).toEqual(IDENTITY_KEYS);
     expect(res.body.data).toMatchObject({ id: made.id, resends: 1, is_verified: false });
-    const mails = await mailTo(s, made.email, 2);
+    const mails = await mailsTo(s, made.email, 2);
     expect(mails).toHaveLength(2);
 
     const again = await s.rest('POST', `/identities/${made.id}/resend`);
     expect(again.body.data.resends).toBe(2);
-    await mailTo(s, made.email, 3);
+    await mailsTo(s, made.email, 3);
 
     expect((await open(s, confirmLinkIn(mails[0]))).status).toBe(200);
     expect(await events(made.id)).toHaveLength(1);
@@ -141,7 +141,7 @@ describe('POST /v1/identities/{id}/resend', () => {
 
   it('422 on email once verified, without another mail; 404 when unknown', async () => {
     const made = await createIdentity(s, domain);
-    await open(s, confirmLinkIn((await mailTo(s, made.email))[0]));
+    await open(s, confirmLinkIn((await mailsTo(s, made.email))[0]));
     const res = await s.rest('POST', `/identities/${made.id}/resend`);
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { email: ['The sender identity is already verified.'] } });
@@ -151,7 +151,7 @@ describe('POST /v1/identities/{id}/resend', () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: 'Resource not found.' });
     await new Promise((r) => setTimeout(r, 1500));
-    expect(await mailTo(s, made.email)).toHaveLength(1);
+    expect(await mailsTo(s, made.email)).toHaveLength(1);
   });
 
   it('a refused create sends no mail', async () => {
@@ -159,6 +159,6 @@ describe('POST /v1/identities/{id}/resend', () => {
     const dup = await s.rest('POST', '/identities', { body: { domain_id: domain.id, email: made.email } });
     expect(dup.status).toBe(422);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(await mailTo(s, made.email)).toHaveLength(1);
+    expect(await mailsTo(s, made.email)).toHaveLength(1);
   });
 });

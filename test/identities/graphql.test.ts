@@ -1,6 +1,6 @@
 import { seedDomain } from '../support/factories.js';
 import { createAccount, ISO, startTestServer, tokenWith, type TestServer } from '../support/server.js';
-import { addressAt, confirmLinkIn, IDENTITY_KEYS, mailTo, open } from './helpers.js';
+import { addressAt, confirmLinkIn, IDENTITY_KEYS, mailsTo, open } from './helpers.js';
 
 let s: TestServer;
 let domain: { id: string; name: string };
@@ -60,7 +60,7 @@ describe('GraphQL surface', () => {
 
     const resent = await ok(`mutation($id: ID!) { resend_sender_identity(identity_id: $id) { resends } }`, { id: created.id });
     expect(resent.resend_sender_identity).toEqual({ resends: 1 });
-    const mails = await mailTo(s, email, 2);
+    const mails = await mailsTo(s, email, 2);
     // Both mails may go out in one worker batch, so which one is newest is not fixed.
     const resentMail = mails.find((m) => m.text.includes('Personal note:\nnote'));
     expect(resentMail).toBeDefined();

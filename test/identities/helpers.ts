@@ -1,5 +1,6 @@
+import { mailsTo, type Mail } from '../support/mail.js';
 import pg from 'pg';
-import { OPERATOR_TOKEN, type TestServer } from '../support/server.js';
+import { type TestServer } from '../support/server.js';
 
 export const IDENTITY_KEYS = [
   'add_note',
@@ -34,28 +35,7 @@ export async function createIdentity(
   return res.body.data;
 }
 
-export interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-}
 
-/** Waits (up to 10 s) until at least `count` mails to `to` were captured; newest first. */
-export async function mailTo(s: TestServer, to: string, count = 1): Promise<Mail[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const res = await s.gql(
-      'query($to: String) { operator_captured_mail(to: $to) { to subject text html } }',
-      { to },
-      OPERATOR_TOKEN,
-    );
-    const mails: Mail[] = res.body.data?.operator_captured_mail ?? [];
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${to}, got ${mails.length}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 export function confirmLinkIn(mail: Mail): string {
   const m = /https?:\/\/\S+\/confirm\/identity\?token=\S+/.exec(mail.text);
@@ -79,3 +59,5 @@ export async function sql<T = any>(s: TestServer, text: string, params: unknown[
     await db.end();
   }
 }
+
+export { mailsTo, type Mail };

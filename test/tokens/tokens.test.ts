@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CreateTokenDocument, TokenByIdDocument, WhoamiDocument } from '../generated/graphql.js';
 import { ADMIN_TOKEN, createAccount, ISO, PLAIN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 
 let s: TestServer;
@@ -219,13 +220,16 @@ describe('auth', () => {
 
 describe('GraphQL surface', () => {
   it('creates and reads tokens with the same shapes', async () => {
-    const res = await s.gql(`mutation { create_token(name: "gql", scopes: ["email_full"]) { id accessToken name created_at has_full } }`);
+    const res = await s.gql(CreateTokenDocument, { name: 'gql', scopes: ['email_full'] });
     expect(res.status).toBe(200);
-    const created = res.body.data.create_token;
+    const created = res.body.data!.create_token;
     expect(created.created_at).toMatch(PLAIN);
-    const one = await s.gql(`query($id: ID!) { token(token_id: $id) { id name status created_at scopes } }`, { id: created.id });
-    expect(one.body.data.token).toMatchObject({ id: created.id, name: 'gql', status: 'unpause', scopes: ['email_full'] });
-    expect(one.body.data.token.created_at).toMatch(ISO);
+    expect(created).toMatchObject({ has_full: false, domain: null });
+    const one = await s.gql(TokenByIdDocument, { token_id: created.id });
+    expect(one.body.data!.token).toMatchObject({ id: created.id, name: 'gql', status: 'unpause', scopes: ['email_full'] });
+    expect(one.body.data!.token.created_at).toMatch(ISO);
+    const me = await s.gql(WhoamiDocument, {}, created.accessToken);
+    expect(me.body.data!.whoami).toMatchObject({ token_id: created.id, scopes: ['email_full'], domain_id: null });
   });
 
   it('answers the same statuses as /v1: 422, 404, 403, 401', async () => {

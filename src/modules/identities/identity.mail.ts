@@ -2,12 +2,9 @@ import type { Config } from '../../config/index.js';
 import { signToken } from '../../lib/secrets.js';
 import type { OutgoingMail } from '../mail/transport.js';
 import type { SenderIdentity } from './identity.entity.js';
+import { escapeHtml } from '../../lib/html.js';
 
 export const IDENTITY_TOKEN_PURPOSE = 'identity';
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The address is part of the signed claim, so a link stops working once the identity's

@@ -1,17 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../../services.js';
 import { confirmIdentity } from './identity.confirm.js';
-import { escapeHtml } from './identity.mail.js';
+import { escapeHtml, htmlPage } from '../../lib/html.js';
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto; padding: 0 1rem">
-<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(body)}</p>
-</body></html>`;
-  return reply.status(status).header('content-type', 'text/html; charset=utf-8').send(html);
+  return reply.status(status).header('content-type', 'text/html; charset=utf-8').send(htmlPage(title, `<p>${escapeHtml(body)}</p>`));
 }
 
 /** The confirmation link a sender identity's owner opens. */

@@ -1,5 +1,98 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { msg } from '../../graphql/errors.js';
 import type { AppServices } from '../../services.js';
+import { escapeHtml, htmlPage } from '../../lib/html.js';
+import { InviteService } from './invite.service.js';
+
+const FORM_LIMIT = 16 * 1024;
+const NAME_MAX = 191;
+
+type Fields = { name: string; last_name: string };
+type FieldErrors = Partial<Record<keyof Fields, string>>;
+
+function send(reply: FastifyReply, status: number, title: string, body: string) {
+  // The token travels in the URL: keep it out of caches and Referer headers.
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .send(htmlPage(title, body));
+}
+
+const badToken = (reply: FastifyReply) =>
+  send(reply, 400, 'Invalid invitation link', '<p>This invitation link is not valid. Check that you opened the whole link from the email.</p>');
+const gone = (reply: FastifyReply) =>
+  send(reply, 410, 'Invitation no longer available', '<p>This invitation was withdrawn or has already been accepted.</p>');
+
+function form(token: string, accountName: string, values: Fields, errs: FieldErrors = {}): string {
+  const input = (field: keyof Fields, label: string) => `
+<label for="${field}">${label}</label>
+<input type="text" id="${field}" name="${field}" maxlength="${NAME_MAX}" required value="${escapeHtml(values[field])}">
+${errs[field] ? `<div class="error">${escapeHtml(errs[field]!)}</div>` : ''}`;
+  return `<p>You have been invited to join <strong>${escapeHtml(accountName)}</strong>.</p>
+<form method="post" action="/invites/accept">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+${input('name', 'First name')}
+${input('last_name', 'Last name')}
+<button type="submit">Join</button>
+</form>`;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+function check(values: Fields): FieldErrors {
+  const errs: FieldErrors = {};
+  for (const field of ['name', 'last_name'] as const) {
+    if (!values[field]) errs[field] = msg.required(field);
+    else if (values[field].length > NAME_MAX) errs[field] = msg.maxString(field, NAME_MAX);
+  }
+  return errs;
+}
 
 /** The invitation link an invited person opens to join the account. */
-export function registerInviteRoutes(_app: FastifyInstance, _services: AppServices): void {}
+export function registerInviteRoutes(app: FastifyInstance, services: AppServices): void {
+  const service = () => new InviteService(services.orm.em.fork() as unknown as EntityManager, services);
+
+  // Encapsulated, so the form parser applies to these routes only and not to /v1.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT },
+      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+
+    scope.get('/invites/accept', async (req, reply) => {
+      const token = text((req.query as Record<string, unknown>).token);
+      const invite = await service().pending(token);
+      if (invite === 'bad-token') return badToken(reply);
+      if (invite === 'gone') return gone(reply);
+      return send(reply, 200, 'Join the account', form(token, invite.account.name, { name: '', last_name: '' }));
+    });
+
+    scope.post('/invites/accept', { bodyLimit: FORM_LIMIT }, async (req, reply) => {
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const token = text(body.token);
+      const values: Fields = { name: text(body.name), last_name: text(body.last_name) };
+      const errs = check(values);
+      if (Object.keys(errs).length) {
+        const invite = await service().pending(token);
+        if (invite === 'bad-token') return badToken(reply);
+        if (invite === 'gone') return gone(reply);
+        return send(reply, 422, 'Join the account', form(token, invite.account.name, values, errs));
+      }
+      const outcome = await service().accept(token, values);
+      if (outcome.kind === 'bad-token') return badToken(reply);
+      if (outcome.kind === 'gone') return gone(reply);
+      return send(
+        reply,
+        200,
+        'Welcome',
+        `<p>Welcome, ${escapeHtml(outcome.user.name)}. You are now a member of <strong>${escapeHtml(outcome.accountName)}</strong>.</p>`,
+      );
+    });
+  });
+}

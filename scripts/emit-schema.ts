@@ -1,0 +1,9 @@
+/** Writes schema/schema.graphql and schema/openapi.json from code (a test fails when they are stale). */
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { renderArtifacts } from '../src/graphql/artifacts.js';
+
+const { sdl, openapi } = await renderArtifacts();
+writeFileSync('schema/schema.graphql', sdl);
+writeFileSync('schema/openapi.json', openapi);
+console.log('wrote schema/schema.graphql and schema/openapi.json');

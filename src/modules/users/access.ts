@@ -1,0 +1,86 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { errors, msg } from '../../graphql/errors.js';
+import type { FieldErrorBag } from '../../graphql/validation.js';
+import { Domain } from '../domains/domain.entity.js';
+import type { AccessArgs } from './user.inputs.js';
+import { CUSTOM_ROLE, canonicalRole, permissionsOf } from './roles.js';
+
+/** What a user (or the invite that becomes one) may do and reach, checked against the account. */
+export interface Access {
+  role: string;
+  permissions: string[];
+  domain_ids: string[];
+  template_ids: string[];
+  requires_periodic_password_change: boolean;
+}
+
+const DOMAIN_FORBIDDEN = 'This token is limited to another domain.';
+
+/**
+ * Checks the database-bound rules of the access fields into `bag` (the caller throws once, with
+ * its own checks alongside). For a domain-limited token the result is confined to its domain,
+ * the way such a token can only make tokens of its own domain.
+ */
+export async function resolveAccess(
+  em: EntityManager,
+  auth: Auth,
+  args: AccessArgs,
+  bag: FieldErrorBag,
+  current?: Access,
+): Promise<Access> {
+  // Validation already refused unknown names.
+  const role = canonicalRole(args.role)!;
+  const custom = role === CUSTOM_ROLE;
+  if (custom && !args.permissions?.length) bag.add('permissions', msg.requiredIf('permissions', 'role', CUSTOM_ROLE));
+
+  const domainIds = args.domains ?? current?.domain_ids ?? [];
+  if (args.domains?.length) {
+    const found = await em.find(Domain, { id: { $in: args.domains }, account: auth.accountId }, { fields: ['id'] });
+    const known = new Set(found.map((d) => d.id));
+    args.domains.forEach((id, i) => {
+      if (!known.has(id)) bag.add(`domains.${i}`, msg.in(`domains.${i}`));
+    });
+  }
+  // There is no templates table yet, so no id can belong to the account: every one given is
+  // refused. When templates exist, this becomes the same ownership lookup as for domains.
+  args.templates?.forEach((_id, i) => bag.add(`templates.${i}`, msg.in(`templates.${i}`)));
+
+  bag.throwIfAny();
+  const access: Access = {
+    role,
+    permissions: permissionsOf(role, custom ? (args.permissions ?? []) : []),
+    domain_ids: [...new Set(domainIds)],
+    template_ids: [...new Set(args.templates ?? current?.template_ids ?? [])],
+    requires_periodic_password_change:
+      args.requires_periodic_password_change ?? current?.requires_periodic_password_change ?? false,
+  };
+  if (auth.domainId) {
+    if (access.domain_ids.some((id) => id !== auth.domainId)) throw errors.forbidden(DOMAIN_FORBIDDEN);
+    access.domain_ids = [auth.domainId];
+  }
+  return access;
+}
+
+/**
+ * The people a domain-limited token sees: those who can work on its domain (every domain, or a
+ * list that includes it). Other tokens see the whole account.
+ */
+export function reachFilter(auth: Auth): Record<string, unknown> {
+  if (!auth.domainId) return {};
+  return { $or: [{ domain_ids: { $contained: [] } }, { domain_ids: { $contains: [auth.domainId] } }] };
+}
+
+/** Reading someone who cannot work on the token's domain: 403, the row exists in the account. */
+export function assertVisible(auth: Auth, domainIds: readonly string[]): void {
+  if (auth.domainId && domainIds.length > 0 && !domainIds.includes(auth.domainId)) {
+    throw errors.forbidden(DOMAIN_FORBIDDEN);
+  }
+}
+
+/** Changing someone is only for tokens that reach everything that person reaches. */
+export function assertConfined(auth: Auth, domainIds: readonly string[]): void {
+  if (auth.domainId && (domainIds.length === 0 || domainIds.some((id) => id !== auth.domainId))) {
+    throw errors.forbidden(DOMAIN_FORBIDDEN);
+  }
+}

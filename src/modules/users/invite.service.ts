@@ -1,0 +1,134 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { errors, msg } from '../../graphql/errors.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { findOwned } from '../../db/scoped.js';
+import { enqueue } from '../../jobs/boss.js';
+import { signToken, verifyToken } from '../../lib/secrets.js';
+import type { AppServices } from '../../services.js';
+import { Account } from '../accounts/account.entity.js';
+import { systemMailJob } from '../mail/system-mail.job.js';
+import { assertConfined, assertVisible, reachFilter, resolveAccess } from './access.js';
+import { inviteMail } from './invite.mail.js';
+import { AccountUser, Invite } from './user.entity.js';
+import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
+
+const PURPOSE = 'invite';
+
+export type AcceptOutcome =
+  | { kind: 'bad-token' }
+  | { kind: 'gone' }
+  | { kind: 'ok'; user: AccountUser; accountName: string };
+
+export class InviteService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly services: Pick<AppServices, 'config' | 'boss'>,
+  ) {}
+
+  list(auth: Auth, args: InviteListArgs): Promise<Invite[]> {
+    return this.em.find(Invite, { account: auth.accountId, ...reachFilter(auth) } as never, {
+      orderBy: { created_at: 'asc', id: 'asc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+  }
+
+  async get(auth: Auth, id: string): Promise<Invite> {
+    const invite = await findOwned(this.em, Invite, auth, { id });
+    assertVisible(auth, invite.domain_ids);
+    return invite;
+  }
+
+  async create(auth: Auth, args: InviteUserArgs): Promise<Invite> {
+    // Addresses are compared case-insensitively, so they are kept in lower case.
+    const email = args.email.trim().toLowerCase();
+    const bag = new FieldErrorBag();
+    if (await this.emailTaken(auth.accountId, email)) bag.add('email', msg.taken('email'));
+    const access = await resolveAccess(this.em, auth, args, bag);
+    try {
+      return await this.em.transactional(async (tx) => {
+        const invite = tx.create(Invite, { account: tx.getReference(Account, auth.accountId), email, ...access } as never);
+        await tx.flush();
+        await this.sendMail(tx, invite);
+        return invite;
+      });
+    } catch (err) {
+      // Two invitations of the same address at once: the unique index decides.
+      if (err instanceof UniqueConstraintViolationException) throw errors.invalid('email', msg.taken('email'));
+      throw err;
+    }
+  }
+
+  async resend(auth: Auth, id: string): Promise<Invite> {
+    const invite = await this.get(auth, id);
+    assertConfined(auth, invite.domain_ids);
+    return this.em.transactional(async (tx) => {
+      const row = await tx.findOne(Invite, { id: invite.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!row) throw errors.notFound();
+      row.resends += 1;
+      await tx.flush();
+      await this.sendMail(tx, row);
+      return row;
+    });
+  }
+
+  async remove(auth: Auth, id: string): Promise<boolean> {
+    const invite = await this.get(auth, id);
+    assertConfined(auth, invite.domain_ids);
+    await this.em.nativeDelete(Invite, { id: invite.id, account: auth.accountId });
+    return true;
+  }
+
+  /** The invitee, identified by the signed link rather than an API token, joins the account. */
+  async accept(token: string, profile: { name: string; last_name: string }): Promise<AcceptOutcome> {
+    const payload = verifyToken<{ id?: unknown }>(this.services.config.APP_SECRET, PURPOSE, token);
+    if (!payload || typeof payload.id !== 'string') return { kind: 'bad-token' };
+    const inviteId = payload.id;
+    try {
+      return await this.em.transactional(async (tx): Promise<AcceptOutcome> => {
+        // The row lock makes a double submit wait, then find the invite gone.
+        const invite = await tx.findOne(Invite, { id: inviteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['account'] });
+        if (!invite) return { kind: 'gone' };
+        const user = tx.create(AccountUser, {
+          account: invite.account,
+          email: invite.email,
+          name: profile.name,
+          last_name: profile.last_name,
+          role: invite.role,
+          permissions: invite.permissions,
+          domain_ids: invite.domain_ids,
+          template_ids: invite.template_ids,
+          requires_periodic_password_change: invite.requires_periodic_password_change,
+        } as never);
+        tx.remove(invite);
+        await tx.flush();
+        return { kind: 'ok', user, accountName: invite.account.name };
+      });
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) return { kind: 'gone' };
+      throw err;
+    }
+  }
+
+  /** Whether the token still names a pending invite (for showing the form). */
+  async pending(token: string): Promise<'bad-token' | 'gone' | Invite> {
+    const payload = verifyToken<{ id?: unknown }>(this.services.config.APP_SECRET, PURPOSE, token);
+    if (!payload || typeof payload.id !== 'string') return 'bad-token';
+    return (await this.em.findOne(Invite, { id: payload.id }, { populate: ['account'] })) ?? 'gone';
+  }
+
+  private async emailTaken(accountId: string, email: string): Promise<boolean> {
+    if ((await this.em.count(AccountUser, { account: accountId, email })) > 0) return true;
+    return (await this.em.count(Invite, { account: accountId, email })) > 0;
+  }
+
+  private async sendMail(tx: EntityManager, invite: Invite): Promise<void> {
+    const { config, boss } = this.services;
+    const account = await tx.findOneOrFail(Account, { id: invite.account.id });
+    const link = `${config.PUBLIC_URL}/invites/accept?token=${encodeURIComponent(signToken(config.APP_SECRET, PURPOSE, { id: invite.id }))}`;
+    await enqueue(tx, boss, systemMailJob, { to: invite.email, from: config.MAIL_FROM, ...inviteMail(account.name, link) });
+  }
+}

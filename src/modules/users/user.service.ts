@@ -1,0 +1,76 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { errors } from '../../graphql/errors.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { findOwned } from '../../db/scoped.js';
+import { Domain } from '../domains/domain.entity.js';
+import { assertConfined, assertVisible, reachFilter, resolveAccess } from './access.js';
+import { AccountUser } from './user.entity.js';
+import type { UpdateUserArgs, UserListArgs } from './user.inputs.js';
+import { ADMIN_ROLE } from './roles.js';
+
+export const LAST_ADMIN = 'The account must keep at least one admin.';
+
+export class UserService {
+  constructor(private readonly em: EntityManager) {}
+
+  list(auth: Auth, args: UserListArgs): Promise<AccountUser[]> {
+    return this.em.find(AccountUser, { account: auth.accountId, ...reachFilter(auth) } as never, {
+      orderBy: { created_at: 'asc', id: 'asc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+  }
+
+  async get(auth: Auth, id: string): Promise<AccountUser> {
+    const user = await findOwned(this.em, AccountUser, auth, { id });
+    assertVisible(auth, user.domain_ids);
+    return user;
+  }
+
+  /** The account's domains the given users are limited to, by id, in one query. */
+  async domainsOf(auth: Auth, users: AccountUser[]): Promise<Map<string, Domain>> {
+    const ids = [...new Set(users.flatMap((u) => u.domain_ids))];
+    if (ids.length === 0) return new Map();
+    const found = await this.em.find(Domain, { id: { $in: ids }, account: auth.accountId });
+    return new Map(found.map((d) => [d.id, d]));
+  }
+
+  async update(auth: Auth, args: UpdateUserArgs): Promise<AccountUser> {
+    const user = await this.get(auth, args.user_id);
+    assertConfined(auth, user.domain_ids);
+    const access = await resolveAccess(this.em, auth, args, new FieldErrorBag(), user);
+    return this.em.transactional(async (tx) => {
+      if (user.role === ADMIN_ROLE && access.role !== ADMIN_ROLE) await this.assertOtherAdmin(tx, auth, user, 'role');
+      const row = await tx.findOneOrFail(AccountUser, { id: user.id });
+      Object.assign(row, access);
+      await tx.flush();
+      return row;
+    });
+  }
+
+  async remove(auth: Auth, id: string): Promise<boolean> {
+    const user = await this.get(auth, id);
+    assertConfined(auth, user.domain_ids);
+    await this.em.transactional(async (tx) => {
+      if (user.role === ADMIN_ROLE) await this.assertOtherAdmin(tx, auth, user, 'user_id');
+      await tx.nativeDelete(AccountUser, { id: user.id, account: auth.accountId });
+    });
+    return true;
+  }
+
+  /**
+   * Locks the account's admins first, so two requests that each remove a different one of the
+   * last two admins cannot both succeed.
+   */
+  private async assertOtherAdmin(tx: EntityManager, auth: Auth, user: AccountUser, field: string): Promise<void> {
+    const admins = await tx.find(
+      AccountUser,
+      { account: auth.accountId, role: ADMIN_ROLE },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] },
+    );
+    if (!admins.some((a) => a.id !== user.id)) throw errors.invalid(field, LAST_ADMIN);
+  }
+}

@@ -1,0 +1,795 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** ISO 8601 UTC with six fractional digits, e.g. 2026-11-22T17:04:05.123000Z */
+  IsoTimestamp: { input: string; output: string; }
+  JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  /** UTC, YYYY-MM-DD HH:MM:SS */
+  PlainTimestamp: { input: string; output: string; }
+};
+
+export type AccountType = {
+  __typename?: 'AccountType';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** free, starter, professional or enterprise */
+  plan: Scalars['String']['output'];
+  verification_credits: Scalars['Int']['output'];
+};
+
+/** A person with access to the account. */
+export type AccountUser = {
+  __typename?: 'AccountUser';
+  avatar?: Maybe<Scalars['String']['output']>;
+  created_at: Scalars['IsoTimestamp']['output'];
+  /** The domains this user may access; empty means all of them. */
+  domains: Array<DomainRef>;
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  last_name: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  permissions: Array<Scalars['String']['output']>;
+  role: Scalars['String']['output'];
+  /** The templates this user may access; empty means all of them. */
+  templates: Array<UserTemplateRef>;
+  /** Two-factor authentication is on. Named `2fa` on /v1. */
+  two_fa: Scalars['Boolean']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type CapturedMailType = {
+  __typename?: 'CapturedMailType';
+  created_at: Scalars['IsoTimestamp']['output'];
+  from: Scalars['String']['output'];
+  html?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  kind: Scalars['String']['output'];
+  subject: Scalars['String']['output'];
+  text: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+};
+
+export type CreatedAccount = {
+  __typename?: 'CreatedAccount';
+  account: AccountType;
+  /** The account's first full-scope token; shown once. */
+  token: CreatedToken;
+};
+
+export type CreatedDomain = {
+  __typename?: 'CreatedDomain';
+  can: DomainCan;
+  dkim?: Maybe<Scalars['Boolean']['output']>;
+  domain_settings: CreatedDomainSettingsType;
+  has_not_queued_messages: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  is_dns_active: Scalars['Boolean']['output'];
+  is_verified: Scalars['Boolean']['output'];
+  mx?: Maybe<Scalars['Boolean']['output']>;
+  name: Scalars['String']['output'];
+  not_queued_messages_count: Scalars['Int']['output'];
+  spf?: Maybe<Scalars['Boolean']['output']>;
+  /** Sending totals; empty for a new domain. */
+  totals: Array<Scalars['JSONObject']['output']>;
+  tracking?: Maybe<Scalars['Boolean']['output']>;
+};
+
+export type CreatedDomainSettingsType = {
+  __typename?: 'CreatedDomainSettingsType';
+  custom_tracking_enabled: Scalars['Boolean']['output'];
+  custom_tracking_subdomain: Scalars['String']['output'];
+  ignore_duplicated_recipients: Scalars['Boolean']['output'];
+  inbound_routing_enabled: Scalars['Boolean']['output'];
+  inbound_routing_subdomain: Scalars['String']['output'];
+  precedence_bulk: Scalars['Boolean']['output'];
+  return_path_subdomain: Scalars['String']['output'];
+  send_paused: Scalars['Boolean']['output'];
+  track_clicks: Scalars['Boolean']['output'];
+  track_content: Scalars['Boolean']['output'];
+  track_opens: Scalars['Boolean']['output'];
+  track_unsubscribe: Scalars['Boolean']['output'];
+  track_unsubscribe_html: Scalars['String']['output'];
+  track_unsubscribe_html_enabled: Scalars['Boolean']['output'];
+  track_unsubscribe_plain: Scalars['String']['output'];
+  track_unsubscribe_plain_enabled: Scalars['Boolean']['output'];
+};
+
+/** The creation response: the only time the password is shown. */
+export type CreatedSmtpUser = {
+  __typename?: 'CreatedSmtpUser';
+  accessed_at?: Maybe<Scalars['IsoTimestamp']['output']>;
+  created_at: Scalars['IsoTimestamp']['output'];
+  domain_id: Scalars['ID']['output'];
+  enabled: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  password: Scalars['String']['output'];
+  port: Scalars['Int']['output'];
+  /** The SMTP host clients connect to. */
+  server: Scalars['String']['output'];
+  username: Scalars['String']['output'];
+};
+
+/** The creation response: the only time the secret is shown. */
+export type CreatedToken = {
+  __typename?: 'CreatedToken';
+  accessToken: Scalars['String']['output'];
+  created_at: Scalars['PlainTimestamp']['output'];
+  domain?: Maybe<DomainRef>;
+  has_full: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  scopes: Array<Scalars['String']['output']>;
+};
+
+export type DnsCheckResult = {
+  __typename?: 'DnsCheckResult';
+  cname: Scalars['Boolean']['output'];
+  dkim: Scalars['Boolean']['output'];
+  mx: Scalars['Boolean']['output'];
+  rp_cname: Scalars['Boolean']['output'];
+  spf: Scalars['Boolean']['output'];
+  tracking: Scalars['Boolean']['output'];
+};
+
+export type DnsRecord = {
+  __typename?: 'DnsRecord';
+  hostname: Scalars['String']['output'];
+  type: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
+export type DomainCan = {
+  __typename?: 'DomainCan';
+  manage: Scalars['Boolean']['output'];
+};
+
+export type DomainDnsRecords = {
+  __typename?: 'DomainDnsRecords';
+  custom_tracking: DnsRecord;
+  dkim: DnsRecord;
+  id: Scalars['ID']['output'];
+  inbound_routing: MxDnsRecord;
+  return_path: DnsRecord;
+  spf: DnsRecord;
+};
+
+export type DomainListItem = {
+  __typename?: 'DomainListItem';
+  created_at: Scalars['PlainTimestamp']['output'];
+  dkim?: Maybe<Scalars['Boolean']['output']>;
+  domain_settings: DomainSettingsType;
+  has_not_queued_messages: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  is_cname_active: Scalars['Boolean']['output'];
+  is_cname_verified: Scalars['Boolean']['output'];
+  is_dns_active: Scalars['Boolean']['output'];
+  is_tracking_allowed: Scalars['Boolean']['output'];
+  is_verified: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+  not_queued_messages_count: Scalars['Int']['output'];
+  spf?: Maybe<Scalars['Boolean']['output']>;
+  tracking?: Maybe<Scalars['Boolean']['output']>;
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+export type DomainPage = {
+  __typename?: 'DomainPage';
+  data: Array<DomainListItem>;
+  meta: PageMeta;
+};
+
+export type DomainRecipient = {
+  __typename?: 'DomainRecipient';
+  created_at: Scalars['PlainTimestamp']['output'];
+  /** Empty when not deleted. */
+  deleted_at: Scalars['String']['output'];
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+export type DomainRecipientPage = {
+  __typename?: 'DomainRecipientPage';
+  data: Array<DomainRecipient>;
+  meta: PageMeta;
+};
+
+export type DomainRef = {
+  __typename?: 'DomainRef';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type DomainSettingsType = {
+  __typename?: 'DomainSettingsType';
+  custom_tracking_enabled: Scalars['Boolean']['output'];
+  custom_tracking_subdomain: Scalars['String']['output'];
+  ignore_duplicated_recipients: Scalars['Boolean']['output'];
+  precedence_bulk: Scalars['Boolean']['output'];
+  send_paused: Scalars['Boolean']['output'];
+  track_clicks: Scalars['Boolean']['output'];
+  track_content: Scalars['Boolean']['output'];
+  track_opens: Scalars['Boolean']['output'];
+  track_unsubscribe: Scalars['Boolean']['output'];
+  track_unsubscribe_html: Scalars['String']['output'];
+  track_unsubscribe_plain: Scalars['String']['output'];
+};
+
+export type DomainType = {
+  __typename?: 'DomainType';
+  created_at: Scalars['PlainTimestamp']['output'];
+  dkim?: Maybe<Scalars['Boolean']['output']>;
+  domain_settings: DomainSettingsType;
+  has_not_queued_messages: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  is_cname_active: Scalars['Boolean']['output'];
+  is_cname_verified: Scalars['Boolean']['output'];
+  is_dns_active: Scalars['Boolean']['output'];
+  is_tracking_allowed: Scalars['Boolean']['output'];
+  is_verified: Scalars['Boolean']['output'];
+  mx?: Maybe<Scalars['Boolean']['output']>;
+  name: Scalars['String']['output'];
+  not_queued_messages_count: Scalars['Int']['output'];
+  spf?: Maybe<Scalars['Boolean']['output']>;
+  tracking?: Maybe<Scalars['Boolean']['output']>;
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+export type DomainVerification = {
+  __typename?: 'DomainVerification';
+  data: DnsCheckResult;
+  message: Scalars['String']['output'];
+};
+
+/** An invitation to join the account, pending until accepted. */
+export type Invite = {
+  __typename?: 'Invite';
+  created_at: Scalars['IsoTimestamp']['output'];
+  data?: Maybe<Scalars['JSONObject']['output']>;
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  permissions: Array<Scalars['String']['output']>;
+  requires_periodic_password_change: Scalars['Boolean']['output'];
+  role: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type MaintenanceWindowType = {
+  __typename?: 'MaintenanceWindowType';
+  ended_at?: Maybe<Scalars['IsoTimestamp']['output']>;
+  id: Scalars['ID']['output'];
+  note: Scalars['String']['output'];
+  started_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  create_domain: CreatedDomain;
+  /** Sends a confirmation mail to the address. */
+  create_sender_identity: SenderIdentity;
+  /** The password is returned this once; only its hash is stored. */
+  create_smtp_user: CreatedSmtpUser;
+  /** The secret (accessToken) is returned this once. */
+  create_token: CreatedToken;
+  delete_domain: Scalars['Boolean']['output'];
+  delete_invite: Scalars['Boolean']['output'];
+  delete_sender_identity: Scalars['Boolean']['output'];
+  delete_sender_identity_by_email: Scalars['Boolean']['output'];
+  delete_smtp_user: Scalars['Boolean']['output'];
+  delete_token: Scalars['Boolean']['output'];
+  /** Removes a user; the last admin of the account stays. */
+  delete_user: Scalars['Boolean']['output'];
+  /** Invites a person by email; they join by opening the emailed link. */
+  invite_user: Invite;
+  operator_add_verification_credits: AccountType;
+  /** Hands a provider-assigned number to an account. */
+  operator_assign_sms_number: SmsNumberType;
+  operator_create_account: CreatedAccount;
+  /** Records maintenance.end for every account. */
+  operator_end_maintenance: MaintenanceWindowType;
+  operator_set_plan: AccountType;
+  /** Records maintenance.start for every account. */
+  operator_start_maintenance: MaintenanceWindowType;
+  /** Sends the invitation email again. */
+  resend_invite: Invite;
+  /** Sends the confirmation mail again; refused once verified. */
+  resend_sender_identity: SenderIdentity;
+  /** Changes any subset of domain_settings. */
+  update_domain_settings: DomainType;
+  update_sender_identity: SenderIdentity;
+  update_sender_identity_by_email: SenderIdentity;
+  /** Rename, enable or disable. */
+  update_smtp_user: SmtpUser;
+  /** Rename, pause or unpause. */
+  update_token: Token;
+  /** Pause or unpause. */
+  update_token_settings: Token;
+  /** Changes what a user may do and reach. */
+  update_user: AccountUser;
+  /** Queries DNS now and stores what it finds. */
+  verify_domain: DomainVerification;
+};
+
+
+export type MutationCreate_DomainArgs = {
+  custom_tracking_subdomain?: InputMaybe<Scalars['String']['input']>;
+  inbound_routing_subdomain?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  return_path_subdomain?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreate_Sender_IdentityArgs = {
+  add_note?: InputMaybe<Scalars['Boolean']['input']>;
+  domain_id: Scalars['ID']['input'];
+  email: Scalars['String']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  personal_note?: InputMaybe<Scalars['String']['input']>;
+  reply_to_email?: InputMaybe<Scalars['String']['input']>;
+  reply_to_name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreate_Smtp_UserArgs = {
+  domain_id: Scalars['ID']['input'];
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  name: Scalars['String']['input'];
+};
+
+
+export type MutationCreate_TokenArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  name: Scalars['String']['input'];
+  scopes: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationDelete_DomainArgs = {
+  domain_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_InviteArgs = {
+  invite_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_Sender_IdentityArgs = {
+  identity_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_Sender_Identity_By_EmailArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationDelete_Smtp_UserArgs = {
+  domain_id: Scalars['ID']['input'];
+  smtp_user_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_TokenArgs = {
+  token_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_UserArgs = {
+  user_id: Scalars['ID']['input'];
+};
+
+
+export type MutationInvite_UserArgs = {
+  domains?: InputMaybe<Array<Scalars['String']['input']>>;
+  email: Scalars['String']['input'];
+  permissions?: InputMaybe<Array<Scalars['String']['input']>>;
+  requires_periodic_password_change?: InputMaybe<Scalars['Boolean']['input']>;
+  role: Scalars['String']['input'];
+  templates?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type MutationOperator_Add_Verification_CreditsArgs = {
+  account_id: Scalars['ID']['input'];
+  credits: Scalars['Int']['input'];
+};
+
+
+export type MutationOperator_Assign_Sms_NumberArgs = {
+  account_id: Scalars['ID']['input'];
+  telephone_number: Scalars['String']['input'];
+};
+
+
+export type MutationOperator_Create_AccountArgs = {
+  admin_email?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+};
+
+
+export type MutationOperator_End_MaintenanceArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationOperator_Set_PlanArgs = {
+  account_id: Scalars['ID']['input'];
+  plan: Scalars['String']['input'];
+};
+
+
+export type MutationOperator_Start_MaintenanceArgs = {
+  note?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationResend_InviteArgs = {
+  invite_id: Scalars['ID']['input'];
+};
+
+
+export type MutationResend_Sender_IdentityArgs = {
+  identity_id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdate_Domain_SettingsArgs = {
+  custom_tracking_enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  custom_tracking_subdomain?: InputMaybe<Scalars['String']['input']>;
+  domain_id: Scalars['ID']['input'];
+  ignore_duplicated_recipients?: InputMaybe<Scalars['Boolean']['input']>;
+  inbound_routing_enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  inbound_routing_subdomain?: InputMaybe<Scalars['String']['input']>;
+  precedence_bulk?: InputMaybe<Scalars['Boolean']['input']>;
+  return_path_subdomain?: InputMaybe<Scalars['String']['input']>;
+  send_paused?: InputMaybe<Scalars['Boolean']['input']>;
+  track_clicks?: InputMaybe<Scalars['Boolean']['input']>;
+  track_content?: InputMaybe<Scalars['Boolean']['input']>;
+  track_opens?: InputMaybe<Scalars['Boolean']['input']>;
+  track_unsubscribe?: InputMaybe<Scalars['Boolean']['input']>;
+  track_unsubscribe_html?: InputMaybe<Scalars['String']['input']>;
+  track_unsubscribe_html_enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  track_unsubscribe_plain?: InputMaybe<Scalars['String']['input']>;
+  track_unsubscribe_plain_enabled?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationUpdate_Sender_IdentityArgs = {
+  add_note?: InputMaybe<Scalars['Boolean']['input']>;
+  identity_id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  personal_note?: InputMaybe<Scalars['String']['input']>;
+  reply_to_email?: InputMaybe<Scalars['String']['input']>;
+  reply_to_name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdate_Sender_Identity_By_EmailArgs = {
+  add_note?: InputMaybe<Scalars['Boolean']['input']>;
+  email: Scalars['String']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  personal_note?: InputMaybe<Scalars['String']['input']>;
+  reply_to_email?: InputMaybe<Scalars['String']['input']>;
+  reply_to_name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdate_Smtp_UserArgs = {
+  domain_id: Scalars['ID']['input'];
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  smtp_user_id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdate_TokenArgs = {
+  name?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+  token_id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdate_Token_SettingsArgs = {
+  status: Scalars['String']['input'];
+  token_id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdate_UserArgs = {
+  domains?: InputMaybe<Array<Scalars['String']['input']>>;
+  permissions?: InputMaybe<Array<Scalars['String']['input']>>;
+  requires_periodic_password_change?: InputMaybe<Scalars['Boolean']['input']>;
+  role: Scalars['String']['input'];
+  templates?: InputMaybe<Array<Scalars['String']['input']>>;
+  user_id: Scalars['ID']['input'];
+};
+
+
+export type MutationVerify_DomainArgs = {
+  domain_id: Scalars['ID']['input'];
+};
+
+export type MxDnsRecord = {
+  __typename?: 'MxDnsRecord';
+  hostname: Scalars['String']['output'];
+  priority: Scalars['Int']['output'];
+  type: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
+export type PageMeta = {
+  __typename?: 'PageMeta';
+  current_page: Scalars['Int']['output'];
+  from?: Maybe<Scalars['Int']['output']>;
+  last_page: Scalars['Int']['output'];
+  per_page: Scalars['Int']['output'];
+  to?: Maybe<Scalars['Int']['output']>;
+  total: Scalars['Int']['output'];
+};
+
+export type Query = {
+  __typename?: 'Query';
+  domain: DomainType;
+  /** The DNS records to publish for the domain. */
+  domain_dns_records: DomainDnsRecords;
+  domain_recipients: DomainRecipientPage;
+  domains: DomainPage;
+  invite: Invite;
+  /** Invitations not yet accepted, oldest first. */
+  invites: Array<Invite>;
+  operator_accounts: Array<AccountType>;
+  /** Mail kept by the capture transport, newest first. */
+  operator_captured_mail: Array<CapturedMailType>;
+  /** The account's sender identities, newest first unless ordered. */
+  sender_identities: Array<SenderIdentity>;
+  sender_identity: SenderIdentity;
+  /** Looks the address up without regard to case. */
+  sender_identity_by_email: SenderIdentity;
+  smtp_user: SmtpUser;
+  /** The SMTP users of a domain, newest first. */
+  smtp_users: Array<SmtpUser>;
+  token: Token;
+  /** The account's API tokens, newest first. */
+  tokens: Array<Token>;
+  user: AccountUser;
+  /** The people with access to the account, oldest first. */
+  users: Array<AccountUser>;
+  whoami: Whoami;
+};
+
+
+export type QueryDomainArgs = {
+  domain_id: Scalars['ID']['input'];
+};
+
+
+export type QueryDomain_Dns_RecordsArgs = {
+  domain_id: Scalars['ID']['input'];
+};
+
+
+export type QueryDomain_RecipientsArgs = {
+  domain_id: Scalars['ID']['input'];
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryDomainsArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  verified?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryInviteArgs = {
+  invite_id: Scalars['ID']['input'];
+};
+
+
+export type QueryInvitesArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryOperator_Captured_MailArgs = {
+  limit?: Scalars['Int']['input'];
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySender_IdentitiesArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  order?: InputMaybe<Scalars['String']['input']>;
+  order_by?: InputMaybe<Scalars['String']['input']>;
+  page?: Scalars['Int']['input'];
+  query?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySender_IdentityArgs = {
+  identity_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySender_Identity_By_EmailArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type QuerySmtp_UserArgs = {
+  domain_id: Scalars['ID']['input'];
+  smtp_user_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySmtp_UsersArgs = {
+  domain_id: Scalars['ID']['input'];
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryTokenArgs = {
+  token_id: Scalars['ID']['input'];
+};
+
+
+export type QueryTokensArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryUserArgs = {
+  user_id: Scalars['ID']['input'];
+};
+
+
+export type QueryUsersArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+/** An address the account sends from, usable once its owner confirms it. */
+export type SenderIdentity = {
+  __typename?: 'SenderIdentity';
+  /** Whether the confirmation mail carries personal_note. */
+  add_note: Scalars['Boolean']['output'];
+  domain: DomainRef;
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  is_verified: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+  personal_note?: Maybe<Scalars['String']['output']>;
+  reply_to_email?: Maybe<Scalars['String']['output']>;
+  reply_to_name?: Maybe<Scalars['String']['output']>;
+  /** How many times the confirmation mail was sent again. */
+  resends: Scalars['Int']['output'];
+};
+
+export type SmsNumberType = {
+  __typename?: 'SmsNumberType';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  paused: Scalars['Boolean']['output'];
+  telephone_number: Scalars['String']['output'];
+};
+
+/** Credentials for sending through the SMTP relay on behalf of one domain. */
+export type SmtpUser = {
+  __typename?: 'SmtpUser';
+  accessed_at?: Maybe<Scalars['IsoTimestamp']['output']>;
+  created_at: Scalars['IsoTimestamp']['output'];
+  domain_id: Scalars['ID']['output'];
+  enabled: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  port: Scalars['Int']['output'];
+  /** The SMTP host clients connect to. */
+  server: Scalars['String']['output'];
+  username: Scalars['String']['output'];
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Token changes in the caller's account, live (GraphQL over SSE at /graphql/stream). */
+  token_events: TokenEvent;
+};
+
+/** An API token. The secret is never readable after creation. */
+export type Token = {
+  __typename?: 'Token';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  scopes: Array<Scalars['String']['output']>;
+  /** pause or unpause */
+  status: Scalars['String']['output'];
+};
+
+export type TokenEvent = {
+  __typename?: 'TokenEvent';
+  /** created, updated or deleted */
+  action: Scalars['String']['output'];
+  token: Token;
+};
+
+/** A template a user is limited to. */
+export type UserTemplateRef = {
+  __typename?: 'UserTemplateRef';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  type: Scalars['String']['output'];
+};
+
+/** The caller: which account and token, with what reach. */
+export type Whoami = {
+  __typename?: 'Whoami';
+  account_id: Scalars['ID']['output'];
+  /** Set when the token is limited to one domain. */
+  domain_id?: Maybe<Scalars['ID']['output']>;
+  scopes: Array<Scalars['String']['output']>;
+  token_id: Scalars['ID']['output'];
+};
+
+export type CreateDomainMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type CreateDomainMutation = { create_domain: { id: string, name: string, can: { manage: boolean }, domain_settings: { return_path_subdomain: string } } };
+
+export type DomainWithListQueryVariables = Exact<{
+  domain_id: string | number;
+}>;
+
+
+export type DomainWithListQuery = { domain: { id: string, mx: boolean | null, created_at: string }, domains: { meta: { total: number } } };
+
+export type CreateTokenMutationVariables = Exact<{
+  name: string;
+  scopes: Array<string> | string;
+  domain_id?: string | number | null | undefined;
+}>;
+
+
+export type CreateTokenMutation = { create_token: { id: string, accessToken: string, name: string, created_at: string, scopes: Array<string>, has_full: boolean, domain: { id: string, name: string } | null } };
+
+export type TokenByIdQueryVariables = Exact<{
+  token_id: string | number;
+}>;
+
+
+export type TokenByIdQuery = { token: { id: string, name: string, status: string, created_at: string, scopes: Array<string> } };
+
+export type WhoamiQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WhoamiQuery = { whoami: { account_id: string, token_id: string, scopes: Array<string>, domain_id: string | null } };
+
+
+export const CreateDomainDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDomain"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"create_domain"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"manage"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domain_settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"return_path_subdomain"}}]}}]}}]}}]} as unknown as DocumentNode<CreateDomainMutation, CreateDomainMutationVariables>;
+export const DomainWithListDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DomainWithList"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"domain"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"domain_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"mx"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domains"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"10"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"meta"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}}]}}]}}]}}]} as unknown as DocumentNode<DomainWithListQuery, DomainWithListQueryVariables>;
+export const CreateTokenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateToken"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"scopes"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"create_token"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"scopes"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scopes"}}},{"kind":"Argument","name":{"kind":"Name","value":"domain_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"accessToken"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"has_full"}},{"kind":"Field","name":{"kind":"Name","value":"domain"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<CreateTokenMutation, CreateTokenMutationVariables>;
+export const TokenByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TokenById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"token_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"token_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"token_id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}}]}}]}}]} as unknown as DocumentNode<TokenByIdQuery, TokenByIdQueryVariables>;
+export const WhoamiDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Whoami"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"whoami"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"account_id"}},{"kind":"Field","name":{"kind":"Name","value":"token_id"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"domain_id"}}]}}]}}]} as unknown as DocumentNode<WhoamiQuery, WhoamiQueryVariables>;
