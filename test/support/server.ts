@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { print, type DocumentNode } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { Logger } from 'pino';
 import os from 'node:os';
 import path from 'node:path';
 import { startApp, type RunningApp, type Role } from '../../src/app.js';
@@ -51,12 +52,15 @@ async function call(url: string, init: RequestInit): Promise<HttpAnswer> {
 }
 
 /** Boots the whole service for one test file: its own database, a real local DNS server. */
-export async function startTestServer(opts: { env?: Record<string, string>; roles?: Role[] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { env?: Record<string, string>; roles?: Role[]; log?: Logger } = {},
+): Promise<TestServer> {
   const db = await createTestDatabase();
   const dns = await startDnsServer();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pb-test-data-'));
   const app = await startApp({
     roles: opts.roles ?? ['api', 'worker'],
+    log: opts.log,
     env: {
       NODE_ENV: 'test',
       DATABASE_URL: db.url,

@@ -1,0 +1,61 @@
+import pg from 'pg';
+import pino from 'pino';
+import { seedDomain } from '../support/factories.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+let s: TestServer;
+const lines: Record<string, any>[] = [];
+beforeAll(async () => {
+  const log = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  s = await startTestServer({ log });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+async function sql(text: string) {
+  const db = new pg.Client({ connectionString: s.dbUrl });
+  await db.connect();
+  await db.query(text);
+  await db.end();
+}
+
+describe('unexpected errors', () => {
+  it('are masked on both surfaces and logged with the request id', async () => {
+    const domain = await seedDomain(s);
+    // Break the table the recipients query reads, as a failed migration or outage would.
+    await sql('alter table recipients rename to recipients_gone');
+
+    const rest = await s.rest('GET', `/domains/${domain.id}/recipients`, { headers: { 'x-request-id': 'boom-rest-1' } });
+    expect(rest.status).toBe(500);
+    expect(rest.body).toEqual({ message: 'Server Error' });
+    expect(rest.text).not.toMatch(/recipients|relation|select/i);
+
+    const gql = await fetch(`${s.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer mlsn.test-admin-token-0000000000000000000000000000000000000000', 'x-request-id': 'boom-gql-1' },
+      body: JSON.stringify({ query: `{ domain_recipients(domain_id: "${domain.id}") { meta { total } } }` }),
+    });
+    const body = await gql.json();
+    expect(body.errors[0].message).toBe('Internal server error');
+    expect(JSON.stringify(body)).not.toMatch(/relation|select/i);
+
+    for (const id of ['boom-rest-1', 'boom-gql-1']) {
+      const entry = lines.find((l) => l.reqId === id && l.level >= 50);
+      expect(entry).toBeDefined();
+      expect(JSON.stringify(entry)).toMatch(/recipients/);
+    }
+    await sql('alter table recipients_gone rename to recipients');
+  });
+
+  it('a database failure while checking the token is a 500, not a 401', async () => {
+    await sql('alter table api_tokens rename to api_tokens_gone');
+    try {
+      const res = await s.rest('GET', '/token');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ message: 'Server Error' });
+    } finally {
+      await sql('alter table api_tokens_gone rename to api_tokens');
+    }
+  });
+});
