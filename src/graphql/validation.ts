@@ -11,7 +11,7 @@ import {
   type ValidationError,
   type ValidationOptions,
 } from 'class-validator';
-import type { ValidatorFn } from 'type-graphql';
+import type { MiddlewareFn, ValidatorFn } from 'type-graphql';
 import { errors, msg, type FieldErrors } from './errors.js';
 
 /**
@@ -92,3 +92,33 @@ export class FieldErrorBag {
     if (!this.empty) throw errors.validation(this.fields);
   }
 }
+
+/** Dotted paths of the strings in `value` that hold a NUL character (PostgreSQL cannot store one). */
+function nulPaths(value: unknown, path: string, out: string[]): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => nulPaths(v, `${path}.${i}`, out));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) nulPaths(v, path ? `${path}.${k}` : k, out);
+  }
+}
+
+/**
+ * A NUL character in any argument, on either surface, is a 422 on that field rather than a
+ * database error: no text the service stores or matches can contain one.
+ */
+export const rejectNulCharacters: MiddlewareFn = async ({ args }, next) => {
+  // Global middlewares wrap every field; most have no arguments at all.
+  if (!args) return next();
+  let any = false;
+  for (const _ in args) {
+    any = true;
+    break;
+  }
+  if (!any) return next();
+  const bad: string[] = [];
+  nulPaths(args, '', bad);
+  if (bad.length) throw errors.validation(Object.fromEntries(bad.map((p) => [p, [`The ${p.replace(/_/g, ' ')} contains an invalid character.`]])));
+  return next();
+};

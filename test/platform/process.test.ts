@@ -10,11 +10,14 @@ import { createTestDatabase } from '../support/db.js';
  */
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let dataDir: string;
+const spawned: ChildProcess[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'pb-proc-'));
 });
 afterAll(async () => {
+  // A test that failed midway must not leave a server running.
+  for (const child of spawned) if (child.exitCode === null) child.kill('SIGKILL');
   await db?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -41,6 +44,7 @@ function start(args: string[]): Running {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.push(child);
   const logs: Record<string, any>[] = [];
   const stderr: string[] = [];
   const waiters: (() => void)[] = [];

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { CreateTokenDocument, TokenByIdDocument, WhoamiDocument } from '../generated/graphql.js';
+import { seedDomain } from '../support/factories.js';
+import { subscribe } from '../support/sse.js';
 import { ADMIN_TOKEN, createAccount, ISO, PLAIN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 
 let s: TestServer;
@@ -253,34 +255,28 @@ describe('GraphQL surface', () => {
   });
 
   it('streams token_events live over SSE at /graphql/stream', async () => {
-    const ac = new AbortController();
-    const res = await fetch(`${s.url}/graphql/stream`, {
-      method: 'POST',
-      signal: ac.signal,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription { token_events { action token { id name status } } }' }),
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain('text/event-stream');
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    // Give the subscription a moment to register its LISTEN before the event is published.
-    await new Promise((r) => setTimeout(r, 300));
+    const stream = await subscribe(s, 'subscription { token_events { action token { id name status } } }', ADMIN_TOKEN);
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
     const made = await create({ name: 'Streamed', scopes: ['email_full'] });
-    let buffer = '';
-    const deadline = Date.now() + 10_000;
-    while (!buffer.includes('Streamed') && Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value);
-    }
-    ac.abort();
-    const line = buffer.split('\n').find((l) => l.startsWith('data:') && l.includes('Streamed'))!;
-    const event = JSON.parse(line.slice(5));
+    const event = await stream.next((e) => e.data?.token_events?.token?.name === 'Streamed');
+    stream.close();
     expect(event.data.token_events).toEqual({
       action: 'created',
       token: { id: made.body.data.id, name: 'Streamed', status: 'unpause' },
     });
+  });
+
+  it('a domain-limited subscriber hears only about its domain\'s tokens', async () => {
+    const mine = await seedDomain(s);
+    const other = await seedDomain(s);
+    const limited = await tokenWith(s, ['tokens_full'], mine.id);
+    const stream = await subscribe(s, 'subscription { token_events { action token { name } } }', limited);
+    await create({ name: 'Other domain token', scopes: ['email_full'], domain_id: other.id });
+    await create({ name: 'My domain token', scopes: ['email_full'], domain_id: mine.id });
+    await stream.next((e) => e.data?.token_events?.token?.name === 'My domain token');
+    stream.close();
+    expect(stream.events.map((e) => e.data.token_events.token.name)).toEqual(['My domain token']);
   });
 
   it('refuses a subscription without a valid token', async () => {

@@ -2,7 +2,7 @@ import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver, Root, Subs
 import { caller, type Ctx } from '../../graphql/context.js';
 import { errors } from '../../graphql/errors.js';
 import { CreateTokenArgs, TokenIdArgs, TokenListArgs, TokenSettingsArgs, UpdateTokenArgs } from './token.inputs.js';
-import { TokenService, tokenTopic } from './token.service.js';
+import { TokenService, tokenTopic, type TokenEventPayload } from './token.service.js';
 import { CreatedToken, Token, TokenEvent, Whoami, toCreatedToken, toToken } from './token.type.js';
 
 const svc = (ctx: Ctx) => new TokenService(ctx.em, ctx.services);
@@ -56,13 +56,18 @@ export class TokenResolver {
   @Authorized('tokens_full')
   @Subscription(() => TokenEvent, {
     description: 'Token changes in the caller\'s account, live (GraphQL over SSE at /graphql/stream).',
-    subscribe: ({ context }) => {
+    topics: ({ context }) => {
       const ctx = context as Ctx;
       if (!ctx.auth) throw errors.unauthenticated();
-      return ctx.services.pubsub.subscribe(tokenTopic(ctx.auth.accountId));
+      return tokenTopic(ctx.auth.accountId);
+    },
+    // A domain-limited token hears only about tokens of its domain, as its token list shows.
+    filter: ({ payload, context }) => {
+      const auth = (context as Ctx).auth;
+      return !auth?.domainId || (payload as TokenEventPayload).domain_id === auth.domainId;
     },
   })
-  token_events(@Root() event: TokenEvent): TokenEvent {
-    return event;
+  token_events(@Root() event: TokenEventPayload): TokenEvent {
+    return { action: event.action, token: event.token };
   }
 }

@@ -16,6 +16,13 @@ import { toToken } from './token.type.js';
 
 export const tokenTopic = (accountId: string) => `tokens.${accountId}`;
 
+/** What goes over NOTIFY: the token as the API shows it, and its domain for filtering. */
+export interface TokenEventPayload {
+  action: 'created' | 'updated' | 'deleted';
+  token: ReturnType<typeof toToken>;
+  domain_id: string | null;
+}
+
 /** A new secret: `mlsn.` and 64 hex characters, the shape clients of this API family expect. */
 export function newTokenSecret(): string {
   return `mlsn.${randomBytes(32).toString('hex')}`;
@@ -87,7 +94,8 @@ export class TokenService {
     return true;
   }
 
-  private async publish(auth: Auth, action: string, token: ApiToken) {
-    await this.services.pubsub.publish(tokenTopic(auth.accountId), { action, token: toToken(token) });
+  private async publish(auth: Auth, action: TokenEventPayload['action'], token: ApiToken) {
+    const payload: TokenEventPayload = { action, token: toToken(token), domain_id: token.domain?.id ?? null };
+    await this.services.pubsub.publish(tokenTopic(auth.accountId), payload);
   }
 }

@@ -1,0 +1,51 @@
+import type { TestServer } from './server.js';
+
+/** A GraphQL subscription over SSE at /graphql/stream, read event by event. */
+export async function subscribe(s: TestServer, query: string, token: string | null) {
+  const ac = new AbortController();
+  const res = await fetch(`${s.url}/graphql/stream`, {
+    method: 'POST',
+    signal: ac.signal,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+    },
+    body: JSON.stringify({ query }),
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: any[] = [];
+  let buffer = '';
+  let pump: Promise<void> | null = null;
+  const readMore = async () => {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('stream ended');
+    buffer += decoder.decode(value);
+    let i;
+    while ((i = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, i);
+      buffer = buffer.slice(i + 2);
+      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
+      if (data) events.push(JSON.parse(data));
+    }
+  };
+  // Lets the server register its LISTEN before the test publishes anything.
+  await new Promise((r) => setTimeout(r, 300));
+  return {
+    response: res,
+    events,
+    /** Waits for the first event matching `pred` (events already received count). */
+    async next(pred: (e: any) => boolean = () => true, ms = 10_000): Promise<any> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const hit = events.find(pred);
+        if (hit) return hit;
+        if (Date.now() > deadline) throw new Error(`no matching event in ${ms} ms; got ${JSON.stringify(events)}`);
+        pump ??= readMore().finally(() => (pump = null));
+        await Promise.race([pump, new Promise((r) => setTimeout(r, deadline - Date.now()))]);
+      }
+    },
+    close: () => ac.abort(),
+  };
+}
