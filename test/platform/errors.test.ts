@@ -59,3 +59,28 @@ describe('unexpected errors', () => {
     }
   });
 });
+
+describe('the error catalogue on /v1', () => {
+  // No endpoint of this issue raises 402 or 429 yet (verification credits and rate limits come
+  // later); the mapping they will go through is checked here.
+  it('answers 402 and 429 in the documented shape, 429 with retry-after', async () => {
+    const { errorAnswer } = await import('../../rest-mapping/adapter.js');
+    const { errors } = await import('../../src/graphql/errors.js');
+    const silent = pino({ level: 'silent' });
+    expect(errorAnswer([errors.paymentRequired('You need 3 credits to verify this list.')], silent, 'r1')).toEqual({
+      status: 402,
+      body: { message: 'You need 3 credits to verify this list.' },
+      headers: {},
+    });
+    expect(errorAnswer([errors.tooManyRequests('Too Many Attempts.', 17)], silent, 'r2')).toEqual({
+      status: 429,
+      body: { message: 'Too Many Attempts.' },
+      headers: { 'retry-after': '17' },
+    });
+    expect(errorAnswer([errors.invalid('to.0.email', 'The to.0.email must be a valid email address.')], silent, 'r3')).toEqual({
+      status: 422,
+      body: { message: 'The given data was invalid.', errors: { 'to.0.email': ['The to.0.email must be a valid email address.'] } },
+      headers: {},
+    });
+  });
+});
