@@ -2,9 +2,8 @@ import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorator
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
 
-@Entity({ tableName: 'account_users' })
-@Unique({ properties: ['account', 'email'] })
-export class AccountUser extends BaseEntity {
+/** A person of an account, or an invitation to become one: who, and what they may do and reach. */
+abstract class AccountMember extends BaseEntity {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   @Index()
   account!: Account;
@@ -12,6 +11,26 @@ export class AccountUser extends BaseEntity {
   @Property({ type: 'string', length: 320 })
   email!: string;
 
+  @Property({ type: 'string', length: 50 })
+  role!: string;
+
+  @Property({ type: 'text[]' })
+  permissions: string[] = [];
+
+  /** Ids of the account's domains and templates this person may access (empty = all). */
+  @Property({ type: 'text[]' })
+  domain_ids: string[] = [];
+
+  @Property({ type: 'text[]' })
+  template_ids: string[] = [];
+
+  @Property({ type: 'boolean' })
+  requires_periodic_password_change: boolean = false;
+}
+
+@Entity({ tableName: 'account_users' })
+@Unique({ properties: ['account', 'email'] })
+export class AccountUser extends AccountMember {
   @Property({ type: 'string', length: 191 })
   name: string = '';
 
@@ -23,49 +42,11 @@ export class AccountUser extends BaseEntity {
 
   @Property({ type: 'boolean' })
   two_fa: boolean = false;
-
-  @Property({ type: 'string', length: 50 })
-  role!: string;
-
-  @Property({ type: 'text[]' })
-  permissions: string[] = [];
-
-  /** Ids of the account's domains and templates this user may access (empty = all). */
-  @Property({ type: 'text[]' })
-  domain_ids: string[] = [];
-
-  @Property({ type: 'text[]' })
-  template_ids: string[] = [];
-
-  @Property({ type: 'boolean' })
-  requires_periodic_password_change: boolean = false;
 }
 
 @Entity({ tableName: 'invites' })
 @Unique({ properties: ['account', 'email'] })
-export class Invite extends BaseEntity {
-  @ManyToOne(() => Account, { deleteRule: 'cascade' })
-  @Index()
-  account!: Account;
-
-  @Property({ type: 'string', length: 320 })
-  email!: string;
-
-  @Property({ type: 'string', length: 50 })
-  role!: string;
-
-  @Property({ type: 'text[]' })
-  permissions: string[] = [];
-
-  @Property({ type: 'text[]' })
-  domain_ids: string[] = [];
-
-  @Property({ type: 'text[]' })
-  template_ids: string[] = [];
-
-  @Property({ type: 'boolean' })
-  requires_periodic_password_change: boolean = false;
-
+export class Invite extends AccountMember {
   @Property({ type: 'integer' })
   resends: number = 0;
 }
