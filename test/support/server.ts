@@ -51,14 +51,27 @@ async function call(url: string, init: RequestInit): Promise<HttpAnswer> {
   return { status: res.status, headers: res.headers, body, text };
 }
 
+/** Runs one set-up phase; if it stalls, says which one (a hung beforeAll otherwise names nothing). */
+export async function phase<T>(label: string, work: Promise<T>, warnAfterMs = 15_000): Promise<T> {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    process.stderr.write(`[test setup] still waiting for ${label} after ${Math.round((Date.now() - started) / 1000)} s\n`);
+  }, warnAfterMs);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Boots the whole service for one test file: its own database, a real local DNS server. */
 export async function startTestServer(
   opts: { env?: Record<string, string>; roles?: Role[]; log?: Logger } = {},
 ): Promise<TestServer> {
-  const db = await createTestDatabase();
-  const dns = await startDnsServer();
+  const db = await phase('createTestDatabase', createTestDatabase());
+  const dns = await phase('startDnsServer', startDnsServer());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pb-test-data-'));
-  const app = await startApp({
+  const app = await phase('startApp', startApp({
     roles: opts.roles ?? ['api', 'worker'],
     log: opts.log,
     env: {
@@ -75,7 +88,7 @@ export async function startTestServer(
       DNS_TIMEOUT_MS: '1000',
       ...opts.env,
     },
-  });
+  }));
   const url = app.url!;
   const auth = (token: string | null | undefined): Record<string, string> =>
     token === null ? {} : { authorization: `Bearer ${token ?? ADMIN_TOKEN}` };
