@@ -1,3 +1,4 @@
+import dgram from 'node:dgram';
 import dns2 from 'dns2';
 
 const { Packet } = dns2 as unknown as { Packet: any };
@@ -17,6 +18,52 @@ function chunks(s: string): string[] {
   return out.length ? out : [''];
 }
 
+/** A port that is free for UDP right now (the OS picks it); TCP on it is tried next. */
+function freeUdpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sock = dgram.createSocket('udp4');
+    sock.once('error', reject);
+    sock.bind(0, '127.0.0.1', () => {
+      const { port } = sock.address();
+      sock.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The resolver asks one port over UDP and, for long answers, over TCP, so both must listen on
+ * the same port. Each attempt has a deadline and error handlers: a port taken meanwhile, or a
+ * listen that never completes, means another attempt on another port, never a hung test.
+ */
+async function listenOnOnePort(make: () => any): Promise<{ server: any; port: number }> {
+  let last: unknown;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const server = make();
+    const port = await freeUdpPort();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`listen on ${port} timed out`)), 3000);
+        for (const s of [server.servers.udp, server.servers.tcp]) s.once('error', reject);
+        server
+          .listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } })
+          .then(() => {
+            clearTimeout(timer);
+            resolve();
+          }, reject);
+      });
+      return { server, port };
+    } catch (err) {
+      last = err;
+      try {
+        server.close();
+      } catch {
+        // a half-started server may refuse to close; it is dropped either way
+      }
+    }
+  }
+  throw new Error(`could not start the test DNS server: ${String(last)}`);
+}
+
 /**
  * A real DNS server on 127.0.0.1 (UDP and TCP, one port) with a zone the test edits. Names not
  * in the zone answer NXDOMAIN; a name added with `addName` exists (SOA) even with no records.
@@ -24,7 +71,7 @@ function chunks(s: string): string[] {
 export async function startDnsServer() {
   const zone = new Map<string, Rec[]>();
   const key = (n: string) => n.toLowerCase().replace(/\.$/, '');
-  const server = (dns2 as any).createServer({
+  const make = () => (dns2 as any).createServer({
     udp: true,
     tcp: true,
     handle: (request: any, send: (r: any) => void) => {
@@ -50,17 +97,7 @@ export async function startDnsServer() {
       send(response);
     },
   });
-  await server.listen({ udp: { port: 0, address: '127.0.0.1' }, tcp: { port: 0, address: '127.0.0.1' } });
-  const addrs = server.addresses();
-  // UDP and TCP got separate free ports; the resolver uses one port for both, so rebind TCP there.
-  const udpPort: number = addrs.udp.port;
-  if (addrs.tcp.port !== udpPort) {
-    await new Promise<void>((resolve) => server.servers.tcp.close(() => resolve()));
-    await new Promise<void>((resolve, reject) => {
-      server.servers.tcp.once('error', reject);
-      server.servers.tcp.listen(udpPort, '127.0.0.1', () => resolve());
-    });
-  }
+  const { server, port: udpPort } = await listenOnOnePort(make);
   return {
     server: `127.0.0.1:${udpPort}`,
     /** Makes the name exist (answers SOA), with no records yet. */
@@ -74,7 +111,8 @@ export async function startDnsServer() {
     remove(name: string) {
       zone.delete(key(name));
     },
-    close: () => server.close(),
+    // dns2 waits for open TCP connections to end; a resolver may keep one open.
+    close: () => Promise.race([server.close(), new Promise((r) => setTimeout(r, 2000))]),
   };
 }
 
