@@ -1,7 +1,9 @@
 import type { RouteTable } from './types.js';
 import { domainRoutes } from './domains.js';
 import { identityRoutes } from './identities.js';
+import { recipientRoutes } from './recipients.js';
 import { smtpUserRoutes } from './smtp-users.js';
+import { templateRoutes } from './templates.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 
@@ -12,4 +14,6 @@ export const routeTable: RouteTable = {
   ...identityRoutes,
   ...smtpUserRoutes,
   ...userRoutes,
+  ...templateRoutes,
+  ...recipientRoutes,
 };

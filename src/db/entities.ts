@@ -8,6 +8,7 @@ import { SmsNumber } from '../modules/sms-numbers/sms-number.entity.js';
 import { DomainEvent, MaintenanceWindow } from '../modules/events/domain-event.entity.js';
 import { CapturedMail } from '../modules/mail/captured-mail.entity.js';
 import { Recipient } from '../modules/recipients/recipient.entity.js';
+import { Template, TemplateCategory } from '../modules/templates/template.entity.js';
 
 export const entities = [
   Account,
@@ -22,4 +23,6 @@ export const entities = [
   MaintenanceWindow,
   CapturedMail,
   Recipient,
+  TemplateCategory,
+  Template,
 ];

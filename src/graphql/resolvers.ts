@@ -1,7 +1,9 @@
 import { OperatorResolver } from '../modules/accounts/operator.resolver.js';
 import { DomainResolver } from '../modules/domains/domain.resolver.js';
 import { IdentityResolver } from '../modules/identities/identity.resolver.js';
+import { RecipientResolver } from '../modules/recipients/recipient.resolver.js';
 import { SmtpUserResolver } from '../modules/smtp-users/smtp-user.resolver.js';
+import { TemplateResolver } from '../modules/templates/template.resolver.js';
 import { TokenResolver } from '../modules/tokens/token.resolver.js';
 import { UserResolver } from '../modules/users/user.resolver.js';
 
@@ -13,4 +15,6 @@ export const resolvers = [
   IdentityResolver,
   SmtpUserResolver,
   UserResolver,
+  TemplateResolver,
+  RecipientResolver,
 ] as const;

@@ -1,0 +1,3 @@
+import type { RouteTable } from './types.js';
+
+export const recipientRoutes: RouteTable = {};

@@ -1,0 +1,4 @@
+import { Resolver } from 'type-graphql';
+
+@Resolver()
+export class RecipientResolver {}

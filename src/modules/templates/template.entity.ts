@@ -1,0 +1,71 @@
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../db/base.entity.js';
+import { Account } from '../accounts/account.entity.js';
+import { Domain } from '../domains/domain.entity.js';
+
+/** A named group of templates within an account. */
+@Entity({ tableName: 'template_categories' })
+@Unique({ properties: ['account', 'name'] })
+export class TemplateCategory extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @Index()
+  account!: Account;
+
+  @Property({ type: 'string', length: 50 })
+  name!: string;
+}
+
+/**
+ * An email template. `created_via` records where it was made: only templates made through the
+ * API may be updated through it (SPEC.md); the others answer 404 there.
+ */
+@Entity({ tableName: 'templates' })
+@Index({ properties: ['account', 'created_at'] })
+export class Template extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => Domain, { nullable: true, deleteRule: 'set null' })
+  domain: Domain | null = null;
+
+  @ManyToOne(() => TemplateCategory, { nullable: true, deleteRule: 'set null' })
+  category: TemplateCategory | null = null;
+
+  @Property({ type: 'string', length: 50 })
+  name: string = 'Template';
+
+  @Property({ type: 'string', length: 500, nullable: true })
+  description: string | null = null;
+
+  @Property({ type: 'string', length: 20 })
+  type: string = 'html';
+
+  @Property({ type: 'text' })
+  html!: string;
+
+  @Property({ type: 'text' })
+  text!: string;
+
+  /** Defaults a send may leave out (SPEC.md "Sending email": from and subject). */
+  @Property({ type: 'string', length: 998, nullable: true })
+  default_subject: string | null = null;
+
+  @Property({ type: 'string', length: 320, nullable: true })
+  default_from_email: string | null = null;
+
+  @Property({ type: 'string', length: 191, nullable: true })
+  default_from_name: string | null = null;
+
+  @Property({ type: 'text[]' })
+  tags: string[] = [];
+
+  /** `{{var}}` names found in subject, html and text, kept for the listing. */
+  @Property({ type: 'json', nullable: true })
+  variables: Record<string, unknown> | null = null;
+
+  @Property({ type: 'string', length: 500, nullable: true })
+  image_path: string | null = null;
+
+  @Property({ type: 'string', length: 10 })
+  created_via: 'api' | 'app' = 'api';
+}
