@@ -3,6 +3,7 @@ import { domainRoutes } from './domains.js';
 import { identityRoutes } from './identities.js';
 import { recipientRoutes } from './recipients.js';
 import { smtpUserRoutes } from './smtp-users.js';
+import { suppressionRoutes } from './suppressions.js';
 import { templateRoutes } from './templates.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
@@ -16,4 +17,5 @@ export const routeTable: RouteTable = {
   ...userRoutes,
   ...templateRoutes,
   ...recipientRoutes,
+  ...suppressionRoutes,
 };

@@ -9,6 +9,7 @@ import { DomainEvent, MaintenanceWindow } from '../modules/events/domain-event.e
 import { CapturedMail } from '../modules/mail/captured-mail.entity.js';
 import { Recipient } from '../modules/recipients/recipient.entity.js';
 import { Template, TemplateCategory } from '../modules/templates/template.entity.js';
+import { Suppression } from '../modules/suppressions/suppression.entity.js';
 
 export const entities = [
   Account,
@@ -25,4 +26,5 @@ export const entities = [
   Recipient,
   TemplateCategory,
   Template,
+  Suppression,
 ];

@@ -3,6 +3,7 @@ import { DomainResolver } from '../modules/domains/domain.resolver.js';
 import { IdentityResolver } from '../modules/identities/identity.resolver.js';
 import { RecipientResolver } from '../modules/recipients/recipient.resolver.js';
 import { SmtpUserResolver } from '../modules/smtp-users/smtp-user.resolver.js';
+import { SuppressionResolver } from '../modules/suppressions/suppression.resolver.js';
 import { TemplateResolver } from '../modules/templates/template.resolver.js';
 import { TokenResolver } from '../modules/tokens/token.resolver.js';
 import { UserResolver } from '../modules/users/user.resolver.js';
@@ -17,4 +18,5 @@ export const resolvers = [
   UserResolver,
   TemplateResolver,
   RecipientResolver,
+  SuppressionResolver,
 ] as const;

@@ -49,6 +49,19 @@ export type AccountUser = {
   updated_at: Scalars['IsoTimestamp']['output'];
 };
 
+/** A blocklist entry: an exact address or a regular expression, for a domain or the whole account. */
+export type BlocklistEntry = {
+  __typename?: 'BlocklistEntry';
+  created_at: Scalars['IsoTimestamp']['output'];
+  /** Null for an entry of the whole account. */
+  domain?: Maybe<DomainRef>;
+  id: Scalars['ID']['output'];
+  pattern: Scalars['String']['output'];
+  /** email (an exact address) or pattern (a regular expression) */
+  type: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
 export type CapturedMailType = {
   __typename?: 'CapturedMailType';
   created_at: Scalars['IsoTimestamp']['output'];
@@ -191,22 +204,6 @@ export type DomainPage = {
   meta: PageMeta;
 };
 
-export type DomainRecipient = {
-  __typename?: 'DomainRecipient';
-  created_at: Scalars['PlainTimestamp']['output'];
-  /** Empty when not deleted. */
-  deleted_at: Scalars['String']['output'];
-  email: Scalars['String']['output'];
-  id: Scalars['ID']['output'];
-  updated_at: Scalars['PlainTimestamp']['output'];
-};
-
-export type DomainRecipientPage = {
-  __typename?: 'DomainRecipientPage';
-  data: Array<DomainRecipient>;
-  meta: PageMeta;
-};
-
 export type DomainRef = {
   __typename?: 'DomainRef';
   created_at: Scalars['IsoTimestamp']['output'];
@@ -279,19 +276,41 @@ export type MaintenanceWindowType = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Entries added, or already there. */
+  add_hard_bounces: Array<SuppressionEntry>;
+  /** Entries added, or already there (an expired hold starts anew). */
+  add_on_hold_list: Array<OnHoldEntry>;
+  /** Entries added, or already there. */
+  add_spam_complaints: Array<SuppressionEntry>;
+  /** Entries added, or already there. */
+  add_to_blocklist: Array<BlocklistEntry>;
+  /** Entries added, or already there. */
+  add_unsubscribes: Array<SuppressionEntry>;
   create_domain: CreatedDomain;
   /** Sends a confirmation mail to the address. */
   create_sender_identity: SenderIdentity;
   /** The password is returned this once; only its hash is stored. */
   create_smtp_user: CreatedSmtpUser;
+  /** The answer has category and domain null, as SPEC.md says. */
+  create_template: Template;
+  create_template_category: TemplateCategory;
   /** The secret (accessToken) is returned this once. */
   create_token: CreatedToken;
   delete_domain: Scalars['Boolean']['output'];
+  delete_from_blocklist: Scalars['Boolean']['output'];
+  delete_hard_bounces: Scalars['Boolean']['output'];
   delete_invite: Scalars['Boolean']['output'];
+  delete_on_hold_list: Scalars['Boolean']['output'];
+  delete_recipient: Scalars['Boolean']['output'];
   delete_sender_identity: Scalars['Boolean']['output'];
   delete_sender_identity_by_email: Scalars['Boolean']['output'];
   delete_smtp_user: Scalars['Boolean']['output'];
+  delete_spam_complaints: Scalars['Boolean']['output'];
+  delete_template: Scalars['Boolean']['output'];
+  /** Its templates stay, without a category. */
+  delete_template_category: Scalars['Boolean']['output'];
   delete_token: Scalars['Boolean']['output'];
+  delete_unsubscribes: Scalars['Boolean']['output'];
   /** Removes a user; the last admin of the account stays. */
   delete_user: Scalars['Boolean']['output'];
   /** Invites a person by email; they join by opening the emailed link. */
@@ -315,6 +334,8 @@ export type Mutation = {
   update_sender_identity_by_email: SenderIdentity;
   /** Rename, enable or disable. */
   update_smtp_user: SmtpUser;
+  /** Only templates created through the API can be updated. */
+  update_template: Template;
   /** Rename, pause or unpause. */
   update_token: Token;
   /** Pause or unpause. */
@@ -323,6 +344,38 @@ export type Mutation = {
   update_user: AccountUser;
   /** Queries DNS now and stores what it finds. */
   verify_domain: DomainVerification;
+};
+
+
+export type MutationAdd_Hard_BouncesArgs = {
+  domain_id: Scalars['ID']['input'];
+  recipients: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationAdd_On_Hold_ListArgs = {
+  domain_id: Scalars['ID']['input'];
+  on_hold_until?: InputMaybe<Scalars['String']['input']>;
+  recipients: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationAdd_Spam_ComplaintsArgs = {
+  domain_id: Scalars['ID']['input'];
+  recipients: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationAdd_To_BlocklistArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  patterns?: InputMaybe<Array<Scalars['String']['input']>>;
+  recipients?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type MutationAdd_UnsubscribesArgs = {
+  domain_id: Scalars['ID']['input'];
+  recipients: Array<Scalars['String']['input']>;
 };
 
 
@@ -352,6 +405,25 @@ export type MutationCreate_Smtp_UserArgs = {
 };
 
 
+export type MutationCreate_TemplateArgs = {
+  auto_generate?: InputMaybe<Scalars['Boolean']['input']>;
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  from_email?: InputMaybe<Scalars['String']['input']>;
+  from_name?: InputMaybe<Scalars['String']['input']>;
+  html: Scalars['String']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  subject?: InputMaybe<Scalars['String']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  text?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreate_Template_CategoryArgs = {
+  name: Scalars['String']['input'];
+};
+
+
 export type MutationCreate_TokenArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   name: Scalars['String']['input'];
@@ -364,8 +436,34 @@ export type MutationDelete_DomainArgs = {
 };
 
 
+export type MutationDelete_From_BlocklistArgs = {
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+
+export type MutationDelete_Hard_BouncesArgs = {
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  domain_id: Scalars['ID']['input'];
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+
 export type MutationDelete_InviteArgs = {
   invite_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_On_Hold_ListArgs = {
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  domain_id: Scalars['ID']['input'];
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+
+export type MutationDelete_RecipientArgs = {
+  recipient_id: Scalars['ID']['input'];
 };
 
 
@@ -385,8 +483,32 @@ export type MutationDelete_Smtp_UserArgs = {
 };
 
 
+export type MutationDelete_Spam_ComplaintsArgs = {
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  domain_id: Scalars['ID']['input'];
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+
+export type MutationDelete_TemplateArgs = {
+  template_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_Template_CategoryArgs = {
+  category_id: Scalars['ID']['input'];
+};
+
+
 export type MutationDelete_TokenArgs = {
   token_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_UnsubscribesArgs = {
+  all?: InputMaybe<Scalars['Boolean']['input']>;
+  domain_id: Scalars['ID']['input'];
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
 
@@ -498,6 +620,21 @@ export type MutationUpdate_Smtp_UserArgs = {
 };
 
 
+export type MutationUpdate_TemplateArgs = {
+  auto_generate?: InputMaybe<Scalars['Boolean']['input']>;
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  from_email?: InputMaybe<Scalars['String']['input']>;
+  from_name?: InputMaybe<Scalars['String']['input']>;
+  html?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  subject?: InputMaybe<Scalars['String']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  template_id: Scalars['ID']['input'];
+  text?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationUpdate_TokenArgs = {
   name?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
@@ -533,6 +670,16 @@ export type MxDnsRecord = {
   value: Scalars['String']['output'];
 };
 
+/** An on-hold entry: no mail goes to the recipient until on_hold_until. */
+export type OnHoldEntry = {
+  __typename?: 'OnHoldEntry';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  on_hold_until: Scalars['IsoTimestamp']['output'];
+  reason?: Maybe<Scalars['String']['output']>;
+  recipient: RecipientType;
+};
+
 export type PageMeta = {
   __typename?: 'PageMeta';
   current_page: Scalars['Int']['output'];
@@ -545,17 +692,25 @@ export type PageMeta = {
 
 export type Query = {
   __typename?: 'Query';
+  /** Blocklist entries, newest first. */
+  blocklist: Array<BlocklistEntry>;
   domain: DomainType;
   /** The DNS records to publish for the domain. */
   domain_dns_records: DomainDnsRecords;
-  domain_recipients: DomainRecipientPage;
+  domain_recipients: RecipientPage;
   domains: DomainPage;
+  /** Hard-bounced recipients, newest first. */
+  hard_bounces: Array<SuppressionEntry>;
   invite: Invite;
   /** Invitations not yet accepted, oldest first. */
   invites: Array<Invite>;
+  /** Recipients on hold, newest first. */
+  on_hold_list: Array<OnHoldEntry>;
   operator_accounts: Array<AccountType>;
   /** Mail kept by the capture transport, newest first. */
   operator_captured_mail: Array<CapturedMailType>;
+  recipient: RecipientDetail;
+  recipients: RecipientPage;
   /** The account's sender identities, newest first unless ordered. */
   sender_identities: Array<SenderIdentity>;
   sender_identity: SenderIdentity;
@@ -564,13 +719,29 @@ export type Query = {
   smtp_user: SmtpUser;
   /** The SMTP users of a domain, newest first. */
   smtp_users: Array<SmtpUser>;
+  /** Recipients who complained of spam, newest first. */
+  spam_complaints: Array<SuppressionEntry>;
+  template: Template;
+  /** The account's template categories, by name. */
+  template_categories: Array<TemplateCategory>;
+  /** The account's templates, newest first. */
+  templates: TemplatePage;
   token: Token;
   /** The account's API tokens, newest first. */
   tokens: Array<Token>;
+  /** Unsubscribed recipients, newest first. */
+  unsubscribes: Array<SuppressionEntry>;
   user: AccountUser;
   /** The people with access to the account, oldest first. */
   users: Array<AccountUser>;
   whoami: Whoami;
+};
+
+
+export type QueryBlocklistArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
 };
 
 
@@ -598,6 +769,13 @@ export type QueryDomainsArgs = {
 };
 
 
+export type QueryHard_BouncesArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
 export type QueryInviteArgs = {
   invite_id: Scalars['ID']['input'];
 };
@@ -609,9 +787,28 @@ export type QueryInvitesArgs = {
 };
 
 
+export type QueryOn_Hold_ListArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
 export type QueryOperator_Captured_MailArgs = {
   limit?: Scalars['Int']['input'];
   to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryRecipientArgs = {
+  recipient_id: Scalars['ID']['input'];
+};
+
+
+export type QueryRecipientsArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
 };
 
 
@@ -648,12 +845,44 @@ export type QuerySmtp_UsersArgs = {
 };
 
 
+export type QuerySpam_ComplaintsArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryTemplateArgs = {
+  template_id: Scalars['ID']['input'];
+};
+
+
+export type QueryTemplate_CategoriesArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryTemplatesArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
 export type QueryTokenArgs = {
   token_id: Scalars['ID']['input'];
 };
 
 
 export type QueryTokensArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryUnsubscribesArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
 };
@@ -667,6 +896,35 @@ export type QueryUserArgs = {
 export type QueryUsersArgs = {
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
+};
+
+export type RecipientDetail = {
+  __typename?: 'RecipientDetail';
+  created_at: Scalars['PlainTimestamp']['output'];
+  /** Empty when not deleted. */
+  deleted_at: Scalars['String']['output'];
+  domain: DomainType;
+  email: Scalars['String']['output'];
+  /** Emails sent to this recipient, newest first. */
+  emails: Array<Scalars['JSONObject']['output']>;
+  id: Scalars['ID']['output'];
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+export type RecipientPage = {
+  __typename?: 'RecipientPage';
+  data: Array<RecipientType>;
+  meta: PageMeta;
+};
+
+export type RecipientType = {
+  __typename?: 'RecipientType';
+  created_at: Scalars['PlainTimestamp']['output'];
+  /** Empty when not deleted. */
+  deleted_at: Scalars['String']['output'];
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  updated_at: Scalars['PlainTimestamp']['output'];
 };
 
 /** An address the account sends from, usable once its owner confirms it. */
@@ -713,6 +971,93 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Token changes in the caller's account, live (GraphQL over SSE at /graphql/stream). */
   token_events: TokenEvent;
+};
+
+/** A hard-bounce, spam-complaint or unsubscribe entry. */
+export type SuppressionEntry = {
+  __typename?: 'SuppressionEntry';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  reason?: Maybe<Scalars['String']['output']>;
+  recipient: RecipientType;
+};
+
+/** One template, with its category, domain and sending stats. */
+export type Template = {
+  __typename?: 'Template';
+  category?: Maybe<TemplateCategory>;
+  created_at: Scalars['IsoTimestamp']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  domain?: Maybe<TemplateDomain>;
+  id: Scalars['ID']['output'];
+  image_path?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  tags: Array<Scalars['String']['output']>;
+  template_stats: TemplateStats;
+  /** html */
+  type: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+  /** The {{ name }} placeholders found, each null. */
+  variables?: Maybe<Scalars['JSONObject']['output']>;
+};
+
+/** A named group of templates. */
+export type TemplateCategory = {
+  __typename?: 'TemplateCategory';
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** The domain nested in a single template, with its sending totals. */
+export type TemplateDomain = {
+  __typename?: 'TemplateDomain';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  totals: TemplateDomainTotals;
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+/** Sending totals of the template's domain. */
+export type TemplateDomainTotals = {
+  __typename?: 'TemplateDomainTotals';
+  delivered: Scalars['Int']['output'];
+  hard_bounced: Scalars['Int']['output'];
+  sent: Scalars['Int']['output'];
+  soft_bounced: Scalars['Int']['output'];
+};
+
+/** A template as lists show it. */
+export type TemplateListItem = {
+  __typename?: 'TemplateListItem';
+  created_at: Scalars['PlainTimestamp']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  image_path?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  tags: Array<Scalars['String']['output']>;
+  /** html */
+  type: Scalars['String']['output'];
+  updated_at: Scalars['PlainTimestamp']['output'];
+  /** The {{ name }} placeholders found, each null. */
+  variables?: Maybe<Scalars['JSONObject']['output']>;
+};
+
+export type TemplatePage = {
+  __typename?: 'TemplatePage';
+  data: Array<TemplateListItem>;
+  meta: PageMeta;
+};
+
+/** Emails sent with the template. */
+export type TemplateStats = {
+  __typename?: 'TemplateStats';
+  delivered: Scalars['Int']['output'];
+  last_email_sent_at?: Maybe<Scalars['IsoTimestamp']['output']>;
+  queued: Scalars['Int']['output'];
+  rejected: Scalars['Int']['output'];
+  sent: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
 };
 
 /** An API token. The secret is never readable after creation. */
@@ -787,9 +1132,92 @@ export type WhoamiQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type WhoamiQuery = { whoami: { account_id: string, token_id: string, scopes: Array<string>, domain_id: string | null } };
 
+export type TemplateSingleFragment = { id: string, name: string, description: string | null, type: string, image_path: string | null, tags: Array<string>, variables: Record<string, unknown> | null, created_at: string, updated_at: string, category: { id: string, name: string } | null, domain: { id: string, name: string, created_at: string, updated_at: string, totals: { hard_bounced: number, soft_bounced: number, sent: number, delivered: number } } | null, template_stats: { total: number, queued: number, sent: number, rejected: number, delivered: number, last_email_sent_at: string | null } };
 
+export type TemplatesQueryVariables = Exact<{
+  domain_id?: string | number | null | undefined;
+  page?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type TemplatesQuery = { templates: { data: Array<{ id: string, name: string, description: string | null, type: string, image_path: string | null, tags: Array<string>, variables: Record<string, unknown> | null, created_at: string, updated_at: string }>, meta: { current_page: number, from: number | null, last_page: number, per_page: number, to: number | null, total: number } } };
+
+export type TemplateByIdQueryVariables = Exact<{
+  template_id: string | number;
+}>;
+
+
+export type TemplateByIdQuery = { template: { id: string, name: string, description: string | null, type: string, image_path: string | null, tags: Array<string>, variables: Record<string, unknown> | null, created_at: string, updated_at: string, category: { id: string, name: string } | null, domain: { id: string, name: string, created_at: string, updated_at: string, totals: { hard_bounced: number, soft_bounced: number, sent: number, delivered: number } } | null, template_stats: { total: number, queued: number, sent: number, rejected: number, delivered: number, last_email_sent_at: string | null } } };
+
+export type CreateTemplateMutationVariables = Exact<{
+  html: string;
+  text?: string | null | undefined;
+  name?: string | null | undefined;
+  domain_id?: string | number | null | undefined;
+  categories?: Array<string> | string | null | undefined;
+  tags?: Array<string> | string | null | undefined;
+  auto_generate?: boolean | null | undefined;
+  subject?: string | null | undefined;
+  from_email?: string | null | undefined;
+  from_name?: string | null | undefined;
+}>;
+
+
+export type CreateTemplateMutation = { create_template: { id: string, name: string, description: string | null, type: string, image_path: string | null, tags: Array<string>, variables: Record<string, unknown> | null, created_at: string, updated_at: string, category: { id: string, name: string } | null, domain: { id: string, name: string, created_at: string, updated_at: string, totals: { hard_bounced: number, soft_bounced: number, sent: number, delivered: number } } | null, template_stats: { total: number, queued: number, sent: number, rejected: number, delivered: number, last_email_sent_at: string | null } } };
+
+export type UpdateTemplateMutationVariables = Exact<{
+  template_id: string | number;
+  name?: string | null | undefined;
+  html?: string | null | undefined;
+  text?: string | null | undefined;
+  tags?: Array<string> | string | null | undefined;
+  categories?: Array<string> | string | null | undefined;
+}>;
+
+
+export type UpdateTemplateMutation = { update_template: { id: string, name: string, description: string | null, type: string, image_path: string | null, tags: Array<string>, variables: Record<string, unknown> | null, created_at: string, updated_at: string, category: { id: string, name: string } | null, domain: { id: string, name: string, created_at: string, updated_at: string, totals: { hard_bounced: number, soft_bounced: number, sent: number, delivered: number } } | null, template_stats: { total: number, queued: number, sent: number, rejected: number, delivered: number, last_email_sent_at: string | null } } };
+
+export type DeleteTemplateMutationVariables = Exact<{
+  template_id: string | number;
+}>;
+
+
+export type DeleteTemplateMutation = { delete_template: boolean };
+
+export type TemplateCategoriesQueryVariables = Exact<{
+  page?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type TemplateCategoriesQuery = { template_categories: Array<{ id: string, name: string }> };
+
+export type CreateTemplateCategoryMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type CreateTemplateCategoryMutation = { create_template_category: { id: string, name: string } };
+
+export type DeleteTemplateCategoryMutationVariables = Exact<{
+  category_id: string | number;
+}>;
+
+
+export type DeleteTemplateCategoryMutation = { delete_template_category: boolean };
+
+export const TemplateSingleFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TemplateSingle"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Template"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"image_path"}},{"kind":"Field","name":{"kind":"Name","value":"tags"}},{"kind":"Field","name":{"kind":"Name","value":"variables"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"category"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domain"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"totals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hard_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"soft_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"template_stats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"queued"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"rejected"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}},{"kind":"Field","name":{"kind":"Name","value":"last_email_sent_at"}}]}}]}}]} as unknown as DocumentNode<TemplateSingleFragment, unknown>;
 export const CreateDomainDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDomain"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"create_domain"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"can"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"manage"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domain_settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"return_path_subdomain"}}]}}]}}]}}]} as unknown as DocumentNode<CreateDomainMutation, CreateDomainMutationVariables>;
 export const DomainWithListDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DomainWithList"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"domain"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"domain_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"mx"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domains"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"10"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"meta"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}}]}}]}}]}}]} as unknown as DocumentNode<DomainWithListQuery, DomainWithListQueryVariables>;
 export const CreateTokenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateToken"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"scopes"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"create_token"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"scopes"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scopes"}}},{"kind":"Argument","name":{"kind":"Name","value":"domain_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"accessToken"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"has_full"}},{"kind":"Field","name":{"kind":"Name","value":"domain"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<CreateTokenMutation, CreateTokenMutationVariables>;
 export const TokenByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TokenById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"token_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"token_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"token_id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}}]}}]}}]} as unknown as DocumentNode<TokenByIdQuery, TokenByIdQueryVariables>;
 export const WhoamiDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Whoami"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"whoami"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"account_id"}},{"kind":"Field","name":{"kind":"Name","value":"token_id"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"domain_id"}}]}}]}}]} as unknown as DocumentNode<WhoamiQuery, WhoamiQueryVariables>;
+export const TemplatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Templates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"page"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"templates"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"domain_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}}},{"kind":"Argument","name":{"kind":"Name","value":"page"},"value":{"kind":"Variable","name":{"kind":"Name","value":"page"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"image_path"}},{"kind":"Field","name":{"kind":"Name","value":"tags"}},{"kind":"Field","name":{"kind":"Name","value":"variables"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}}]}},{"kind":"Field","name":{"kind":"Name","value":"meta"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"current_page"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"last_page"}},{"kind":"Field","name":{"kind":"Name","value":"per_page"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"total"}}]}}]}}]}}]} as unknown as DocumentNode<TemplatesQuery, TemplatesQueryVariables>;
+export const TemplateByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TemplateById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"template_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"template"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"template_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"template_id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TemplateSingle"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TemplateSingle"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Template"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"image_path"}},{"kind":"Field","name":{"kind":"Name","value":"tags"}},{"kind":"Field","name":{"kind":"Name","value":"variables"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"category"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domain"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"totals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hard_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"soft_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"template_stats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"queued"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"rejected"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}},{"kind":"Field","name":{"kind":"Name","value":"last_email_sent_at"}}]}}]}}]} as unknown as DocumentNode<TemplateByIdQuery, TemplateByIdQueryVariables>;
+export const CreateTemplateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateTemplate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"html"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"text"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"categories"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tags"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"auto_generate"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subject"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from_email"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from_name"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"create_template"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"html"},"value":{"kind":"Variable","name":{"kind":"Name","value":"html"}}},{"kind":"Argument","name":{"kind":"Name","value":"text"},"value":{"kind":"Variable","name":{"kind":"Name","value":"text"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"domain_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"domain_id"}}},{"kind":"Argument","name":{"kind":"Name","value":"categories"},"value":{"kind":"Variable","name":{"kind":"Name","value":"categories"}}},{"kind":"Argument","name":{"kind":"Name","value":"tags"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tags"}}},{"kind":"Argument","name":{"kind":"Name","value":"auto_generate"},"value":{"kind":"Variable","name":{"kind":"Name","value":"auto_generate"}}},{"kind":"Argument","name":{"kind":"Name","value":"subject"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subject"}}},{"kind":"Argument","name":{"kind":"Name","value":"from_email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from_email"}}},{"kind":"Argument","name":{"kind":"Name","value":"from_name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from_name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TemplateSingle"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TemplateSingle"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Template"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"image_path"}},{"kind":"Field","name":{"kind":"Name","value":"tags"}},{"kind":"Field","name":{"kind":"Name","value":"variables"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"category"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domain"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"totals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hard_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"soft_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"template_stats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"queued"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"rejected"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}},{"kind":"Field","name":{"kind":"Name","value":"last_email_sent_at"}}]}}]}}]} as unknown as DocumentNode<CreateTemplateMutation, CreateTemplateMutationVariables>;
+export const UpdateTemplateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateTemplate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"template_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"html"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"text"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tags"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"categories"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"update_template"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"template_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"template_id"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"html"},"value":{"kind":"Variable","name":{"kind":"Name","value":"html"}}},{"kind":"Argument","name":{"kind":"Name","value":"text"},"value":{"kind":"Variable","name":{"kind":"Name","value":"text"}}},{"kind":"Argument","name":{"kind":"Name","value":"tags"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tags"}}},{"kind":"Argument","name":{"kind":"Name","value":"categories"},"value":{"kind":"Variable","name":{"kind":"Name","value":"categories"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TemplateSingle"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TemplateSingle"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Template"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"image_path"}},{"kind":"Field","name":{"kind":"Name","value":"tags"}},{"kind":"Field","name":{"kind":"Name","value":"variables"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"category"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"domain"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}},{"kind":"Field","name":{"kind":"Name","value":"totals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hard_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"soft_bounced"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"template_stats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"queued"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"rejected"}},{"kind":"Field","name":{"kind":"Name","value":"delivered"}},{"kind":"Field","name":{"kind":"Name","value":"last_email_sent_at"}}]}}]}}]} as unknown as DocumentNode<UpdateTemplateMutation, UpdateTemplateMutationVariables>;
+export const DeleteTemplateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteTemplate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"template_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"delete_template"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"template_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"template_id"}}}]}]}}]} as unknown as DocumentNode<DeleteTemplateMutation, DeleteTemplateMutationVariables>;
+export const TemplateCategoriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TemplateCategories"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"page"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"template_categories"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"page"},"value":{"kind":"Variable","name":{"kind":"Name","value":"page"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<TemplateCategoriesQuery, TemplateCategoriesQueryVariables>;
+export const CreateTemplateCategoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateTemplateCategory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"create_template_category"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CreateTemplateCategoryMutation, CreateTemplateCategoryMutationVariables>;
+export const DeleteTemplateCategoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteTemplateCategory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"category_id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"delete_template_category"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"category_id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"category_id"}}}]}]}}]} as unknown as DocumentNode<DeleteTemplateCategoryMutation, DeleteTemplateCategoryMutationVariables>;

@@ -112,7 +112,7 @@ export async function startDnsServer() {
       zone.delete(key(name));
     },
     // dns2 waits for open TCP connections to end; a resolver may keep one open.
-    close: () => Promise.race([server.close(), new Promise((r) => setTimeout(r, 2000))]),
+    close: () => Promise.race([server.close(), new Promise((r) => setTimeout(r, 2000).unref())]),
   };
 }
 

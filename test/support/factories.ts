@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Domain } from '../../src/modules/domains/domain.entity.js';
 import { Account } from '../../src/modules/accounts/account.entity.js';
+import { Recipient } from '../../src/modules/recipients/recipient.entity.js';
 import type { TestServer } from './server.js';
 
 /** The account id behind a token (the admin token's when none is given). */
@@ -35,4 +36,13 @@ export async function seedDomain(
   } as never);
   await em.flush();
   return { id: domain.id, name };
+}
+
+/** A recipient of a domain, as sending will record it (sending is not built yet). */
+export async function seedRecipient(s: TestServer, domainId: string, email: string): Promise<{ id: string; email: string }> {
+  const em = s.app.services.orm.em.fork();
+  const domain = await em.findOneOrFail(Domain, { id: domainId }, { populate: ['account'] });
+  const recipient = em.create(Recipient, { account: domain.account, domain, email } as never);
+  await em.flush();
+  return { id: recipient.id, email };
 }

@@ -30,9 +30,7 @@ export async function subscribe(s: TestServer, query: string, token: string | nu
       if (data) events.push(JSON.parse(data));
     }
   };
-  // Lets the server register its LISTEN before the test publishes anything.
-  await new Promise((r) => setTimeout(r, 300));
-  return {
+  const stream = {
     response: res,
     events,
     /** Waits for the first event matching `pred` (events already received count). */
@@ -47,5 +45,22 @@ export async function subscribe(s: TestServer, query: string, token: string | nu
       }
     },
     close: () => ac.abort(),
+    /**
+     * Proves the subscription is live before a test relies on it: `produce` makes an event
+     * (the probe) until one matching `heard` arrives. A fixed sleep is too short under load.
+     */
+    async live(produce: (attempt: number) => Promise<unknown>, heard: (e: any) => boolean): Promise<void> {
+      for (let attempt = 0; attempt < 20; attempt++) {
+        await produce(attempt);
+        try {
+          await stream.next(heard, 500);
+          return;
+        } catch {
+          // not live yet: probe again
+        }
+      }
+      throw new Error('the subscription never went live');
+    },
   };
+  return stream;
 }

@@ -258,6 +258,7 @@ describe('GraphQL surface', () => {
     const stream = await subscribe(s, 'subscription { token_events { action token { id name status } } }', ADMIN_TOKEN);
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
+    await stream.live((i) => create({ name: `probe-${i}`, scopes: ['email_full'] }), (e) => /^probe-/.test(e.data?.token_events?.token?.name));
     const made = await create({ name: 'Streamed', scopes: ['email_full'] });
     const event = await stream.next((e) => e.data?.token_events?.token?.name === 'Streamed');
     stream.close();
@@ -272,11 +273,13 @@ describe('GraphQL surface', () => {
     const other = await seedDomain(s);
     const limited = await tokenWith(s, ['tokens_full'], mine.id);
     const stream = await subscribe(s, 'subscription { token_events { action token { name } } }', limited);
+    await stream.live((i) => create({ name: `mine-probe-${i}`, scopes: ['email_full'], domain_id: mine.id }), (e) => /^mine-probe-/.test(e.data?.token_events?.token?.name));
     await create({ name: 'Other domain token', scopes: ['email_full'], domain_id: other.id });
     await create({ name: 'My domain token', scopes: ['email_full'], domain_id: mine.id });
     await stream.next((e) => e.data?.token_events?.token?.name === 'My domain token');
     stream.close();
-    expect(stream.events.map((e) => e.data.token_events.token.name)).toEqual(['My domain token']);
+    // NOTIFY delivers in commit order: had the other domain's event been let through, it would be here.
+    expect(stream.events.map((e) => e.data.token_events.token.name).filter((n: string) => !/^mine-probe-/.test(n))).toEqual(['My domain token']);
   });
 
   it('refuses a subscription without a valid token', async () => {

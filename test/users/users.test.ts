@@ -92,7 +92,7 @@ describe('POST /v1/users (invite)', () => {
     const res = await s.rest('POST', '/users', { body: { email: uniqueEmail(), role: 'manager', domains: [mine.id, theirs.id] } });
     expect(res.status).toBe(422);
     expect(res.body).toEqual(invalid('domains.1', 'The selected domains.1 is invalid.'));
-    // There are no templates yet, so any template id is unknown.
+    // An id that is no template of the account.
     const tpl = await s.rest('POST', '/users', { body: { email: uniqueEmail(), role: 'manager', templates: ['tpl1'] } });
     expect(tpl.body).toEqual(invalid('templates.0', 'The selected templates.0 is invalid.'));
   });

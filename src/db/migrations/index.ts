@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122165136_initial } from './Migration20261122165136_initial.js';
 import { Migration20261122170003_recipients } from './Migration20261122170003_recipients.js';
 import { Migration20261122181103_templates } from './Migration20261122181103_templates.js';
+import { Migration20261122181356_suppressions } from './Migration20261122181356_suppressions.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122165136_initial', class: Migration20261122165136_initial },
   { name: 'Migration20261122170003_recipients', class: Migration20261122170003_recipients },
   { name: 'Migration20261122181103_templates', class: Migration20261122181103_templates },
+  { name: 'Migration20261122181356_suppressions', class: Migration20261122181356_suppressions },
 ];

@@ -1,10 +1,7 @@
-import { plainTimestamp } from '../../graphql/scalars.js';
-import type { Recipient } from '../recipients/recipient.entity.js';
 import type { Domain } from './domain.entity.js';
 import type {
   CreatedDomain,
   DomainListItem,
-  DomainRecipient,
   DomainSettingsType,
   DomainType,
 } from './domain.type.js';
@@ -76,15 +73,5 @@ export function toCreatedDomain(d: Domain): CreatedDomain {
     },
     can: { manage: true },
     totals: [],
-  };
-}
-
-export function toDomainRecipient(r: Recipient): DomainRecipient {
-  return {
-    id: r.id,
-    email: r.email,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    deleted_at: r.deleted_at ? plainTimestamp(r.deleted_at) : '',
   };
 }

@@ -2,13 +2,13 @@ import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'typ
 import { caller, type Ctx } from '../../graphql/context.js';
 import { expectedRecords } from './dns-check.js';
 import { CreateDomainArgs, DomainIdArgs, DomainListArgs, DomainRecipientsArgs, DomainSettingsArgs } from './domain.inputs.js';
-import { toCreatedDomain, toDomain, toDomainListItem, toDomainRecipient } from './domain.mapper.js';
+import { RecipientPage, toRecipient } from '../recipients/recipient.type.js';
+import { toCreatedDomain, toDomain, toDomainListItem } from './domain.mapper.js';
 import { DomainService } from './domain.service.js';
 import {
   CreatedDomain,
   DomainDnsRecords,
   DomainPage,
-  DomainRecipientPage,
   DomainType,
   DomainVerification,
 } from './domain.type.js';
@@ -37,10 +37,10 @@ export class DomainResolver {
   }
 
   @Authorized('recipients_read')
-  @Query(() => DomainRecipientPage)
-  async domain_recipients(@Context() ctx: Ctx, @Args() args: DomainRecipientsArgs): Promise<DomainRecipientPage> {
+  @Query(() => RecipientPage)
+  async domain_recipients(@Context() ctx: Ctx, @Args() args: DomainRecipientsArgs): Promise<RecipientPage> {
     const { rows, meta } = await svc(ctx).recipients(caller(ctx), args);
-    return { data: rows.map(toDomainRecipient), meta };
+    return { data: rows.map(toRecipient), meta };
   }
 
   @Authorized('domains_full')

@@ -125,7 +125,7 @@ export class DomainService {
     const domain = await this.get(auth, args.domain_id);
     const [rows, total] = await this.em.findAndCount(
       Recipient,
-      { domain },
+      { domain, deleted_at: null },
       { orderBy: { created_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) },
     );
     return { rows, meta: pageMeta(args, rows.length, total) };

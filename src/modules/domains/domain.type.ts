@@ -114,18 +114,3 @@ export class DomainVerification {
   @Field() message!: string;
   @Field(() => DnsCheckResult) data!: DnsCheckResult;
 }
-
-@ObjectType()
-export class DomainRecipient {
-  @Field(() => ID) id!: string;
-  @Field() email!: string;
-  @Field(() => PlainTimestamp) created_at!: Date;
-  @Field(() => PlainTimestamp) updated_at!: Date;
-  @Field({ description: 'Empty when not deleted.' }) deleted_at!: string;
-}
-
-@ObjectType()
-export class DomainRecipientPage {
-  @Field(() => [DomainRecipient]) data!: DomainRecipient[];
-  @Field(() => PageMeta) meta!: PageMeta;
-}

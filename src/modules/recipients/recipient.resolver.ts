@@ -1,4 +1,32 @@
-import { Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
+import { caller, type Ctx } from '../../graphql/context.js';
+import { toDomain } from '../domains/domain.mapper.js';
+import { RecipientIdArgs, RecipientListArgs } from './recipient.inputs.js';
+import { RecipientService } from './recipient.service.js';
+import { RecipientDetail, RecipientPage, toRecipient } from './recipient.type.js';
+
+const svc = (ctx: Ctx) => new RecipientService(ctx.em);
 
 @Resolver()
-export class RecipientResolver {}
+export class RecipientResolver {
+  @Authorized('recipients_read')
+  @Query(() => RecipientPage)
+  async recipients(@Context() ctx: Ctx, @Args() args: RecipientListArgs): Promise<RecipientPage> {
+    const { rows, meta } = await svc(ctx).list(caller(ctx), args);
+    return { data: rows.map(toRecipient), meta };
+  }
+
+  @Authorized('recipients_read')
+  @Query(() => RecipientDetail)
+  async recipient(@Context() ctx: Ctx, @Args() { recipient_id }: RecipientIdArgs): Promise<RecipientDetail> {
+    const r = await svc(ctx).get(caller(ctx), recipient_id);
+    // Sent emails join this list when the sending module records them.
+    return { ...toRecipient(r), emails: [], domain: toDomain(r.domain) };
+  }
+
+  @Authorized('recipients_full')
+  @Mutation(() => Boolean)
+  async delete_recipient(@Context() ctx: Ctx, @Args() { recipient_id }: RecipientIdArgs): Promise<boolean> {
+    return svc(ctx).remove(caller(ctx), recipient_id);
+  }
+}

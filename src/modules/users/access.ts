@@ -3,6 +3,7 @@ import type { Auth } from '../../graphql/context.js';
 import { errors, msg } from '../../graphql/errors.js';
 import type { FieldErrorBag } from '../../graphql/validation.js';
 import { Domain } from '../domains/domain.entity.js';
+import { Template } from '../templates/template.entity.js';
 import type { AccessArgs } from './user.inputs.js';
 import { CUSTOM_ROLE, canonicalRole, permissionsOf } from './roles.js';
 
@@ -42,9 +43,13 @@ export async function resolveAccess(
       if (!known.has(id)) bag.add(`domains.${i}`, msg.in(`domains.${i}`));
     });
   }
-  // There is no templates table yet, so no id can belong to the account: every one given is
-  // refused. When templates exist, this becomes the same ownership lookup as for domains.
-  args.templates?.forEach((_id, i) => bag.add(`templates.${i}`, msg.in(`templates.${i}`)));
+  if (args.templates?.length) {
+    const found = await em.find(Template, { id: { $in: args.templates }, account: auth.accountId }, { fields: ['id'] });
+    const known = new Set(found.map((t) => t.id));
+    args.templates.forEach((id, i) => {
+      if (!known.has(id)) bag.add(`templates.${i}`, msg.in(`templates.${i}`));
+    });
+  }
 
   bag.throwIfAny();
   const access: Access = {

@@ -10,8 +10,8 @@ const users = (ctx: Ctx) => new UserService(ctx.em);
 const invites = (ctx: Ctx) => new InviteService(ctx.em, ctx.services);
 
 async function mapUsers(ctx: Ctx, auth: Auth, rows: AccountUser[]): Promise<UserType[]> {
-  const domains = await users(ctx).domainsOf(auth, rows);
-  return rows.map((u) => toUser(u, domains));
+  const refs = await users(ctx).refsOf(auth, rows);
+  return rows.map((u) => toUser(u, refs));
 }
 
 @Resolver()

@@ -6,6 +6,7 @@ import { offsetOf } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { Domain } from '../domains/domain.entity.js';
+import { Template } from '../templates/template.entity.js';
 import { assertConfined, assertVisible, reachFilter, resolveAccess } from './access.js';
 import { AccountUser } from './user.entity.js';
 import type { UpdateUserArgs, UserListArgs } from './user.inputs.js';
@@ -30,12 +31,18 @@ export class UserService {
     return user;
   }
 
-  /** The account's domains the given users are limited to, by id, in one query. */
-  async domainsOf(auth: Auth, users: AccountUser[]): Promise<Map<string, Domain>> {
-    const ids = [...new Set(users.flatMap((u) => u.domain_ids))];
-    if (ids.length === 0) return new Map();
-    const found = await this.em.find(Domain, { id: { $in: ids }, account: auth.accountId });
-    return new Map(found.map((d) => [d.id, d]));
+  /**
+   * The account's domains and templates the given users are limited to, by id, in one query
+   * each. Ids are unique across tables, so one map holds both kinds; toUser tells them apart.
+   */
+  async refsOf(auth: Auth, users: AccountUser[]): Promise<Map<string, Domain | Template>> {
+    const domainIds = [...new Set(users.flatMap((u) => u.domain_ids))];
+    const templateIds = [...new Set(users.flatMap((u) => u.template_ids))];
+    const domains = domainIds.length ? await this.em.find(Domain, { id: { $in: domainIds }, account: auth.accountId }) : [];
+    const templates = templateIds.length
+      ? await this.em.find(Template, { id: { $in: templateIds }, account: auth.accountId })
+      : [];
+    return new Map<string, Domain | Template>([...domains, ...templates].map((r) => [r.id, r]));
   }
 
   async update(auth: Auth, args: UpdateUserArgs): Promise<AccountUser> {

@@ -1,7 +1,8 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { IsoTimestamp, JSONObject } from '../../graphql/scalars.js';
 import { DomainRef, toDomainRef } from '../domains/domain-ref.type.js';
-import type { Domain } from '../domains/domain.entity.js';
+import { Domain } from '../domains/domain.entity.js';
+import { Template } from '../templates/template.entity.js';
 import type { AccountUser, Invite } from './user.entity.js';
 import { permissionsOf } from './roles.js';
 
@@ -43,8 +44,19 @@ export class InviteType {
   @Field(() => IsoTimestamp) updated_at!: Date;
 }
 
-/** `domains` are the account's domains by id; ids of domains deleted since are left out. */
-export function toUser(u: AccountUser, domains: ReadonlyMap<string, Domain>): UserType {
+/**
+ * `refs` are the account's domains and templates by id (UserService.refsOf); ids of domains
+ * or templates deleted since are left out.
+ */
+export function toUser(u: AccountUser, refs: ReadonlyMap<string, Domain | Template>): UserType {
+  const domain = (id: string) => {
+    const d = refs.get(id);
+    return d instanceof Domain ? [toDomainRef(d)] : [];
+  };
+  const template = (id: string) => {
+    const t = refs.get(id);
+    return t instanceof Template ? [{ id: t.id, name: t.name, type: t.type, created_at: t.created_at }] : [];
+  };
   return {
     id: u.id,
     avatar: u.avatar,
@@ -56,9 +68,8 @@ export function toUser(u: AccountUser, domains: ReadonlyMap<string, Domain>): Us
     updated_at: u.updated_at,
     role: u.role,
     permissions: permissionsOf(u.role, u.permissions),
-    domains: u.domain_ids.flatMap((id) => (domains.has(id) ? [toDomainRef(domains.get(id)!)] : [])),
-    // There are no templates to resolve yet: a user can only ever hold an empty list (see user.service.ts).
-    templates: [],
+    domains: u.domain_ids.flatMap(domain),
+    templates: u.template_ids.flatMap(template),
   };
 }
 

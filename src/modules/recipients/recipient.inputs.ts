@@ -1,0 +1,12 @@
+import { ArgsType, Field, ID } from 'type-graphql';
+import { PageArgs } from '../../graphql/pagination.js';
+
+@ArgsType()
+export class RecipientListArgs extends PageArgs {
+  @Field(() => ID, { nullable: true }) domain_id?: string | null;
+}
+
+@ArgsType()
+export class RecipientIdArgs {
+  @Field(() => ID) recipient_id!: string;
+}

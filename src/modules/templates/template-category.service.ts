@@ -1,0 +1,47 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { errors, msg } from '../../graphql/errors.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import { findOwned } from '../../db/scoped.js';
+import { Account } from '../accounts/account.entity.js';
+import { TemplateCategory } from './template.entity.js';
+import type { CreateTemplateCategoryArgs, TemplateCategoryListArgs } from './template.inputs.js';
+
+/** Template categories: account-wide names, unique within the account. */
+export class TemplateCategoryService {
+  constructor(private readonly em: EntityManager) {}
+
+  list(auth: Auth, args: TemplateCategoryListArgs): Promise<TemplateCategory[]> {
+    return this.em.find(TemplateCategory, { account: auth.accountId }, {
+      orderBy: { name: 'asc', id: 'asc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+  }
+
+  async create(auth: Auth, args: CreateTemplateCategoryArgs): Promise<TemplateCategory> {
+    const name = args.name.trim();
+    if (!name) throw errors.invalid('name', msg.required('name'));
+    if (await this.em.count(TemplateCategory, { account: auth.accountId, name })) throw errors.invalid('name', msg.taken('name'));
+    const category = this.em.create(TemplateCategory, {
+      account: this.em.getReference(Account, auth.accountId),
+      name,
+    } as never);
+    try {
+      await this.em.flush();
+    } catch (err) {
+      // Two concurrent creates of the same name: the unique index decides.
+      if (err instanceof UniqueConstraintViolationException) throw errors.invalid('name', msg.taken('name'));
+      throw err;
+    }
+    return category;
+  }
+
+  /** Its templates keep existing, without a category (the foreign key sets null). */
+  async remove(auth: Auth, id: string): Promise<boolean> {
+    const category = await findOwned(this.em, TemplateCategory, auth, { id });
+    await this.em.remove(category).flush();
+    return true;
+  }
+}

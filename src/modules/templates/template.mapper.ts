@@ -1,0 +1,42 @@
+import { toDomainRef } from '../domains/domain-ref.type.js';
+import type { Template, TemplateCategory } from './template.entity.js';
+import type { TemplateCategoryType, TemplateListItem, TemplateType } from './template.type.js';
+
+function core(t: Template) {
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    type: t.type,
+    image_path: t.image_path,
+    tags: t.tags,
+    variables: t.variables,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  };
+}
+
+export function toTemplateListItem(t: Template): TemplateListItem {
+  return core(t);
+}
+
+export function toTemplateCategory(c: TemplateCategory): TemplateCategoryType {
+  return { id: c.id, name: c.name };
+}
+
+/**
+ * The single shape. Sending does not record per-template or per-domain counts yet, so the
+ * stats and totals are zero. The create response leaves category and domain null (SPEC.md).
+ */
+export function toTemplate(t: Template, opts: { created?: boolean } = {}): TemplateType {
+  const nested = !opts.created;
+  return {
+    ...core(t),
+    category: nested && t.category ? toTemplateCategory(t.category) : null,
+    domain:
+      nested && t.domain
+        ? { ...toDomainRef(t.domain), totals: { hard_bounced: 0, soft_bounced: 0, sent: 0, delivered: 0 } }
+        : null,
+    template_stats: { total: 0, queued: 0, sent: 0, rejected: 0, delivered: 0, last_email_sent_at: null },
+  };
+}
