@@ -179,3 +179,20 @@ describe('blocklist access', () => {
     );
   });
 });
+
+describe('concurrent adds', () => {
+  it('eight identical requests at once leave one entry each', async () => {
+    const d = await seedDomain(s);
+    const body = { domain_id: d.id, recipients: ['race@example.org'], patterns: ['^race-.*@example\\.org$'] };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => s.rest('POST', '/suppressions/blocklist', { body })));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    const list = await s.rest('GET', `/suppressions/blocklist?domain_id=${d.id}&limit=100`);
+    expect(list.body.data.map((e: any) => e.pattern).sort()).toEqual(['^race-.*@example\\.org$', 'race@example.org']);
+
+    const hb = { domain_id: d.id, recipients: ['bounce-race@example.org'] };
+    const again = await Promise.all(Array.from({ length: 8 }, () => s.rest('POST', '/suppressions/hard-bounces', { body: hb })));
+    expect(again.map((a) => a.status)).toEqual(Array(8).fill(201));
+    const bounces = await s.rest('GET', `/suppressions/hard-bounces?domain_id=${d.id}&limit=100`);
+    expect(bounces.body.data).toHaveLength(1);
+  });
+});

@@ -18,6 +18,14 @@ export type RecipientList = Exclude<SuppressionList, 'blocklist'>;
 interface ListArgs { domain_id?: string | null; page: number; limit: number }
 interface RemoveArgs { domain_id?: string | null; ids?: string[] | null; all?: boolean | null }
 
+/**
+ * Adds to one list of one domain run one at a time (a transaction-scoped advisory lock), so two
+ * identical requests at once cannot both insert: the second finds what the first wrote.
+ */
+async function serialize(em: EntityManager, accountId: string, list: SuppressionList, domainId: string | null) {
+  await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`suppressions:${accountId}:${list}:${domainId ?? '*'}`]);
+}
+
 export class SuppressionService {
   constructor(private readonly em: EntityManager) {}
 
@@ -60,6 +68,7 @@ export class SuppressionService {
       ...[...new Set(patterns)].map((pattern) => ({ type: 'pattern' as const, pattern })),
     ];
     return this.em.transactional(async (em) => {
+      await serialize(em, auth.accountId, 'blocklist', domain?.id ?? null);
       const existing = await em.find(
         Suppression,
         { account: auth.accountId, list: 'blocklist', domain: domain?.id ?? null, pattern: { $in: wanted.map((w) => w.pattern) } },
@@ -85,6 +94,7 @@ export class SuppressionService {
     const domain = (await this.writeDomain(auth, args.domain_id, bag))!;
     const now = new Date();
     return this.em.transactional(async (em) => {
+      await serialize(em, auth.accountId, list, domain.id);
       const recipients = await this.recipientsOf(em, domain, normalEmails(args.recipients));
       const existing = await em.find(
         Suppression,
