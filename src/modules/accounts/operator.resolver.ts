@@ -1,5 +1,4 @@
 import { Arg, Authorized, Ctx as Context, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../graphql/context.js';
 import { errors, msg } from '../../graphql/errors.js';
 import { IsoTimestamp } from '../../graphql/scalars.js';
@@ -12,6 +11,7 @@ import { toCreatedToken } from '../tokens/token.type.js';
 import { Account, PLANS, type Plan } from './account.entity.js';
 import { AccountService } from './account.service.js';
 import { AccountType, CreatedAccount, toAccount } from './account.type.js';
+import { takenIfDuplicate } from '../../db/unique.js';
 
 @ObjectType()
 class MaintenanceWindowType {
@@ -91,12 +91,8 @@ export class OperatorResolver {
     if (!E164.test(telephone_number)) throw errors.invalid('telephone_number', msg.in('telephone_number'));
     const account = await new AccountService(ctx.em).get(account_id);
     const number = ctx.em.create(SmsNumber, { account, telephone_number } as never);
-    try {
-      await ctx.em.flush();
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw errors.invalid('telephone_number', msg.taken('telephone_number'));
-      throw err;
-    }
+    // Two concurrent requests for one telephone number: the unique index decides.
+    await takenIfDuplicate('telephone_number', () => ctx.em.flush());
     return toSmsNumber(number);
   }
 

@@ -1,7 +1,6 @@
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Auth } from '../../graphql/context.js';
 import { errors, msg } from '../../graphql/errors.js';
 import { offsetOf, pageMeta } from '../../graphql/pagination.js';
@@ -13,6 +12,7 @@ import { Recipient } from '../recipients/recipient.entity.js';
 import { applyCheck, checkDns } from './dns-check.js';
 import { DEFAULT_DOMAIN_SETTINGS, Domain, type DomainSettings } from './domain.entity.js';
 import type { CreateDomainArgs, DomainListArgs, DomainRecipientsArgs, DomainSettingsArgs } from './domain.inputs.js';
+import { takenIfDuplicate } from '../../db/unique.js';
 
 const generateRsa = promisify(generateKeyPair);
 const DOMAIN_NAME = /^(?=.{1,253}$)((?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z][a-z0-9-]{0,62}(?<!-)$/;
@@ -74,13 +74,8 @@ export class DomainService {
       dkim_public_key: keys.publicKey,
       dkim_private_key_enc: keys.privateKeyEnc,
     } as never);
-    try {
-      await this.em.flush();
-    } catch (err) {
-      // Two requests for one name at once: the unique index decides.
-      if (err instanceof UniqueConstraintViolationException) throw errors.invalid('name', msg.taken('name'));
-      throw err;
-    }
+    // Two concurrent requests for one name: the unique index decides.
+    await takenIfDuplicate('name', () => this.em.flush());
     return domain;
   }
 

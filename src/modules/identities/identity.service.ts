@@ -1,6 +1,7 @@
-import { QueryOrder, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { QueryOrder } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
+import { takenIfDuplicate } from '../../db/unique.js';
 import { assertDomainAccess } from '../../graphql/auth.js';
 import type { Auth } from '../../graphql/context.js';
 import { errors, msg } from '../../graphql/errors.js';
@@ -66,7 +67,8 @@ export class IdentityService {
 
   async create(auth: Auth, args: CreateIdentityArgs): Promise<SenderIdentity> {
     const email = args.email.trim();
-    return this.uniquely(() =>
+    // Two concurrent creates of one address: the loser gets the same 422 as a sequential duplicate.
+    return takenIfDuplicate('email', () =>
       this.em.transactional(async (em) => {
         const bag = new FieldErrorBag();
         const domain = await em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
@@ -140,15 +142,5 @@ export class IdentityService {
   private async sendConfirmation(em: EntityManager, identity: SenderIdentity): Promise<void> {
     const { config, boss } = this.services;
     await enqueue(em, boss, systemMailJob, confirmationMail(config, identity, identity.domain.name));
-  }
-
-  /** Two concurrent creates of one address: the loser gets the same 422 as a sequential duplicate. */
-  private async uniquely<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw errors.invalid('email', msg.taken('email'));
-      throw err;
-    }
   }
 }

@@ -1,4 +1,3 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Auth } from '../../graphql/context.js';
 import { errors, msg } from '../../graphql/errors.js';
@@ -7,6 +6,7 @@ import { findOwned } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { TemplateCategory } from './template.entity.js';
 import type { CreateTemplateCategoryArgs, TemplateCategoryListArgs } from './template.inputs.js';
+import { takenIfDuplicate } from '../../db/unique.js';
 
 /** Template categories: account-wide names, unique within the account. */
 export class TemplateCategoryService {
@@ -28,13 +28,8 @@ export class TemplateCategoryService {
       account: this.em.getReference(Account, auth.accountId),
       name,
     } as never);
-    try {
-      await this.em.flush();
-    } catch (err) {
-      // Two concurrent creates of the same name: the unique index decides.
-      if (err instanceof UniqueConstraintViolationException) throw errors.invalid('name', msg.taken('name'));
-      throw err;
-    }
+    // Two concurrent requests for one name: the unique index decides.
+    await takenIfDuplicate('name', () => this.em.flush());
     return category;
   }
 

@@ -14,6 +14,7 @@ import { assertConfined, assertVisible, reachFilter, resolveAccess } from './acc
 import { inviteMail } from './invite.mail.js';
 import { AccountUser, Invite } from './user.entity.js';
 import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
+import { takenIfDuplicate } from '../../db/unique.js';
 
 const PURPOSE = 'invite';
 
@@ -48,18 +49,15 @@ export class InviteService {
     const bag = new FieldErrorBag();
     if (await this.emailTaken(auth.accountId, email)) bag.add('email', msg.taken('email'));
     const access = await resolveAccess(this.em, auth, args, bag);
-    try {
-      return await this.em.transactional(async (tx) => {
+    // Two invitations of the same address at once: the unique index decides.
+    return takenIfDuplicate('email', () =>
+      this.em.transactional(async (tx) => {
         const invite = tx.create(Invite, { account: tx.getReference(Account, auth.accountId), email, ...access } as never);
         await tx.flush();
         await this.sendMail(tx, invite);
         return invite;
-      });
-    } catch (err) {
-      // Two invitations of the same address at once: the unique index decides.
-      if (err instanceof UniqueConstraintViolationException) throw errors.invalid('email', msg.taken('email'));
-      throw err;
-    }
+      }),
+    );
   }
 
   async resend(auth: Auth, id: string): Promise<Invite> {
