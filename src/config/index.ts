@@ -37,6 +37,7 @@ export const configSchema = z.object({
   TRACKING_TARGET: z.string().default('track.postbox.local'),
   INBOUND_MX_HOST: z.string().default('inbound.postbox.local'),
   DOMAIN_CHECK_CRON: z.string().default('*/15 * * * *'),
+  DOMAIN_REQUIRE_DNS: bool.default(true),
   GRAPHQL_INTROSPECTION: bool.default(true),
   MAIL_FROM: z.string().default('no-reply@postbox.local'),
 });

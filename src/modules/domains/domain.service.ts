@@ -57,8 +57,9 @@ export class DomainService {
     if (name !== name.toLowerCase()) throw errors.invalid('name', 'The name must be lowercase.');
     if (!DOMAIN_NAME.test(name)) throw errors.invalid('name', 'The name must be a valid domain name.');
     if (await this.em.count(Domain, { name })) throw errors.invalid('name', msg.taken('name'));
-    // Only a definite NXDOMAIN refuses: an unreachable resolver must not block offline installs.
-    if ((await this.services.dns.exists(name)) === 'nxdomain') {
+    // Only a definite NXDOMAIN refuses, and DOMAIN_REQUIRE_DNS=false skips the check for
+    // air-gapped installs whose resolver answers NXDOMAIN for everything outside.
+    if (this.services.config.DOMAIN_REQUIRE_DNS && (await this.services.dns.exists(name)) === 'nxdomain') {
       throw errors.invalid('name', 'The name must be a resolvable domain.');
     }
     const keys = await dkimKeyPair(this.services.config.APP_SECRET);
