@@ -18,6 +18,11 @@ import { registerPlainRoutes } from './plain-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** Link tokens (confirmation, invitation) act as credentials: they never reach the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|access_token|signature)=)[^&#]*/gi, '$1[redacted]');
+}
+
 /** Errors GraphQL itself raises (syntax, unknown field, bad variable) are the caller's; the rest are ours. */
 function isUnexpected(error: unknown): boolean {
   if (isAppError(unwrap(error))) return false;
@@ -29,7 +34,19 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   const { log, config } = services;
   const metrics = createMetrics();
   const app = Fastify({
-    loggerInstance: log as unknown as import('fastify').FastifyBaseLogger,
+    loggerInstance: log.child(
+      {},
+      {
+        serializers: {
+          req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
+            method: req.method,
+            url: redactUrl(req.url),
+            host: req.hostname,
+            remoteAddress: req.ip,
+          }),
+        },
+      },
+    ) as unknown as import('fastify').FastifyBaseLogger,
     bodyLimit: 60 * 1024 * 1024,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

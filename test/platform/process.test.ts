@@ -96,6 +96,12 @@ describe('main.js', () => {
     const done = await p.waitFor((l) => l.reqId === 'proc-req-1' && l.msg === 'request completed');
     expect(done.level).toBe(30);
     expect(p.logs.some((l) => l.msg === 'worker started')).toBe(false);
+
+    // Link tokens are credentials: the request log keeps the path, not the token.
+    await fetch(`${listening.url}/invites/accept?token=secret-link-token-123&x=1`, { headers: { 'x-request-id': 'proc-req-2' } });
+    const logged = await p.waitFor((l) => l.reqId === 'proc-req-2' && l.msg === 'incoming request');
+    expect(logged.req.url).toBe('/invites/accept?token=[redacted]&x=1');
+    expect(JSON.stringify(p.logs)).not.toContain('secret-link-token-123');
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
     expect(p.logs.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM')).toBe(true);
