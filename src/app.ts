@@ -13,7 +13,7 @@ import { createBoss, startWorkers } from './jobs/boss.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createHttpServer } from './http/server.js';
 import { bootstrapFirstAccount } from './modules/accounts/bootstrap.js';
-import { captureTransport } from './modules/mail/transport.js';
+import { createMailTransport } from './modules/mail/transport.js';
 import type { AppServices } from './services.js';
 
 export const ROLES = ['api', 'worker', 'smtp'] as const;
@@ -77,13 +77,14 @@ export async function startApp(opts: {
   await migrateUnderLock(dbUrl, () => migrate(orm));
   const boss = await createBoss(dbUrl, log);
   const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'));
+  const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
   const services: AppServices = {
     config,
     orm,
-    dns: createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }),
+    dns,
     boss,
     pubsub,
-    mail: captureTransport(() => orm.em.fork() as never),
+    mail: createMailTransport(config, dns, () => orm.em.fork() as never),
     log,
   };
   await bootstrapFirstAccount(orm.em.fork() as never, config, log);

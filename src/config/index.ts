@@ -40,6 +40,12 @@ export const configSchema = z.object({
   DOMAIN_REQUIRE_DNS: bool.default(true),
   GRAPHQL_INTROSPECTION: bool.default(true),
   MAIL_FROM: z.string().default('no-reply@postbox.local'),
+  MAIL_TRANSPORT: z
+    .string()
+    .regex(/^(capture|mx|smtps?:\/\/.+)$/, 'expected capture, mx, or an smtp:// or smtps:// URL')
+    .default('capture'),
+  MX_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  MAIL_HELO_NAME: z.string().optional(),
 });
 
 export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string; APP_SECRET: string };

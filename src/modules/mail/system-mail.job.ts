@@ -1,4 +1,5 @@
 import { defineJob } from '../../jobs/job.js';
+import { PermanentMailError } from './smtp-transport.js';
 import type { OutgoingMail } from './transport.js';
 
 /** Mail the service writes itself goes out through a job, enqueued with the write that causes it. */
@@ -7,6 +8,15 @@ export const systemMailJob = defineJob<OutgoingMail>({
   retryLimit: 8,
   retryDelay: 30,
   async perform(mail, services) {
-    await services.mail.send(mail);
+    try {
+      await services.mail.send(mail);
+    } catch (err) {
+      // A 5xx will be refused again: log it once instead of retrying for hours.
+      if (err instanceof PermanentMailError) {
+        services.log.warn({ err, to: mail.to }, 'system mail refused permanently');
+        return;
+      }
+      throw err;
+    }
   },
 });
