@@ -52,6 +52,18 @@ function compilePath(path: string): { regex: RegExp; params: string[] } {
   return { regex: new RegExp(`^${pattern}/?$`), params };
 }
 
+/** Removes the named keys whose value is null, at any depth. */
+function dropNulls(value: unknown, keys: ReadonlySet<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) dropNulls(item, keys);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null && keys.has(k)) delete (value as Record<string, unknown>)[k];
+      else dropNulls(v, keys);
+    }
+  }
+}
+
 /** Turns the GraphQL errors of an execution into the wire error of the catalogue. */
 export function errorAnswer(errs: readonly unknown[], log: Logger, requestId: string): RestAnswer {
   for (const e of errs) {
@@ -153,8 +165,10 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
     const payload = text ? JSON.parse(text) : null;
     if (response.status === 299) return errorAnswer(req.ctx.restErrors ?? payload.errors, log, req.ctx.requestId);
     if (response.status >= 400) return errorAnswer([new Error(`sofa answered ${response.status}: ${text}`)], log, req.ctx.requestId);
+    if (route.spec.respond) return route.spec.respond(payload);
     const status = route.spec.status ?? 200;
     const body = shape(route.spec, payload, req.url);
+    if (route.spec.omitNull) dropNulls(body, new Set(route.spec.omitNull));
     return body === undefined ? { status: 204 } : { status, body };
   }
 

@@ -20,6 +20,15 @@ export interface RouteSpec {
   /** Paged only: also list every page in `meta.links` as `{url, label, active}` (domains do, per COMPAT.md). */
   metaLinks?: boolean;
   description?: string;
+  /**
+   * Builds the whole answer from the result when status and envelope are not enough: headers,
+   * or a body whose shape depends on the result (POST /v1/email).
+   */
+  /** Fields left out of the answer, wherever they occur, when their value is null (SPEC.md "only when"). */
+  omitNull?: string[];
+  /** The JSON body is an array (POST /v1/bulk-email): it is passed as this argument. */
+  arrayBody?: string;
+  respond?: (result: any) => { status: number; body?: unknown; headers?: Record<string, string> };
 }
 
 export type RouteTable = Record<string, RouteSpec>;

@@ -75,7 +75,7 @@ export async function startApp(opts: {
 
   const orm = await createOrm(dbUrl, 10, (message) => log.debug({ orm: true }, message));
   await migrateUnderLock(dbUrl, () => migrate(orm));
-  const boss = await createBoss(dbUrl, log);
+  const boss = await createBoss(dbUrl, log, config);
   const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'));
   const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
   const services: AppServices = {

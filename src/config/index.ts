@@ -18,6 +18,11 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
+  /** fastify's trustProxy: `true`, a hop count, or addresses/CIDRs of the proxies. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v): boolean | number | string => (v === undefined || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('./.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
@@ -46,6 +51,11 @@ export const configSchema = z.object({
     .default('capture'),
   MX_PORT: z.coerce.number().int().min(1).max(65535).default(25),
   MAIL_HELO_NAME: z.string().optional(),
+  DELIVERY_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(8),
+  DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60),
+  DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string; APP_SECRET: string };

@@ -10,6 +10,9 @@ import { CapturedMail } from '../modules/mail/captured-mail.entity.js';
 import { Recipient } from '../modules/recipients/recipient.entity.js';
 import { Template, TemplateCategory } from '../modules/templates/template.entity.js';
 import { Suppression } from '../modules/suppressions/suppression.entity.js';
+import { Email, IdempotencyKey, Message, MessageAttachment } from '../modules/sending/message.entity.js';
+import { Activity, ActivityStat } from '../modules/activity/activity.entity.js';
+import { BulkEmail } from '../modules/bulk/bulk-email.entity.js';
 
 export const entities = [
   Account,
@@ -27,4 +30,11 @@ export const entities = [
   TemplateCategory,
   Template,
   Suppression,
+  Message,
+  MessageAttachment,
+  Email,
+  IdempotencyKey,
+  Activity,
+  ActivityStat,
+  BulkEmail,
 ];

@@ -19,6 +19,8 @@ export interface Ctx {
   services: AppServices;
   /** Absolute base of this service, for links (`http://host:port`). */
   baseUrl: string;
+  /** The `Idempotency-Key` request header, on either surface. */
+  idempotencyKey?: string | null;
 }
 
 /** Resolvers call services with the caller first; `@Authorized` has already checked the scope. */

@@ -7,6 +7,12 @@ import { SuppressionResolver } from '../modules/suppressions/suppression.resolve
 import { TemplateResolver } from '../modules/templates/template.resolver.js';
 import { TokenResolver } from '../modules/tokens/token.resolver.js';
 import { UserResolver } from '../modules/users/user.resolver.js';
+import { SendResolver } from '../modules/sending/send.resolver.js';
+import { BulkResolver } from '../modules/bulk/bulk.resolver.js';
+import { EmailLogResolver } from '../modules/email-log/email.resolver.js';
+import { MessageResolver } from '../modules/email-log/message.resolver.js';
+import { ActivityResolver } from '../modules/activity/activity.resolver.js';
+import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
 
 /** Every resolver of the schema. */
 export const resolvers = [
@@ -19,4 +25,10 @@ export const resolvers = [
   TemplateResolver,
   RecipientResolver,
   SuppressionResolver,
+  SendResolver,
+  BulkResolver,
+  EmailLogResolver,
+  MessageResolver,
+  ActivityResolver,
+  AnalyticsResolver,
 ] as const;

@@ -85,6 +85,9 @@ export class FieldErrorBag {
     (this.fields[field] ??= []).push(message);
     return this;
   }
+  has(field: string): boolean {
+    return field in this.fields;
+  }
   get empty(): boolean {
     return Object.keys(this.fields).length === 0;
   }

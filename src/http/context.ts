@@ -21,6 +21,7 @@ export async function contextFromHeaders(
     requestId,
     services,
     baseUrl,
+    idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : null,
   };
 }
 

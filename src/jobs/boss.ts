@@ -1,22 +1,39 @@
 import { PgBoss, fromKysely } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../services.js';
+import type { Config } from '../config/index.js';
 import type { JobDef } from './job.js';
 import { jobs } from './registry.js';
 
 export type Boss = PgBoss;
 
-export async function createBoss(url: string, log: AppServices['log']): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: url, schema: 'pgboss', max: 4 });
+/** The options a job's queue is created with: its fixed ones, then those read from settings. */
+export function queueOptions(job: JobDef<never>, config: Config) {
+  return {
+    retryLimit: job.retryLimit ?? 5,
+    retryDelay: job.retryDelay ?? 10,
+    retryBackoff: job.retryBackoff ?? true,
+    expireInSeconds: job.expireInSeconds ?? 300,
+    ...job.queue?.(config),
+  };
+}
+
+export async function createBoss(url: string, log: AppServices['log'], config: Config): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: 'pgboss',
+    max: 4,
+    // How soon a job of a killed worker (no heartbeat) is retried.
+    superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS,
+    monitorIntervalSeconds: config.JOB_SUPERVISE_SECONDS,
+  });
   boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
   await boss.start();
   for (const job of jobs) {
-    await boss.createQueue(job.name, {
-      retryLimit: job.retryLimit ?? 5,
-      retryDelay: job.retryDelay ?? 10,
-      retryBackoff: job.retryBackoff ?? true,
-      expireInSeconds: job.expireInSeconds ?? 300,
-    });
+    const options = queueOptions(job, config);
+    // createQueue leaves an existing queue as it is; settings may have changed since.
+    if (await boss.getQueue(job.name)) await boss.updateQueue(job.name, options);
+    else await boss.createQueue(job.name, options);
   }
   return boss;
 }
@@ -33,7 +50,11 @@ export async function startWorkers(services: AppServices): Promise<void> {
         // Each job settles on its own: one failure retries that job, not the whole batch.
         for (const item of batch) {
           try {
-            await job.perform(item.data as object, services);
+            await job.perform(item.data as object, services, {
+              id: item.id,
+              retryCount: item.retryCount,
+              retryLimit: queueOptions(job as JobDef<never>, services.config).retryLimit,
+            });
             results.push({ id: item.id, status: 'completed' as const });
           } catch (err) {
             log.warn({ err, job: job.name, id: item.id }, 'job failed');

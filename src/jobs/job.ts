@@ -1,4 +1,12 @@
+import type { Config } from '../config/index.js';
 import type { AppServices } from '../services.js';
+
+/** Which attempt this is; `retryCount === retryLimit` is the last one pg-boss will make. */
+export interface JobAttempt {
+  id: string;
+  retryCount: number;
+  retryLimit: number;
+}
 
 /**
  * A job is one file: its name, payload type, retry/backoff options and `perform()`.
@@ -14,7 +22,9 @@ export interface JobDef<T extends object = object> {
   cron?: (services: AppServices) => string;
   /** How many jobs one fetch takes; with `burstWhenBatchFull` this lifts the polling ceiling. */
   batchSize?: number;
-  perform(data: T, services: AppServices): Promise<void>;
+  /** Queue options that depend on settings; they win over the fixed ones above. */
+  queue?: (config: Config) => { retryLimit?: number; retryDelay?: number; heartbeatSeconds?: number; expireInSeconds?: number };
+  perform(data: T, services: AppServices, attempt: JobAttempt): Promise<void>;
 }
 
 export function defineJob<T extends object>(def: JobDef<T>): JobDef<T> {

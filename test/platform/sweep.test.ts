@@ -22,7 +22,8 @@ let s: TestServer;
 let schema: GraphQLSchema;
 let db: pg.Client;
 beforeAll(async () => {
-  s = await startTestServer();
+  // No worker: a request the sweep gets accepted (a bulk send) must not change data in the background.
+  s = await startTestServer({ roles: ['api'] });
   schema = await buildAppSchema(createPubSub() as never);
   await seedDomain(s);
   db = new pg.Client({ connectionString: s.dbUrl });

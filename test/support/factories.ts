@@ -1,3 +1,4 @@
+import { dkimKeyPair } from '../../src/modules/domains/domain.service.js';
 import { randomBytes } from 'node:crypto';
 import { Domain } from '../../src/modules/domains/domain.entity.js';
 import { Account } from '../../src/modules/accounts/account.entity.js';
@@ -18,17 +19,19 @@ export async function accountIdOf(s: TestServer, token?: string): Promise<string
  */
 export async function seedDomain(
   s: TestServer,
-  opts: { accountId?: string; token?: string; name?: string; verified?: boolean } = {},
+  opts: { accountId?: string; token?: string; name?: string; verified?: boolean; dkim?: boolean } = {},
 ): Promise<{ id: string; name: string }> {
   const accountId = opts.accountId ?? (await accountIdOf(s, opts.token));
   const em = s.app.services.orm.em.fork();
   const name = opts.name ?? `d${randomBytes(4).toString('hex')}.example.test`;
+  // Real keys only where mail is signed: generating RSA-2048 takes a while.
+  const keys = opts.dkim ? await dkimKeyPair(s.app.services.config.APP_SECRET) : { publicKey: 'test', privateKeyEnc: 'test' };
   const domain = em.create(Domain, {
     account: em.getReference(Account, accountId),
     name,
     dkim_selector: 'pb1',
-    dkim_public_key: 'test',
-    dkim_private_key_enc: 'test',
+    dkim_public_key: keys.publicKey,
+    dkim_private_key_enc: keys.privateKeyEnc,
     is_verified: opts.verified ?? true,
     dkim: opts.verified ?? true,
     spf: opts.verified ?? true,

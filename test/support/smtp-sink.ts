@@ -7,19 +7,28 @@ export interface Received {
 }
 
 /**
- * A real SMTP server on 127.0.0.1 that keeps what it receives. `refuse` answers RCPT TO for
- * matching addresses with the given code, to drive failures.
+ * A real SMTP server on 127.0.0.1 that keeps what it receives.
+ * - `refuse(address, code)` answers RCPT TO for that address with the code (4xx or 5xx).
+ * - `stall(address)` never answers RCPT TO for it, so the client times out.
+ * - `holdMs` delays the final answer to DATA; a message whose client hangs up during the hold was
+ *   never accepted (no 250 was sent) and is not kept, as a real MTA would not deliver it.
  */
-export async function startSmtpSink() {
+export async function startSmtpSink(opts: { holdMs?: number } = {}) {
   const received: Received[] = [];
   const attempts: string[] = [];
   const refusals = new Map<string, number>();
+  const stalled = new Set<string>();
+  const closed = new Set<string>();
+  let holding = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // A stalled client must not keep close() waiting.
+    closeTimeout: 100,
     onRcptTo(address, _session, callback) {
       attempts.push(address.address);
+      if (stalled.has(address.address.toLowerCase())) return;
       const code = refusals.get(address.address.toLowerCase());
       if (code) return callback(Object.assign(new Error(`refused by the test sink (${code})`), { responseCode: code }));
       callback();
@@ -28,13 +37,25 @@ export async function startSmtpSink() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
+        const accept = () => {
+          if (closed.has(session.id)) return;
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
+        };
+        if (!opts.holdMs) return accept();
+        holding++;
+        setTimeout(() => {
+          holding--;
+          accept();
+        }, opts.holdMs);
       });
+    },
+    onClose(session) {
+      closed.add(session.id);
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,9 +67,21 @@ export async function startSmtpSink() {
     refuse(address: string, code: number) {
       refusals.set(address.toLowerCase(), code);
     },
-    /** Waits (up to 10 s) for a message to `to`. */
-    async waitFor(to: string): Promise<Received> {
-      const deadline = Date.now() + 10_000;
+    stall(address: string) {
+      stalled.add(address.toLowerCase());
+    },
+    /** Accepts the address normally again. */
+    release(address: string) {
+      stalled.delete(address.toLowerCase());
+      refusals.delete(address.toLowerCase());
+    },
+    /** How many messages are being held right now (with `holdMs`). */
+    get holding() {
+      return holding;
+    },
+    /** Waits (up to `ms`, 10 s by default) for a message to `to`. */
+    async waitFor(to: string, ms = 10_000): Promise<Received> {
+      const deadline = Date.now() + ms;
       for (;;) {
         const hit = received.find((m) => m.to.includes(to));
         if (hit) return hit;

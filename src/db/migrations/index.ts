@@ -3,6 +3,7 @@ import { Migration20261122165136_initial } from './Migration20261122165136_initi
 import { Migration20261122170003_recipients } from './Migration20261122170003_recipients.js';
 import { Migration20261122181103_templates } from './Migration20261122181103_templates.js';
 import { Migration20261122181356_suppressions } from './Migration20261122181356_suppressions.js';
+import { Migration20261122190156_sending } from './Migration20261122190156_sending.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122170003_recipients', class: Migration20261122170003_recipients },
   { name: 'Migration20261122181103_templates', class: Migration20261122181103_templates },
   { name: 'Migration20261122181356_suppressions', class: Migration20261122181356_suppressions },
+  { name: 'Migration20261122190156_sending', class: Migration20261122190156_sending },
 ];

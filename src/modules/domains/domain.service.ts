@@ -13,12 +13,13 @@ import { applyCheck, checkDns } from './dns-check.js';
 import { DEFAULT_DOMAIN_SETTINGS, Domain, type DomainSettings } from './domain.entity.js';
 import type { CreateDomainArgs, DomainListArgs, DomainRecipientsArgs, DomainSettingsArgs } from './domain.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
+import { releasePaused } from '../sending/release.js';
 
 const generateRsa = promisify(generateKeyPair);
 const DOMAIN_NAME = /^(?=.{1,253}$)((?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z][a-z0-9-]{0,62}(?<!-)$/;
 
 /** A fresh RSA-2048 DKIM key pair: the public half as the base64 DER a DKIM record carries. */
-async function dkimKeyPair(appSecret: string) {
+export async function dkimKeyPair(appSecret: string) {
   const { publicKey, privateKey } = await generateRsa('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'der' },
@@ -30,7 +31,7 @@ async function dkimKeyPair(appSecret: string) {
 export class DomainService {
   constructor(
     private readonly em: EntityManager,
-    private readonly services: Pick<AppServices, 'config' | 'dns'>,
+    private readonly services: Pick<AppServices, 'config' | 'dns'> & Partial<Pick<AppServices, 'boss'>>,
   ) {}
 
   async list(auth: Auth, args: DomainListArgs) {
@@ -97,8 +98,13 @@ export class DomainService {
       domain.is_cname_verified = false;
     }
     if (next.inbound_routing_subdomain !== domain.settings.inbound_routing_subdomain) domain.mx = null;
+    const unpaused = domain.settings.send_paused && !next.send_paused;
     domain.settings = next;
-    await this.em.flush();
+    await this.em.transactional(async (tx) => {
+      await tx.flush();
+      // Messages held while sending was paused go out now, queued with the change that releases them.
+      if (unpaused && this.services.boss) await releasePaused(tx, this.services.boss, domain.id);
+    });
     return domain;
   }
 

@@ -26,6 +26,14 @@ export class CapturedMail {
   @Property({ type: 'string', length: 64 })
   kind: string = 'system';
 
+  /** For a customer's email: its id in the email log, and the whole signed MIME message. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  @Index()
+  email_id: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  raw: string | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   created_at: Date = new Date();
 }

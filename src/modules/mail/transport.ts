@@ -12,41 +12,63 @@ export interface OutgoingMail {
   kind?: string;
 }
 
+/** A finished MIME message (signed), with its SMTP envelope. `envelope.to[0]` is the email's own recipient. */
+export interface RawMail {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
+  /** For the capture transport: what the stored copy is listed by. */
+  meta: { email_id: string; to: string; from: string; subject: string; text: string; html: string | null };
+}
+
+export interface SendInfo {
+  id: string;
+  /** The server's final answer (`250 2.0.0 queued as ...`), or `captured`. */
+  response: string;
+}
+
 /**
- * How the service hands over mail it writes itself (identity confirmations, invites, alerts).
- * `capture` keeps the message in the database, readable by operators, so a fresh install works
- * offline; `mx` and smtp:// deliver it for real (smtp-transport.ts).
+ * How the service hands over mail: mail it writes itself (identity confirmations, invites, alerts)
+ * through `send`, customers' messages, already built and signed, through `sendRaw`.
+ * `capture` keeps the message in the database, readable by operators and through the email log,
+ * so a fresh install works offline; `mx` and smtp:// deliver it for real (smtp-transport.ts).
+ * Failures are PermanentMailError (5xx, give up) or TemporaryMailError (retry later).
  */
 export interface MailTransport {
-  send(mail: OutgoingMail): Promise<{ id: string }>;
+  send(mail: OutgoingMail): Promise<SendInfo>;
+  sendRaw(mail: RawMail): Promise<SendInfo>;
 }
 
 /** The transport MAIL_TRANSPORT names: `capture` (the default), `mx`, or an smtp(s):// smarthost. */
 export function createMailTransport(
-  config: { MAIL_TRANSPORT: string; MX_PORT: number; MAIL_HELO_NAME?: string },
+  config: { MAIL_TRANSPORT: string; MX_PORT: number; MAIL_HELO_NAME?: string; DELIVERY_TIMEOUT_MS?: number },
   dns: Dns,
   fork: () => EntityManager,
 ): MailTransport {
   if (config.MAIL_TRANSPORT === 'capture') return captureTransport(fork);
-  if (config.MAIL_TRANSPORT === 'mx') return mxTransport(dns, config.MX_PORT, config.MAIL_HELO_NAME);
-  return smtpTransport(config.MAIL_TRANSPORT, config.MAIL_HELO_NAME);
+  if (config.MAIL_TRANSPORT === 'mx') return mxTransport(dns, config.MX_PORT, config.MAIL_HELO_NAME, config.DELIVERY_TIMEOUT_MS);
+  return smtpTransport(config.MAIL_TRANSPORT, config.MAIL_HELO_NAME, config.DELIVERY_TIMEOUT_MS);
 }
 
 export function captureTransport(fork: () => EntityManager): MailTransport {
+  const store = async (fields: Partial<CapturedMail>) => {
+    const em = fork();
+    const row = em.create(CapturedMail, { created_at: new Date(), ...fields } as never);
+    await em.flush();
+    return { id: row.id, response: 'captured' };
+  };
   return {
-    async send(mail) {
-      const em = fork();
-      const row = em.create(CapturedMail, {
-        to: mail.to,
-        from: mail.from,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? null,
-        kind: mail.kind ?? 'system',
-        created_at: new Date(),
-      });
-      await em.flush();
-      return { id: row.id };
-    },
+    send: (mail) =>
+      store({ to: mail.to, from: mail.from, subject: mail.subject, text: mail.text, html: mail.html ?? null, kind: mail.kind ?? 'system' }),
+    sendRaw: (mail) =>
+      store({
+        to: mail.meta.to,
+        from: mail.meta.from,
+        subject: mail.meta.subject,
+        text: mail.meta.text,
+        html: mail.meta.html,
+        kind: 'email',
+        email_id: mail.meta.email_id,
+        raw: mail.raw.toString('utf8'),
+      }),
   };
 }

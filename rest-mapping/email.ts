@@ -1,0 +1,29 @@
+import type { RouteTable } from './types.js';
+
+interface SendResult {
+  message_id: string;
+  send_paused: boolean;
+  message: string | null;
+  warnings: unknown[];
+}
+
+/**
+ * SPEC.md "Sending email": 202 with an empty text/plain body and `x-message-id`, plus
+ * `x-send-paused: true` when the domain has sending paused; a JSON `{message, warnings}` body only
+ * when some recipients were suppressed.
+ */
+function sendAnswer(r: SendResult) {
+  const headers: Record<string, string> = { 'x-message-id': r.message_id };
+  if (r.send_paused) headers['x-send-paused'] = 'true';
+  if (r.warnings.length) return { status: 202, headers, body: { message: r.message, warnings: r.warnings } };
+  return { status: 202, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: '' };
+}
+
+export const emailRoutes: RouteTable = {
+  'Mutation.send_email': { method: 'POST', path: '/email', status: 202, envelope: 'raw', respond: sendAnswer },
+};
+
+export const bulkEmailRoutes: RouteTable = {
+  'Mutation.send_bulk_email': { method: 'POST', path: '/bulk-email', status: 202, envelope: 'raw', arrayBody: 'emails' },
+  'Query.bulk_email': { method: 'GET', path: '/bulk-email/:bulk_email_id', envelope: 'data' },
+};

@@ -1,0 +1,101 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../db/base.entity.js';
+import { Email } from '../sending/message.entity.js';
+
+/** The activity types of SPEC.md ("Activity"). */
+export const ACTIVITY_TYPES = [
+  'queued',
+  'sent',
+  'delivered',
+  'soft_bounced',
+  'hard_bounced',
+  'deferred',
+  'opened',
+  'opened_unique',
+  'clicked',
+  'clicked_unique',
+  'unsubscribed',
+  'spam_complaints',
+  'survey_opened',
+  'survey_submitted',
+  'suppressed',
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** What a tracked interaction recorded. */
+export interface ActivityData {
+  ip?: string;
+  user_agent?: string;
+  ua_name?: string;
+  ua_os?: string;
+  ua_type?: string;
+  country?: string;
+  url?: string;
+  smtp_response?: string;
+}
+
+/** One step in an email's life (SPEC.md "Activity"). Read by domain and time, or by email. */
+@Entity({ tableName: 'activities' })
+@Index({ properties: ['domain_id', 'created_at'] })
+@Index({ properties: ['account_id', 'created_at'] })
+export class Activity extends BaseEntity {
+  @Property({ type: 'string', length: 32 })
+  account_id!: string;
+
+  @Property({ type: 'string', length: 32 })
+  domain_id!: string;
+
+  @ManyToOne(() => Email, { deleteRule: 'cascade' })
+  @Index()
+  email!: Email;
+
+  @Property({ type: 'string', length: 30 })
+  type!: ActivityType;
+
+  @Property({ type: 'string', length: 30, nullable: true })
+  suppression_reason: string | null = null;
+
+  @Property({ type: 'json' })
+  data: ActivityData = {};
+}
+
+/**
+ * Daily counts that analytics read instead of scanning activity. Kept up to date in the same
+ * statement that records the activity. One row per combination, so a message with several tags
+ * is counted once when a filter matches any of them.
+ */
+@Entity({ tableName: 'activity_stats' })
+@Unique({ properties: ['account_id', 'day', 'domain_id', 'type', 'tags', 'country', 'ua_name', 'ua_type'] })
+export class ActivityStat {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @Property({ type: 'string', length: 32 })
+  account_id!: string;
+
+  @Property({ type: 'string', length: 32 })
+  domain_id!: string;
+
+  @Property({ type: 'date' })
+  day!: string;
+
+  @Property({ type: 'string', length: 30 })
+  type!: string;
+
+  /** The message's tags, sorted. */
+  @Property({ type: 'text[]' })
+  tags: string[] = [];
+
+  /** Two-letter code, or '' when not known or not an interaction. */
+  @Property({ type: 'string', length: 2 })
+  country: string = '';
+
+  @Property({ type: 'string', length: 100 })
+  ua_name: string = '';
+
+  @Property({ type: 'string', length: 20 })
+  ua_type: string = '';
+
+  @Property({ type: 'integer' })
+  count: number = 0;
+}

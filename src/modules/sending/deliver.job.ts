@@ -1,0 +1,20 @@
+import { defineJob } from '../../jobs/job.js';
+import { deliverMessage } from './deliver.js';
+
+/**
+ * Delivers one accepted message: each of its emails in turn. A message whose emails were deferred
+ * fails the job on purpose, so pg-boss retries it with backoff; the last attempt turns what is
+ * still deferred into soft bounces. The heartbeat lets a killed worker's message be taken up again.
+ */
+export const deliverJob = defineJob<{ message_id: string }>({
+  name: 'email.deliver',
+  batchSize: 10,
+  retryBackoff: true,
+  queue: (config) => ({
+    retryLimit: config.DELIVERY_RETRY_LIMIT,
+    retryDelay: config.DELIVERY_RETRY_DELAY_SECONDS,
+    heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+    expireInSeconds: 3600,
+  }),
+  perform: (data, services, attempt) => deliverMessage(services, data.message_id, attempt),
+});

@@ -1,0 +1,197 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JobAttempt } from '../../jobs/job.js';
+import { decrypt } from '../../lib/secrets.js';
+import type { AppServices } from '../../services.js';
+import { recordActivities, type ActivityEmail } from '../activity/record.js';
+import type { Domain } from '../domains/domain.entity.js';
+import { PermanentMailError } from '../mail/smtp-transport.js';
+import { suppressRecipient } from '../suppressions/suppression.add.js';
+import { Template } from '../templates/template.entity.js';
+import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
+import { Email, Message, MessageAttachment, PENDING_EMAIL } from './message.entity.js';
+import { buildMime } from './mime.js';
+import { personalize } from './render.js';
+
+type Outcome = 'delivered' | 'hard_bounced' | 'soft_bounced' | 'deferred' | 'skipped';
+
+/** The message's content and sending context, loaded once for all of its emails. */
+interface Prepared {
+  message: Message;
+  domain: Domain;
+  html: string | null;
+  text: string | null;
+  attachments: MessageAttachment[];
+  privateKey: string;
+}
+
+export class DeferredDelivery extends Error {}
+
+export async function deliverMessage(services: AppServices, messageId: string, attempt: JobAttempt): Promise<void> {
+  const em = services.orm.em.fork() as EntityManager;
+  const message = await em.findOne(Message, { id: messageId }, { populate: ['domain'] });
+  if (!message || ['cancelled', 'error', 'sent'].includes(message.status)) return;
+  const domain = message.domain;
+
+  // Paused after acceptance: wait. Switching send_paused off enqueues the message again.
+  if (domain.settings.send_paused) {
+    await em.execute(`update messages set status = 'paused', updated_at = now() where id = ?`, [message.id]);
+    await em.execute(`update emails set status = 'paused', updated_at = now() where message_id = ? and status in ('queued', 'scheduled')`, [message.id]);
+    return;
+  }
+
+  let html = message.html;
+  let text = message.text;
+  if (message.template_id) {
+    const template = await em.findOne(Template, { id: message.template_id });
+    // SPEC.md: a scheduled send whose template was deleted before the send time is not sent.
+    if (!template) {
+      await em.transactional(async (tx) => {
+        await tx.execute(`update messages set status = 'error', status_message = ?, updated_at = now() where id = ?`, [
+          'The template was deleted before the send time.',
+          message.id,
+        ]);
+        await tx.execute(`update emails set status = 'cancelled', updated_at = now() where message_id = ? and status = any(?)`, [
+          message.id,
+          `{${PENDING_EMAIL.join(',')}}`,
+        ]);
+      });
+      return;
+    }
+    html = html ?? template.html;
+    text = text ?? template.text;
+  }
+  // A schedule cancelled since the message was read must stay cancelled: take it only if still waiting.
+  const taken = await em.execute<{ id: string }[]>(
+    `update messages set status = 'sending', updated_at = now()
+      where id = ? and status in ('queued', 'scheduled', 'paused', 'sending') returning id`,
+    [message.id],
+  );
+  if (!taken.length) return;
+
+  const prepared: Prepared = {
+    message,
+    domain,
+    html,
+    text,
+    attachments: await em.find(MessageAttachment, { message: message.id }, { orderBy: { position: 'asc' } }),
+    privateKey: decrypt(services.config.APP_SECRET, domain.dkim_private_key_enc),
+  };
+  const pending = await em.find(Email, { message: message.id, status: { $in: PENDING_EMAIL } }, { orderBy: { position: 'asc' } });
+  const lastAttempt = attempt.retryCount >= attempt.retryLimit;
+  let deferred = 0;
+  for (const email of pending) {
+    const outcome = await deliverEmail(services, prepared, email.id, lastAttempt);
+    if (outcome === 'deferred') deferred++;
+  }
+  if (deferred) throw new DeferredDelivery(`${deferred} email(s) of message ${message.id} deferred; retrying later`);
+  await em.execute(
+    `update messages set status = 'sent', updated_at = now() where id = ? and status = 'sending'
+       and not exists (select 1 from emails where message_id = ? and status = any(?))`,
+    [message.id, message.id, `{${PENDING_EMAIL.join(',')}}`],
+  );
+}
+
+/**
+ * One email, in one transaction that holds its row: a second worker skips it, and a worker killed
+ * mid-send leaves it pending (the transaction dies with the connection) to be sent on retry.
+ */
+async function deliverEmail(services: AppServices, p: Prepared, emailId: string, lastAttempt: boolean): Promise<Outcome> {
+  const em = services.orm.em.fork() as EntityManager;
+  return em.transactional(async (tx) => {
+    const locked = await tx.execute<{ id: string }[]>(
+      `select id from emails where id = ? and status = any(?) for update skip locked`,
+      [emailId, `{${PENDING_EMAIL.join(',')}}`],
+    );
+    if (!locked.length) return 'skipped';
+    const email = await tx.findOneOrFail(Email, { id: emailId });
+    const { message, domain } = p;
+    const ref: ActivityEmail = {
+      id: email.id,
+      account_id: message.account.id,
+      domain_id: domain.id,
+      message_id: message.id,
+      subject: email.subject,
+      to_email: email.to_email,
+      tags: email.tags,
+    };
+    const mime = await compose(services, p, email);
+    email.attempts += 1;
+    email.smtp_message_id = mime.messageId;
+    let outcome: Outcome;
+    try {
+      const info = await services.mail.sendRaw({
+        envelope: mime.envelope,
+        raw: mime.raw,
+        meta: { email_id: email.id, to: email.to_email, from: message.from_email, subject: email.subject, text: mime.text ?? '', html: mime.html },
+      });
+      email.last_response = info.response.slice(0, 2000);
+      outcome = 'delivered';
+      await recordActivities(tx, [
+        { email: ref, type: 'sent', data: { smtp_response: email.last_response } },
+        { email: ref, type: 'delivered', data: { smtp_response: email.last_response } },
+      ]);
+    } catch (err) {
+      const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
+      email.last_response = response;
+      if (err instanceof PermanentMailError) {
+        outcome = 'hard_bounced';
+        await suppressRecipient(tx, { accountId: ref.account_id, domainId: domain.id, recipientId: email.recipient.id, list: 'hard_bounces', reason: response });
+      } else {
+        outcome = lastAttempt ? 'soft_bounced' : 'deferred';
+      }
+      await recordActivities(tx, [{ email: ref, type: outcome as 'hard_bounced', data: { smtp_response: response } }]);
+      services.log.info({ email: email.id, outcome, response }, 'delivery refused');
+    }
+    email.status = outcome;
+    await tx.flush();
+    return outcome;
+  });
+}
+
+async function compose(services: AppServices, p: Prepared, email: Email) {
+  const { message, domain } = p;
+  const { config } = services;
+  const data = message.personalization[email.to_email.toLowerCase()] ?? {};
+  const settings = domain.settings;
+  const unsubscribe = settings.track_unsubscribe;
+  const parts = instrument(
+    {
+      html: p.html === null ? null : personalize(p.html, data, 'html'),
+      text: p.text === null ? null : personalize(p.text, data, 'text'),
+    },
+    email.id,
+    {
+      opens: message.settings.track_opens ?? settings.track_opens,
+      clicks: message.settings.track_clicks ?? settings.track_clicks,
+      unsubscribe,
+      unsubscribeHtml: settings.track_unsubscribe_html_enabled ? settings.track_unsubscribe_html : null,
+      unsubscribePlain: settings.track_unsubscribe_plain_enabled ? settings.track_unsubscribe_plain : null,
+    },
+    config,
+  );
+  const listUnsubscribe = message.list_unsubscribe ?? (unsubscribe ? `<${unsubscribeUrl(config, email.id)}>` : null);
+  const messageId = `<${email.id}@${domain.name}>`;
+  const first = email.position === 0;
+  const built = await buildMime({
+    messageId,
+    from: { email: message.from_email, name: message.from_name },
+    to: { email: email.to_email, name: email.to_name },
+    cc: first ? message.cc : [],
+    bcc: first ? message.bcc : [],
+    replyTo: message.reply_to,
+    subject: email.subject,
+    html: parts.html,
+    text: parts.text,
+    attachments: p.attachments,
+    headers: message.headers,
+    inReplyTo: message.in_reply_to,
+    references: message.references,
+    listUnsubscribe,
+    oneClick: !!listUnsubscribe && listUnsubscribe.includes('<https://'),
+    precedenceBulk: message.precedence_bulk ?? settings.precedence_bulk,
+    // VERP: a bounce that comes back names the email it is about.
+    returnPath: `bounces+${email.id}@${settings.return_path_subdomain}.${domain.name}`,
+    dkim: { domainName: domain.name, keySelector: domain.dkim_selector, privateKey: p.privateKey },
+  });
+  return { ...built, messageId, html: parts.html, text: parts.text };
+}

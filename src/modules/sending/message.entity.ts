@@ -1,0 +1,241 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../db/base.entity.js';
+import { newId } from '../../lib/ids.js';
+import { Account } from '../accounts/account.entity.js';
+import { Domain } from '../domains/domain.entity.js';
+import { Recipient } from '../recipients/recipient.entity.js';
+
+export interface Address {
+  email: string;
+  name?: string | null;
+}
+
+export interface MessageSettings {
+  track_clicks?: boolean;
+  track_opens?: boolean;
+  track_content?: boolean;
+}
+
+/**
+ * Where an accepted send stands. `scheduled` waits for `send_at`, `paused` for its domain's
+ * `send_paused` to be switched off; `sent` means every email reached a final state; `cancelled`
+ * is a schedule deleted by the caller, `error` a schedule that could not go out (its template was
+ * deleted), with the reason in `status_message`.
+ */
+export type MessageStatus = 'queued' | 'scheduled' | 'paused' | 'sending' | 'sent' | 'cancelled' | 'error';
+
+/** One accepted send (POST /v1/email, the GraphQL mutation, one item of a bulk send). */
+@Entity({ tableName: 'messages' })
+@Index({ properties: ['account', 'created_at'] })
+@Index({ properties: ['domain', 'status'] })
+export class Message extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => Domain, { deleteRule: 'cascade' })
+  domain!: Domain;
+
+  @Property({ type: 'string', length: 32, nullable: true })
+  @Index()
+  bulk_email_id: string | null = null;
+
+  /** Not a foreign key on purpose: a scheduled send must see that its template was deleted. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  template_id: string | null = null;
+
+  @Property({ type: 'string', length: 320 })
+  from_email!: string;
+
+  @Property({ type: 'string', length: 191, nullable: true })
+  from_name: string | null = null;
+
+  @Property({ type: 'json', nullable: true })
+  reply_to: Address | null = null;
+
+  @Property({ type: 'json' })
+  cc: Address[] = [];
+
+  @Property({ type: 'json' })
+  bcc: Address[] = [];
+
+  @Property({ type: 'text' })
+  subject!: string;
+
+  @Property({ type: 'text', nullable: true })
+  text: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  html: string | null = null;
+
+  @Property({ type: 'text[]' })
+  tags: string[] = [];
+
+  @Property({ type: 'string', length: 10, nullable: true })
+  language: string | null = null;
+
+  /** Lower-cased recipient address → its `{{var}}` values. */
+  @Property({ type: 'json' })
+  personalization: Record<string, Record<string, unknown>> = {};
+
+  @Property({ type: 'json' })
+  settings: MessageSettings = {};
+
+  @Property({ type: 'json' })
+  headers: { name: string; value: string }[] = [];
+
+  @Property({ type: 'string', length: 998, nullable: true })
+  in_reply_to: string | null = null;
+
+  @Property({ type: 'json' })
+  references: string[] = [];
+
+  @Property({ type: 'string', length: 990, nullable: true })
+  list_unsubscribe: string | null = null;
+
+  @Property({ type: 'boolean', nullable: true })
+  precedence_bulk: boolean | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  send_at: Date | null = null;
+
+  @Property({ type: 'string', length: 20 })
+  status: MessageStatus = 'queued';
+
+  @Property({ type: 'string', length: 500, nullable: true })
+  status_message: string | null = null;
+}
+
+/** An attachment, kept apart so that listing messages never reads the bytes. */
+@Entity({ tableName: 'message_attachments' })
+export class MessageAttachment {
+  @PrimaryKey({ type: 'string', length: 32 })
+  id: string = newId();
+
+  @ManyToOne(() => Message, { deleteRule: 'cascade' })
+  @Index()
+  message!: Message;
+
+  @Property({ type: 'integer' })
+  position!: number;
+
+  @Property({ type: 'string', length: 255 })
+  filename!: string;
+
+  @Property({ type: 'string', length: 20 })
+  disposition: 'inline' | 'attachment' = 'attachment';
+
+  @Property({ type: 'string', length: 256, nullable: true })
+  content_id: string | null = null;
+
+  @Property({ type: 'blob' })
+  content!: Buffer;
+}
+
+/**
+ * What happened to one email. `queued`, `scheduled`, `paused` and `deferred` are still to be
+ * delivered; the others are final.
+ */
+export type EmailStatus =
+  | 'queued'
+  | 'scheduled'
+  | 'paused'
+  | 'deferred'
+  | 'sent'
+  | 'delivered'
+  | 'soft_bounced'
+  | 'hard_bounced'
+  | 'suppressed'
+  | 'rejected'
+  | 'cancelled';
+
+export const PENDING_EMAIL: EmailStatus[] = ['queued', 'scheduled', 'paused', 'deferred'];
+
+/**
+ * One email of a message: a copy for one `to` recipient, personalized and tracked on its own.
+ * The first one also carries the message's cc and bcc.
+ */
+@Entity({ tableName: 'emails' })
+@Index({ properties: ['account', 'created_at'] })
+@Index({ properties: ['domain', 'created_at'] })
+export class Email extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => Domain, { deleteRule: 'cascade' })
+  domain!: Domain;
+
+  @ManyToOne(() => Message, { deleteRule: 'cascade' })
+  @Index()
+  message!: Message;
+
+  @ManyToOne(() => Recipient, { deleteRule: 'cascade' })
+  @Index()
+  recipient!: Recipient;
+
+  @Property({ type: 'integer' })
+  position: number = 0;
+
+  @Property({ type: 'string', length: 320 })
+  to_email!: string;
+
+  @Property({ type: 'string', length: 191, nullable: true })
+  to_name: string | null = null;
+
+  /** Subject after personalization, for the email log and its filters. */
+  @Property({ type: 'text' })
+  subject!: string;
+
+  @Property({ type: 'text[]' })
+  tags: string[] = [];
+
+  @Property({ type: 'string', length: 20 })
+  status: EmailStatus = 'queued';
+
+  @Property({ type: 'string', length: 30, nullable: true })
+  suppression_reason: string | null = null;
+
+  /** The Message-ID header it went out with. */
+  @Property({ type: 'string', length: 255, nullable: true })
+  @Index()
+  smtp_message_id: string | null = null;
+
+  @Property({ type: 'integer' })
+  attempts: number = 0;
+
+  /** The last SMTP answer or error, for the email log. */
+  @Property({ type: 'text', nullable: true })
+  last_response: string | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  opened_at: Date | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  clicked_at: Date | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  unsubscribed_at: Date | null = null;
+}
+
+/**
+ * A key from the `Idempotency-Key` header: the first answer is kept for 24 h and given again to
+ * a retry with the same key, which sends nothing new.
+ */
+@Entity({ tableName: 'idempotency_keys' })
+export class IdempotencyKey {
+  @PrimaryKey({ type: 'string', length: 32 })
+  account_id!: string;
+
+  @PrimaryKey({ type: 'string', length: 255 })
+  key!: string;
+
+  /** sha256 of the route and body: the same key with another request is refused. */
+  @Property({ type: 'string', length: 64 })
+  request_hash!: string;
+
+  @Property({ type: 'json' })
+  response!: Record<string, unknown>;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  @Index()
+  created_at: Date = new Date();
+}

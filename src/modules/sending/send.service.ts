@@ -1,0 +1,273 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { assertDomainAccess } from '../../graphql/auth.js';
+import { errors, msg } from '../../graphql/errors.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { newId } from '../../lib/ids.js';
+import type { AppServices } from '../../services.js';
+import { enqueue } from '../../jobs/boss.js';
+import { Account } from '../accounts/account.entity.js';
+import { Domain } from '../domains/domain.entity.js';
+import { Template } from '../templates/template.entity.js';
+import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
+import { recordActivities, type NewActivity } from '../activity/record.js';
+import { Email, Message, MessageAttachment, type Address } from './message.entity.js';
+import type { SendEmailArgs } from './send.inputs.js';
+import { checkSend } from './send.validate.js';
+import { deliverJob } from './deliver.job.js';
+import { personalize } from './render.js';
+
+export interface SendWarning {
+  type: 'SOME_SUPPRESSED' | 'ALL_SUPPRESSED';
+  warning: string;
+  recipients: { email: string; name: string | null; reasons: SuppressionReason[] }[];
+}
+
+export interface SendResult {
+  message_id: string;
+  send_paused: boolean;
+  warnings: SendWarning[];
+}
+
+export interface SendOptions {
+  idempotencyKey?: string | null;
+  bulkEmailId?: string | null;
+  now?: Date;
+}
+
+const UNVERIFIED = 'The from.email domain must be verified in your account to send emails. #MS42207';
+const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+/** The account's domain that `email` may be sent from: the domain itself or a parent of its subdomain. */
+async function senderDomain(em: EntityManager, accountId: string, email: string): Promise<Domain | null> {
+  const host = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  const labels = host.split('.');
+  const candidates = labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
+  const found = await em.find(Domain, { account: accountId, name: { $in: candidates } });
+  // The most specific verified match wins.
+  return found.filter((d) => d.is_verified).sort((a, b) => b.name.length - a.name.length)[0] ?? null;
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+/**
+ * Accepts one send (SPEC.md "Sending email"): validates it, then writes the message, its emails,
+ * their first activity and the delivery job in one transaction. Nothing is accepted that is not
+ * durably queued, and nothing is queued that was not accepted.
+ */
+export async function acceptSend(
+  services: AppServices,
+  em: EntityManager,
+  auth: Auth,
+  args: SendEmailArgs,
+  opts: SendOptions = {},
+): Promise<SendResult> {
+  const now = opts.now ?? new Date();
+  const account = await em.findOneOrFail(Account, { id: auth.accountId });
+  const bag = new FieldErrorBag();
+  const checked = checkSend(args, account.plan, now, bag);
+
+  let template: Template | null = null;
+  if (args.template_id) {
+    template = await em.findOne(Template, { id: args.template_id, account: auth.accountId });
+    if (!template) bag.add('template_id', msg.in('template_id'));
+  }
+  const from: Address | null = args.from?.email
+    ? { email: args.from.email, name: args.from.name ?? null }
+    : template?.default_from_email
+      ? { email: template.default_from_email, name: template.default_from_name }
+      : null;
+  if (!from && !args.from) bag.add('from', msg.required('from'));
+  else if (!from) bag.add('from.email', msg.required('from.email'));
+  const subject = args.subject ?? template?.default_subject ?? null;
+  if (subject == null && template) bag.add('subject', msg.required('subject'));
+
+  let domain: Domain | null = null;
+  if (from && !bag.has('from.email')) {
+    domain = await senderDomain(em, auth.accountId, from.email);
+    if (!domain) bag.add('from.email', UNVERIFIED);
+  }
+  bag.throwIfAny();
+  assertDomainAccess(auth, domain!.id);
+
+  const requestHash = createHash('sha256').update(JSON.stringify(args)).digest('hex');
+  return em.transactional(async (tx) => {
+    if (opts.idempotencyKey) {
+      const prior = await claimIdempotencyKey(tx, auth.accountId, opts.idempotencyKey, requestHash, now);
+      if (prior) return prior;
+    }
+    const result = await writeMessage(services, tx, { account, domain: domain!, template, from: from!, subject: subject!, args, checked, opts, now });
+    if (opts.idempotencyKey) {
+      await tx.execute('update idempotency_keys set response = ?::jsonb where account_id = ? and key = ?', [
+        JSON.stringify(result),
+        auth.accountId,
+        opts.idempotencyKey,
+      ]);
+    }
+    return result;
+  });
+}
+
+/**
+ * Takes the key for this request, or returns the answer the first request with it got. A
+ * concurrent twin blocks on the key's row until the first commits, then reads its answer.
+ */
+async function claimIdempotencyKey(
+  tx: EntityManager,
+  accountId: string,
+  key: string,
+  requestHash: string,
+  now: Date,
+): Promise<SendResult | null> {
+  if (key.length > 255) throw errors.invalid('Idempotency-Key', 'The Idempotency-Key may not be greater than 255 characters.');
+  await tx.execute('delete from idempotency_keys where account_id = ? and key = ? and created_at < ?', [
+    accountId,
+    key,
+    new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
+  ]);
+  const inserted = await tx.execute<{ key: string }[]>(
+    `insert into idempotency_keys (account_id, key, request_hash, response, created_at) values (?, ?, ?, '{}'::jsonb, ?)
+     on conflict do nothing returning key`,
+    [accountId, key, requestHash, now],
+  );
+  if (inserted.length) return null;
+  const [prior] = await tx.execute<{ request_hash: string; response: SendResult }[]>(
+    'select request_hash, response from idempotency_keys where account_id = ? and key = ?',
+    [accountId, key],
+  );
+  if (prior.request_hash !== requestHash) {
+    throw errors.invalid('Idempotency-Key', 'The Idempotency-Key was already used for a different request.');
+  }
+  return prior.response;
+}
+
+interface WriteInput {
+  account: Account;
+  domain: Domain;
+  template: Template | null;
+  from: Address;
+  subject: string;
+  args: SendEmailArgs;
+  checked: ReturnType<typeof checkSend>;
+  opts: SendOptions;
+  now: Date;
+}
+
+async function writeMessage(services: AppServices, tx: EntityManager, w: WriteInput): Promise<SendResult> {
+  const { args, domain, now } = w;
+  const seen = new Set<string>();
+  // With ignore_duplicated_recipients, an address is written to once per message, wherever it appears.
+  const dedupe = (list: Address[]) =>
+    domain.settings.ignore_duplicated_recipients
+      ? list.filter((a) => (seen.has(lower(a.email)) ? false : (seen.add(lower(a.email)), true)))
+      : list;
+  const norm = (list: { email: string; name?: string | null }[] | null | undefined): Address[] =>
+    (list ?? []).map((a) => ({ email: a.email, name: a.name ?? null }));
+  const to = dedupe(norm(args.to));
+  const cc = dedupe(norm(args.cc));
+  const bcc = dedupe(norm(args.bcc));
+
+  const reasons = await reasonsFor(tx, w.account.id, domain.id, [...to, ...cc, ...bcc].map((a) => a.email));
+  const suppressed = [...to, ...cc, ...bcc].filter((a) => reasons.has(a.email));
+  const sendable = to.filter((a) => !reasons.has(a.email));
+
+  const paused = domain.settings.send_paused;
+  const scheduled = w.checked.sendAt !== null;
+  const pendingStatus = paused ? 'paused' : scheduled ? 'scheduled' : 'queued';
+  const tags = args.tags ?? w.template?.tags ?? [];
+  const personalization: Record<string, Record<string, unknown>> = {};
+  for (const p of args.personalization ?? []) personalization[lower(p.email)] = p.data;
+
+  const message = tx.create(Message, {
+    id: newId(24),
+    account: w.account,
+    domain,
+    bulk_email_id: w.opts.bulkEmailId ?? null,
+    template_id: w.template?.id ?? null,
+    from_email: w.from.email,
+    from_name: w.from.name ?? null,
+    reply_to: args.reply_to ? { email: args.reply_to.email, name: args.reply_to.name ?? null } : null,
+    cc: cc.filter((a) => !reasons.has(a.email)),
+    bcc: bcc.filter((a) => !reasons.has(a.email)),
+    subject: w.subject,
+    text: args.text ?? null,
+    html: args.html ?? null,
+    tags,
+    language: args.language ?? null,
+    personalization,
+    settings: (args.settings ?? {}) as Message['settings'],
+    headers: (args.headers ?? []).map((h) => ({ name: h.name, value: h.value })),
+    in_reply_to: args.in_reply_to ?? null,
+    references: args.references ?? [],
+    list_unsubscribe: args.list_unsubscribe?.trim() ?? null,
+    precedence_bulk: args.precedence_bulk ?? null,
+    send_at: w.checked.sendAt,
+    status: sendable.length ? pendingStatus : 'sent',
+    created_at: now,
+    updated_at: now,
+  } as never);
+  w.checked.attachments.forEach((a, position) => tx.create(MessageAttachment, { ...a, message, position } as never));
+
+  const recipientIds = await upsertRecipients(tx, w.account.id, domain.id, to.map((a) => a.email), now);
+  const emails = to.map((a, position) =>
+    tx.create(Email, {
+      account: w.account,
+      domain,
+      message,
+      recipient: recipientIds.get(a.email)!,
+      position,
+      to_email: a.email,
+      to_name: a.name ?? null,
+      subject: personalize(w.subject, personalization[lower(a.email)] ?? {}, 'subject'),
+      tags,
+      status: reasons.has(a.email) ? 'suppressed' : pendingStatus,
+      suppression_reason: reasons.get(a.email) ?? null,
+      created_at: now,
+      updated_at: now,
+    } as never),
+  );
+  await tx.flush();
+
+  await recordActivities(
+    tx,
+    emails.map(
+      (e): NewActivity => ({
+        email: { id: e.id, account_id: w.account.id, domain_id: domain.id, message_id: message.id, subject: e.subject, to_email: e.to_email, tags },
+        type: e.status === 'suppressed' ? 'suppressed' : 'queued',
+        suppression_reason: e.suppression_reason,
+        at: now,
+      }),
+    ),
+  );
+  if (sendable.length && !paused) {
+    await enqueue(tx, services.boss, deliverJob, { message_id: message.id }, w.checked.sendAt ? { startAfter: w.checked.sendAt } : {});
+  }
+  return { message_id: message.id, send_paused: paused, warnings: warningsFor(suppressed, reasons, sendable.length === 0) };
+}
+
+function warningsFor(suppressed: Address[], reasons: Map<string, SuppressionReason>, all: boolean): SendWarning[] {
+  if (!suppressed.length) return [];
+  return [
+    {
+      type: all ? 'ALL_SUPPRESSED' : 'SOME_SUPPRESSED',
+      warning: all
+        ? 'None of the recipients were sent this email: all of them are suppressed.'
+        : 'Some of the recipients have not been sent this email because they are suppressed.',
+      recipients: suppressed.map((a) => ({ email: a.email, name: a.name ?? null, reasons: [reasons.get(a.email)!] })),
+    },
+  ];
+}
+
+/** The recipient row of each address on this domain, created on first send (and restored if deleted). */
+async function upsertRecipients(tx: EntityManager, accountId: string, domainId: string, emails: string[], now: Date) {
+  const unique = [...new Set(emails)];
+  const rows = await tx.execute<{ id: string; email: string }[]>(
+    `insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
+     select x.id, ?, ?, ?, ?, x.email from jsonb_to_recordset(?::jsonb) as x(id text, email text)
+     on conflict (domain_id, email) do update set deleted_at = null, updated_at = excluded.updated_at
+     returning id, email`,
+    [now, now, accountId, domainId, JSON.stringify(unique.map((email) => ({ id: newId(), email })))],
+  );
+  return new Map(rows.map((r) => [r.email, r.id]));
+}

@@ -1,0 +1,154 @@
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { seedDomain, accountIdOf } from '../support/factories.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
+import { activityOf, emailsOf, setPlan, settled, sql, until } from './helpers.js';
+
+/** Decodes the quoted-printable parts of a raw message well enough to look for text in it. */
+const unqp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+
+describe('delivery to a real SMTP server', () => {
+  let sink: SmtpSink;
+  let s: TestServer;
+  let domain: { id: string; name: string };
+  let from: string;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    s = await startTestServer({
+      env: {
+        MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`,
+        DELIVERY_RETRY_LIMIT: '2',
+        DELIVERY_RETRY_DELAY_SECONDS: '1',
+        DELIVERY_TIMEOUT_MS: '1500',
+      },
+    });
+    domain = await seedDomain(s, { dkim: true });
+    from = `news@${domain.name}`;
+    await setPlan(s, await accountIdOf(s), 'professional');
+  }, 60_000);
+  afterAll(async () => {
+    await s?.close();
+    await sink?.close();
+  });
+
+  const send = (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    s.rest('POST', '/email', { body: { from: { email: from, name: 'News' }, subject: 'Hello', text: 'Hi', ...body }, headers });
+
+  it('answers 202 with an empty text/plain body and x-message-id, and delivers a signed MIME message', async () => {
+    const to = `alice-${Date.now()}@example.net`;
+    const res = await send({
+      to: [{ email: to, name: 'Alice' }],
+      subject: 'Hi {{ name }}',
+      html: '<p>Dear {{name}}, <b>{{ bio }}</b> {{missing}}!</p>',
+      text: 'Dear {{name}}',
+      personalization: [{ email: to, data: { name: 'Alice', bio: '<i>ok</i><script>alert(1)</script>' } }],
+      tags: ['welcome'],
+      headers: [{ name: 'X-Campaign', value: 'fall-26' }],
+      precedence_bulk: true,
+      list_unsubscribe: '<https://example.net/unsub?u=1>',
+      attachments: [{ filename: 'notes.txt', content: Buffer.from('attached words').toString('base64') }],
+    });
+    expect(res.status).toBe(202);
+    expect(res.text).toBe('');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const messageId = res.headers.get('x-message-id')!;
+    expect(messageId).toMatch(/^[a-z0-9]{24}$/);
+    expect(res.headers.get('x-send-paused')).toBeNull();
+
+    const got = await sink.waitFor(to);
+    // Unfolded, so that a long header can be matched on one line.
+    const raw = got.raw.replace(/\r?\n[ \t]+/g, ' ');
+    const body = unqp(got.raw);
+    expect(raw).toMatch(/^Subject: Hi Alice\r?$/m);
+    expect(body).toContain('Dear Alice, <b><i>ok</i></b> !');
+    expect(body).not.toContain('<script>');
+    expect(raw).toMatch(/^X-Campaign: fall-26\r?$/m);
+    expect(raw).toMatch(/^Precedence: bulk\r?$/m);
+    expect(raw).toMatch(/^List-Unsubscribe: <https:\/\/example\.net\/unsub\?u=1>\r?$/m);
+    expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    expect(raw).toMatch(/^Message-ID: <[a-z0-9]{16}@/m);
+    expect(raw).toContain('filename=notes.txt');
+    expect(got.from).toMatch(new RegExp(`^bounces\\+[a-z0-9]+@mta\\.${domain.name.replace(/\./g, '\\.')}$`));
+
+    // The signature verifies against the key GET /dns-records publishes.
+    const records = await s.rest('GET', `/domains/${domain.id}/dns-records`);
+    const dkim = records.body.data.dkim;
+    const verdict = await dkimVerify(Buffer.from(got.raw), {
+      resolver: async (name: string, type: string) => {
+        if (type === 'TXT' && name === dkim.hostname) return [[dkim.value]];
+        throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      },
+    });
+    expect(verdict.results[0].status.result).toBe('pass');
+    expect(verdict.results[0].signingDomain).toBe(domain.name);
+
+    const [email] = await settled(s, messageId);
+    expect(email).toMatchObject({ status: 'delivered', to_email: to, subject: 'Hi Alice' });
+    expect(await activityOf(s, email.id)).toEqual(['queued', 'sent', 'delivered']);
+    const events = await sql(s, `select type, payload from domain_events where payload->>'email_id' = ? order by created_at`, [email.id]);
+    expect(events.map((e) => e.type)).toEqual(['activity.sent', 'activity.delivered']);
+    expect(events[0].payload).toMatchObject({ message_id: messageId, email: to, subject: 'Hi Alice', tags: ['welcome'], type: 'sent', meta: [] });
+  });
+
+  it('sends each to-recipient its own copy, and cc/bcc with the first', async () => {
+    const a = `a-${Date.now()}@example.net`;
+    const b = `b-${Date.now()}@example.org`;
+    const cc = `cc-${Date.now()}@example.net`;
+    const bcc = `bcc-${Date.now()}@example.net`;
+    const res = await send({ to: [{ email: a }, { email: b }], cc: [{ email: cc }], bcc: [{ email: bcc }] });
+    expect(res.status).toBe(202);
+    const first = await sink.waitFor(a);
+    expect(first.to).toEqual([a, cc, bcc]);
+    expect(first.raw).toMatch(new RegExp(`^Cc: ${cc}`, 'm'));
+    expect(first.raw).not.toMatch(/^Bcc:/m);
+    const second = await sink.waitFor(b);
+    expect(second.to).toEqual([b]);
+  });
+
+  it('turns a 5xx into hard_bounced and puts the recipient on the hard-bounce list', async () => {
+    const to = `gone-${Date.now()}@example.net`;
+    sink.refuse(to, 550);
+    const res = await send({ to: [{ email: to }] });
+    const [email] = await settled(s, res.headers.get('x-message-id')!);
+    expect(email.status).toBe('hard_bounced');
+    expect(await activityOf(s, email.id)).toEqual(['queued', 'hard_bounced']);
+    const list = await s.rest('GET', `/suppressions/hard-bounces?domain_id=${domain.id}`);
+    expect(list.body.data.map((r: any) => r.recipient.email)).toContain(to);
+    // The next send to it is suppressed, with a warning.
+    const again = await send({ to: [{ email: to }, { email: `ok-${Date.now()}@example.net` }] });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual({
+      message: 'There are some warnings for your request.',
+      warnings: [{ type: 'SOME_SUPPRESSED', warning: expect.any(String), recipients: [{ email: to, name: null, reasons: ['hard_bounced'] }] }],
+    });
+    expect(again.headers.get('x-message-id')).toBeTruthy();
+    const rows = await emailsOf(s, again.headers.get('x-message-id')!);
+    expect(rows[0]).toMatchObject({ status: 'suppressed', suppression_reason: 'hard_bounced' });
+    expect(await activityOf(s, rows[0].id)).toEqual(['suppressed']);
+  });
+
+  it('defers a 4xx, retries with backoff, and soft-bounces when retries run out', async () => {
+    const to = `busy-${Date.now()}@example.net`;
+    sink.refuse(to, 451);
+    const res = await send({ to: [{ email: to }] });
+    const [email] = await settled(s, res.headers.get('x-message-id')!, 30_000);
+    expect(email.status).toBe('soft_bounced');
+    // Three attempts: the first and two retries.
+    expect(sink.attempts.filter((a) => a === to)).toHaveLength(3);
+    expect(await activityOf(s, email.id)).toEqual(['queued', 'deferred', 'deferred', 'soft_bounced']);
+  }, 40_000);
+
+  it('defers a server that does not answer, then delivers once it does', async () => {
+    const to = `slow-${Date.now()}@example.net`;
+    sink.stall(to);
+    const res = await send({ to: [{ email: to }] });
+    const id = res.headers.get('x-message-id')!;
+    await until(async () => (await emailsOf(s, id))[0].status === 'deferred', 15_000, 'deferral');
+    sink.release(to);
+    const [email] = await settled(s, id, 15_000);
+    expect(email.status).toBe('delivered');
+    expect(sink.received.filter((m) => m.to.includes(to))).toHaveLength(1);
+    expect(await activityOf(s, email.id)).toEqual(['queued', 'deferred', 'sent', 'delivered']);
+  }, 30_000);
+});

@@ -1,0 +1,50 @@
+import { OPERATOR_TOKEN, type TestServer } from '../support/server.js';
+
+/** Rows straight from the database, for what no public surface shows yet. */
+export async function sql<T = any>(s: TestServer, query: string, params: unknown[] = []): Promise<T[]> {
+  return s.app.services.orm.em.fork().execute(query, params) as Promise<T[]>;
+}
+
+export async function setPlan(s: TestServer, accountId: string, plan: string): Promise<void> {
+  const res = await s.gql(
+    `mutation($a: ID!, $p: String!) { operator_set_plan(account_id: $a, plan: $p) { id } }`,
+    { a: accountId, p: plan },
+    OPERATOR_TOKEN,
+  );
+  if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
+}
+
+/** Polls until `probe` returns something truthy (default 10 s). */
+export async function until<T>(probe: () => Promise<T | null | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const emailsOf = (s: TestServer, messageId: string) =>
+  sql<{ id: string; to_email: string; status: string; suppression_reason: string | null; subject: string; smtp_message_id: string | null }>(
+    s,
+    'select * from emails where message_id = ? order by position',
+    [messageId],
+  );
+
+export const activityOf = (s: TestServer, emailId: string) =>
+  sql<{ type: string; suppression_reason: string | null; data: any }>(s, 'select * from activities where email_id = ? order by created_at, id', [emailId]).then(
+    (rows) => rows.map((r) => r.type),
+  );
+
+/** Waits until every email of the message is in a final state; returns them. */
+export function settled(s: TestServer, messageId: string, ms = 10_000) {
+  return until(
+    async () => {
+      const rows = await emailsOf(s, messageId);
+      return rows.length && rows.every((r) => !['queued', 'scheduled', 'paused', 'deferred'].includes(r.status)) ? rows : null;
+    },
+    ms,
+    `message ${messageId} to settle`,
+  );
+}
