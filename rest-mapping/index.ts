@@ -7,6 +7,11 @@ import { suppressionRoutes } from './suppressions.js';
 import { templateRoutes } from './templates.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
+import { bulkEmailRoutes, emailRoutes } from './email.js';
+import { emailLogRoutes } from './emails.js';
+import { scheduleRoutes } from './schedules.js';
+import { activityRoutes } from './activity.js';
+import { analyticsRoutes } from './analytics.js';
 
 /** The whole /v1 surface: every route, from the per-resource tables. */
 export const routeTable: RouteTable = {
@@ -18,4 +23,10 @@ export const routeTable: RouteTable = {
   ...templateRoutes,
   ...recipientRoutes,
   ...suppressionRoutes,
+  ...emailRoutes,
+  ...bulkEmailRoutes,
+  ...emailLogRoutes,
+  ...scheduleRoutes,
+  ...activityRoutes,
+  ...analyticsRoutes,
 };

@@ -20,7 +20,10 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Link tokens (confirmation, invitation) act as credentials: they never reach the logs. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|access_token|signature)=)[^&#]*/gi, '$1[redacted]');
+  return url
+    .replace(/([?&](?:token|access_token|signature)=)[^&#]*/gi, '$1[redacted]')
+    // Tracking links are credentials too: an unsubscribe token unsubscribes.
+    .replace(/^(\/t\/[ocu]\/)[^?#]*/, '$1[redacted]');
 }
 
 /** Errors GraphQL itself raises (syntax, unknown field, bad variable) are the caller's; the rest are ours. */
@@ -48,6 +51,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       },
     ) as unknown as import('fastify').FastifyBaseLogger,
     bodyLimit: 60 * 1024 * 1024,
+    // Behind a reverse proxy, client addresses (tracking's country) come from X-Forwarded-For.
+    trustProxy: services.config.TRUST_PROXY as boolean | string,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -161,7 +166,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     }
     // The operator token is for the GraphQL operator API only.
     if (!ctx.auth) return reply.status(401).send({ message: 'Unauthenticated.' });
-    const body = req.body ?? {};
+    const arrayBody = matched.route.spec.arrayBody;
+    const body = arrayBody && Array.isArray(req.body) ? { [arrayBody]: req.body } : (req.body ?? {});
     if (typeof body !== 'object' || Array.isArray(body)) {
       return reply.status(400).send({ message: 'The request body must be a JSON object.' });
     }

@@ -17,6 +17,8 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
   /** UTC, YYYY-MM-DD HH:MM:SS */
   PlainTimestamp: { input: string; output: string; }
+  /** A Unix timestamp (integer seconds) or an ISO 8601 date-time string. */
+  SendAt: { input: unknown; output: unknown; }
 };
 
 export type AccountType = {
@@ -49,6 +51,82 @@ export type AccountUser = {
   updated_at: Scalars['IsoTimestamp']['output'];
 };
 
+/** The email an activity belongs to. text and html are the message's, not personalized. */
+export type ActivityEmailType = {
+  __typename?: 'ActivityEmailType';
+  created_at: Scalars['PlainTimestamp']['output'];
+  from: Scalars['String']['output'];
+  html?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  recipient: RecipientType;
+  status: Scalars['String']['output'];
+  subject: Scalars['String']['output'];
+  /** Null when the message had no tags. */
+  tags?: Maybe<Array<Scalars['String']['output']>>;
+  text?: Maybe<Scalars['String']['output']>;
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+/** One step in an email's life (SPEC.md "Activity"). */
+export type ActivityEntry = {
+  __typename?: 'ActivityEntry';
+  created_at: Scalars['PlainTimestamp']['output'];
+  email: ActivityEmailType;
+  id: Scalars['ID']['output'];
+  /** Set only when type is suppressed. */
+  suppression_reason?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+export type ActivityPage = {
+  __typename?: 'ActivityPage';
+  data: Array<ActivityEntry>;
+  meta: ActivityPageMeta;
+};
+
+export type ActivityPageMeta = {
+  __typename?: 'ActivityPageMeta';
+  current_page: Scalars['Int']['output'];
+  from?: Maybe<Scalars['Int']['output']>;
+  per_page: Scalars['Int']['output'];
+  to?: Maybe<Scalars['Int']['output']>;
+};
+
+export type AnalyticsByDate = {
+  __typename?: 'AnalyticsByDate';
+  date_from: Scalars['Int']['output'];
+  date_to: Scalars['Int']['output'];
+  /** days, weeks, months or years */
+  group_by: Scalars['String']['output'];
+  /** One item per unit of the range, oldest first, none left out: `date` (Unix timestamp of the unit start, UTC; weeks start on Monday) and an integer per queried event. */
+  stats: Array<Scalars['JSONObject']['output']>;
+};
+
+export type AnalyticsByName = {
+  __typename?: 'AnalyticsByName';
+  date_from: Scalars['Int']['output'];
+  date_to: Scalars['Int']['output'];
+  /** Opens per value, most first; opens where it is not known are left out. */
+  stats: Array<AnalyticsNameCount>;
+};
+
+export type AnalyticsNameCount = {
+  __typename?: 'AnalyticsNameCount';
+  count: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type AttachmentInput = {
+  /** Base64; at most 25 MB once decoded. */
+  content: Scalars['String']['input'];
+  /** `inline` or `attachment` (the default). */
+  disposition?: InputMaybe<Scalars['String']['input']>;
+  filename: Scalars['String']['input'];
+  /** Content-ID for `cid:` references; needs disposition `inline`. */
+  id?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A blocklist entry: an exact address or a regular expression, for a domain or the whole account. */
 export type BlocklistEntry = {
   __typename?: 'BlocklistEntry';
@@ -60,6 +138,29 @@ export type BlocklistEntry = {
   /** email (an exact address) or pattern (a regular expression) */
   type: Scalars['String']['output'];
   updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type BulkEmail = {
+  __typename?: 'BulkEmail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  messages_id?: Maybe<Array<Scalars['String']['output']>>;
+  /** queued, processing or completed */
+  state: Scalars['String']['output'];
+  /** `message.<index>` → `{to: [{email, name, reasons}]}` */
+  suppressed_recipients?: Maybe<Scalars['JSONObject']['output']>;
+  suppressed_recipients_count: Scalars['Int']['output'];
+  total_recipients_count: Scalars['Int']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+  /** `message.<index>.<field>` → messages, as a 422 of POST /v1/email */
+  validation_errors?: Maybe<Scalars['JSONObject']['output']>;
+  validation_errors_count: Scalars['Int']['output'];
+};
+
+export type BulkEmailAccepted = {
+  __typename?: 'BulkEmailAccepted';
+  bulk_email_id: Scalars['String']['output'];
+  message: Scalars['String']['output'];
 };
 
 export type CapturedMailType = {
@@ -253,6 +354,35 @@ export type DomainVerification = {
   message: Scalars['String']['output'];
 };
 
+/** One step in an email's life. */
+export type EmailActivityEntry = {
+  __typename?: 'EmailActivityEntry';
+  created_at: Scalars['PlainTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  /** Set only when type is suppressed. */
+  suppression_reason?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+};
+
+export type EmailAddressInput = {
+  email: Scalars['String']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The message as it went out, kept by the capture transport. */
+export type EmailContent = {
+  __typename?: 'EmailContent';
+  html?: Maybe<Scalars['String']['output']>;
+  /** The whole signed MIME message. */
+  raw?: Maybe<Scalars['String']['output']>;
+  text?: Maybe<Scalars['String']['output']>;
+};
+
+export type HeaderInput = {
+  name: Scalars['String']['input'];
+  value: Scalars['String']['input'];
+};
+
 /** An invitation to join the account, pending until accepted. */
 export type Invite = {
   __typename?: 'Invite';
@@ -266,12 +396,118 @@ export type Invite = {
   updated_at: Scalars['IsoTimestamp']['output'];
 };
 
+export type LoggedEmail = {
+  __typename?: 'LoggedEmail';
+  /** First click. */
+  clicked_at?: Maybe<Scalars['PlainTimestamp']['output']>;
+  created_at: Scalars['PlainTimestamp']['output'];
+  domain_id: Scalars['ID']['output'];
+  from: Scalars['String']['output'];
+  from_name?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** The x-message-id of the send it belongs to. */
+  message_id: Scalars['ID']['output'];
+  /** First open. */
+  opened_at?: Maybe<Scalars['PlainTimestamp']['output']>;
+  /** queued, scheduled, paused, deferred, sent, delivered, soft_bounced, hard_bounced, suppressed, rejected or cancelled */
+  status: Scalars['String']['output'];
+  /** After personalization. */
+  subject: Scalars['String']['output'];
+  /** Why it was not sent, when status is suppressed. */
+  suppression_reason?: Maybe<Scalars['String']['output']>;
+  /** Null when the message had no tags. */
+  tags?: Maybe<Array<Scalars['String']['output']>>;
+  template_id?: Maybe<Scalars['ID']['output']>;
+  /** The recipient address. */
+  to: Scalars['String']['output'];
+  to_name?: Maybe<Scalars['String']['output']>;
+  unsubscribed_at?: Maybe<Scalars['PlainTimestamp']['output']>;
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+export type LoggedEmailDetail = {
+  __typename?: 'LoggedEmailDetail';
+  /** Oldest first. */
+  activity: Array<EmailActivityEntry>;
+  /** First click. */
+  clicked_at?: Maybe<Scalars['PlainTimestamp']['output']>;
+  /** Null unless the capture transport stored the message. */
+  content?: Maybe<EmailContent>;
+  created_at: Scalars['PlainTimestamp']['output'];
+  domain_id: Scalars['ID']['output'];
+  from: Scalars['String']['output'];
+  from_name?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** The x-message-id of the send it belongs to. */
+  message_id: Scalars['ID']['output'];
+  /** First open. */
+  opened_at?: Maybe<Scalars['PlainTimestamp']['output']>;
+  recipient: RecipientType;
+  /** queued, scheduled, paused, deferred, sent, delivered, soft_bounced, hard_bounced, suppressed, rejected or cancelled */
+  status: Scalars['String']['output'];
+  /** After personalization. */
+  subject: Scalars['String']['output'];
+  /** Why it was not sent, when status is suppressed. */
+  suppression_reason?: Maybe<Scalars['String']['output']>;
+  /** Null when the message had no tags. */
+  tags?: Maybe<Array<Scalars['String']['output']>>;
+  template_id?: Maybe<Scalars['ID']['output']>;
+  /** The recipient address. */
+  to: Scalars['String']['output'];
+  to_name?: Maybe<Scalars['String']['output']>;
+  unsubscribed_at?: Maybe<Scalars['PlainTimestamp']['output']>;
+  updated_at: Scalars['PlainTimestamp']['output'];
+};
+
 export type MaintenanceWindowType = {
   __typename?: 'MaintenanceWindowType';
   ended_at?: Maybe<Scalars['IsoTimestamp']['output']>;
   id: Scalars['ID']['output'];
   note: Scalars['String']['output'];
   started_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type MessageDetail = {
+  __typename?: 'MessageDetail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  domain: DomainType;
+  /** One per `to` recipient, in the order of the request. */
+  emails: Array<LoggedEmail>;
+  id: Scalars['ID']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type MessageListItem = {
+  __typename?: 'MessageListItem';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type MessageSchedule = {
+  __typename?: 'MessageSchedule';
+  created_at: Scalars['IsoTimestamp']['output'];
+  message_id: Scalars['ID']['output'];
+  send_at: Scalars['IsoTimestamp']['output'];
+  /** scheduled, sent or error */
+  status: Scalars['String']['output'];
+  /** Why a schedule is in error. */
+  status_message?: Maybe<Scalars['String']['output']>;
+  subject: Scalars['String']['output'];
+};
+
+export type MessageScheduleDetail = {
+  __typename?: 'MessageScheduleDetail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  domain: DomainRef;
+  message: ScheduledMessageRef;
+  message_id: Scalars['ID']['output'];
+  send_at: Scalars['IsoTimestamp']['output'];
+  /** scheduled, sent or error */
+  status: Scalars['String']['output'];
+  /** Why a schedule is in error. */
+  status_message?: Maybe<Scalars['String']['output']>;
+  subject: Scalars['String']['output'];
 };
 
 export type Mutation = {
@@ -300,6 +536,8 @@ export type Mutation = {
   delete_from_blocklist: Scalars['Boolean']['output'];
   delete_hard_bounces: Scalars['Boolean']['output'];
   delete_invite: Scalars['Boolean']['output'];
+  /** Cancels a scheduled send that has not gone out yet. */
+  delete_message_schedule: Scalars['Boolean']['output'];
   delete_on_hold_list: Scalars['Boolean']['output'];
   delete_recipient: Scalars['Boolean']['output'];
   delete_sender_identity: Scalars['Boolean']['output'];
@@ -328,6 +566,10 @@ export type Mutation = {
   resend_invite: Invite;
   /** Sends the confirmation mail again; refused once verified. */
   resend_sender_identity: SenderIdentity;
+  /** Queues many sends at once (POST /v1/bulk-email); each item is a POST /v1/email body. */
+  send_bulk_email: BulkEmailAccepted;
+  /** Accepts one email for sending (POST /v1/email). An Idempotency-Key request header makes retries safe for 24 h. */
+  send_email: SendEmailResult;
   /** Changes any subset of domain_settings. */
   update_domain_settings: DomainType;
   update_sender_identity: SenderIdentity;
@@ -455,6 +697,11 @@ export type MutationDelete_InviteArgs = {
 };
 
 
+export type MutationDelete_Message_ScheduleArgs = {
+  message_id: Scalars['ID']['input'];
+};
+
+
 export type MutationDelete_On_Hold_ListArgs = {
   all?: InputMaybe<Scalars['Boolean']['input']>;
   domain_id: Scalars['ID']['input'];
@@ -568,6 +815,35 @@ export type MutationResend_InviteArgs = {
 
 export type MutationResend_Sender_IdentityArgs = {
   identity_id: Scalars['ID']['input'];
+};
+
+
+export type MutationSend_Bulk_EmailArgs = {
+  emails: Array<Scalars['JSONObject']['input']>;
+};
+
+
+export type MutationSend_EmailArgs = {
+  attachments?: InputMaybe<Array<AttachmentInput>>;
+  bcc?: InputMaybe<Array<EmailAddressInput>>;
+  cc?: InputMaybe<Array<EmailAddressInput>>;
+  from?: InputMaybe<EmailAddressInput>;
+  headers?: InputMaybe<Array<HeaderInput>>;
+  html?: InputMaybe<Scalars['String']['input']>;
+  in_reply_to?: InputMaybe<Scalars['String']['input']>;
+  language?: InputMaybe<Scalars['String']['input']>;
+  list_unsubscribe?: InputMaybe<Scalars['String']['input']>;
+  personalization?: InputMaybe<Array<PersonalizationInput>>;
+  precedence_bulk?: InputMaybe<Scalars['Boolean']['input']>;
+  references?: InputMaybe<Array<Scalars['String']['input']>>;
+  reply_to?: InputMaybe<EmailAddressInput>;
+  send_at?: InputMaybe<Scalars['SendAt']['input']>;
+  settings?: InputMaybe<Scalars['JSONObject']['input']>;
+  subject?: InputMaybe<Scalars['String']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  template_id?: InputMaybe<Scalars['String']['input']>;
+  text?: InputMaybe<Scalars['String']['input']>;
+  to: Array<EmailAddressInput>;
 };
 
 
@@ -690,20 +966,47 @@ export type PageMeta = {
   total: Scalars['Int']['output'];
 };
 
+export type PersonalizationInput = {
+  data: Scalars['JSONObject']['input'];
+  email: Scalars['String']['input'];
+};
+
 export type Query = {
   __typename?: 'Query';
+  /** A domain's activity in a time range, newest first (GET /v1/activity/{domain_id}). */
+  activities: ActivityPage;
+  activity: ActivityEntry;
+  /** Opens per country (two-letter code). */
+  analytics_country: AnalyticsByName;
+  /** Event counts per day, week, month or year (GET /v1/analytics/date). */
+  analytics_date: AnalyticsByDate;
+  /** Opens per user-agent name (browser or mail client). */
+  analytics_ua_name: AnalyticsByName;
+  /** Opens per reading environment: webmail, mobile or desktop. */
+  analytics_ua_type: AnalyticsByName;
   /** Blocklist entries, newest first. */
   blocklist: Array<BlocklistEntry>;
+  bulk_email: BulkEmail;
   domain: DomainType;
   /** The DNS records to publish for the domain. */
   domain_dns_records: DomainDnsRecords;
   domain_recipients: RecipientPage;
   domains: DomainPage;
+  /** One email with its activity and, when captured, its content. */
+  email: LoggedEmailDetail;
+  /** The email log, newest first (GET /v1/emails). */
+  emails: Array<LoggedEmail>;
   /** Hard-bounced recipients, newest first. */
   hard_bounces: Array<SuppressionEntry>;
   invite: Invite;
   /** Invitations not yet accepted, oldest first. */
   invites: Array<Invite>;
+  message: MessageDetail;
+  message_schedule: MessageScheduleDetail;
+  /** Sends with a send_at, newest first; cancelled ones are left out. */
+  message_schedules: Array<MessageSchedule>;
+  /** Accepted sends, newest first (GET /v1/messages). */
+  messages: Array<MessageListItem>;
   /** Recipients on hold, newest first. */
   on_hold_list: Array<OnHoldEntry>;
   operator_accounts: Array<AccountType>;
@@ -738,10 +1041,68 @@ export type Query = {
 };
 
 
+export type QueryActivitiesArgs = {
+  date_from: Scalars['String']['input'];
+  date_to: Scalars['String']['input'];
+  domain_id: Scalars['ID']['input'];
+  event?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryActivityArgs = {
+  activity_id: Scalars['ID']['input'];
+};
+
+
+export type QueryAnalytics_CountryArgs = {
+  date_from: Scalars['Int']['input'];
+  date_to: Scalars['Int']['input'];
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  recipient_id?: InputMaybe<Array<Scalars['String']['input']>>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type QueryAnalytics_DateArgs = {
+  date_from: Scalars['Int']['input'];
+  date_to: Scalars['Int']['input'];
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  event: Array<Scalars['String']['input']>;
+  group_by?: Scalars['String']['input'];
+  recipient_id?: InputMaybe<Array<Scalars['String']['input']>>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type QueryAnalytics_Ua_NameArgs = {
+  date_from: Scalars['Int']['input'];
+  date_to: Scalars['Int']['input'];
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  recipient_id?: InputMaybe<Array<Scalars['String']['input']>>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type QueryAnalytics_Ua_TypeArgs = {
+  date_from: Scalars['Int']['input'];
+  date_to: Scalars['Int']['input'];
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  recipient_id?: InputMaybe<Array<Scalars['String']['input']>>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
 export type QueryBlocklistArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
+};
+
+
+export type QueryBulk_EmailArgs = {
+  bulk_email_id: Scalars['ID']['input'];
 };
 
 
@@ -769,6 +1130,25 @@ export type QueryDomainsArgs = {
 };
 
 
+export type QueryEmailArgs = {
+  email_id: Scalars['ID']['input'];
+};
+
+
+export type QueryEmailsArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  interaction?: InputMaybe<Array<Scalars['String']['input']>>;
+  limit?: Scalars['Int']['input'];
+  message_id?: InputMaybe<Scalars['ID']['input']>;
+  page?: Scalars['Int']['input'];
+  recipient?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Array<Scalars['String']['input']>>;
+  subject?: InputMaybe<Scalars['String']['input']>;
+  tag?: InputMaybe<Scalars['String']['input']>;
+  template?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type QueryHard_BouncesArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   limit?: Scalars['Int']['input'];
@@ -782,6 +1162,30 @@ export type QueryInviteArgs = {
 
 
 export type QueryInvitesArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryMessageArgs = {
+  message_id: Scalars['ID']['input'];
+};
+
+
+export type QueryMessage_ScheduleArgs = {
+  message_id: Scalars['ID']['input'];
+};
+
+
+export type QueryMessage_SchedulesArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMessagesArgs = {
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
 };
@@ -927,6 +1331,30 @@ export type RecipientType = {
   updated_at: Scalars['PlainTimestamp']['output'];
 };
 
+export type ScheduledMessageRef = {
+  __typename?: 'ScheduledMessageRef';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+};
+
+export type SendEmailResult = {
+  __typename?: 'SendEmailResult';
+  message?: Maybe<Scalars['String']['output']>;
+  /** The x-message-id of /v1: pass it as message_id to the email log. */
+  message_id: Scalars['String']['output'];
+  /** The domain has sending paused: the message waits until it is switched back on. */
+  send_paused: Scalars['Boolean']['output'];
+  warnings: Array<SendWarning>;
+};
+
+export type SendWarning = {
+  __typename?: 'SendWarning';
+  recipients: Array<SuppressedRecipient>;
+  /** SOME_SUPPRESSED, or ALL_SUPPRESSED when no recipient is left */
+  type: Scalars['String']['output'];
+  warning: Scalars['String']['output'];
+};
+
 /** An address the account sends from, usable once its owner confirms it. */
 export type SenderIdentity = {
   __typename?: 'SenderIdentity';
@@ -971,6 +1399,14 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Token changes in the caller's account, live (GraphQL over SSE at /graphql/stream). */
   token_events: TokenEvent;
+};
+
+export type SuppressedRecipient = {
+  __typename?: 'SuppressedRecipient';
+  email: Scalars['String']['output'];
+  name?: Maybe<Scalars['String']['output']>;
+  /** on_hold, hard_bounced, unsubscribed, spam_complained or blocklisted */
+  reasons: Array<Scalars['String']['output']>;
 };
 
 /** A hard-bounce, spam-complaint or unsubscribe entry. */

@@ -1,0 +1,49 @@
+import { ArgsType, Field, ID } from 'type-graphql';
+import { PageArgs } from '../../graphql/pagination.js';
+import { EachOneOf, MaxLen } from '../../graphql/validation.js';
+
+export const EMAIL_STATUSES = [
+  'queued',
+  'scheduled',
+  'paused',
+  'deferred',
+  'sent',
+  'delivered',
+  'soft_bounced',
+  'hard_bounced',
+  'suppressed',
+  'rejected',
+  'cancelled',
+] as const;
+
+/** What the recipient did; `no_interaction` is none of the others. */
+export const INTERACTIONS = ['opened', 'clicked', 'unsubscribed', 'no_interaction'] as const;
+
+@ArgsType()
+export class EmailListArgs extends PageArgs {
+  @Field(() => [String], { nullable: true, description: 'Any of these statuses (`status` or `status[]`).' })
+  @EachOneOf(EMAIL_STATUSES)
+  status?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'opened, clicked, unsubscribed or no_interaction; several match any.' })
+  @EachOneOf(INTERACTIONS)
+  interaction?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'The recipient address, in any case.' })
+  @MaxLen(320)
+  recipient?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Part of the subject, in any case.' })
+  @MaxLen(998)
+  subject?: string | null;
+
+  @Field(() => String, { nullable: true }) @MaxLen(191) tag?: string | null;
+  @Field(() => ID, { nullable: true, description: 'A template id.' }) template?: string | null;
+  @Field(() => ID, { nullable: true }) message_id?: string | null;
+  @Field(() => ID, { nullable: true }) domain_id?: string | null;
+}
+
+@ArgsType()
+export class EmailIdArgs {
+  @Field(() => ID) email_id!: string;
+}

@@ -1,0 +1,50 @@
+import { asDate, asDateOrNull } from './sql.js';
+import type { LoggedEmail } from './email.type.js';
+
+/** The columns of a log row: the email, with its message's sender and template. */
+export const EMAIL_COLUMNS = `e.id, e.message_id, e.domain_id, m.template_id, m.from_email, m.from_name, e.to_email, e.to_name,
+  e.subject, e.tags, e.status, e.suppression_reason, e.opened_at, e.clicked_at, e.unsubscribed_at, e.created_at, e.updated_at`;
+
+export const EMAIL_FROM = 'emails e join messages m on m.id = e.message_id';
+
+export interface EmailRow {
+  id: string;
+  message_id: string;
+  domain_id: string;
+  template_id: string | null;
+  from_email: string;
+  from_name: string | null;
+  to_email: string;
+  to_name: string | null;
+  subject: string;
+  tags: string[] | null;
+  status: string;
+  suppression_reason: string | null;
+  opened_at: unknown;
+  clicked_at: unknown;
+  unsubscribed_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+export function toLoggedEmail(r: EmailRow): LoggedEmail {
+  return {
+    id: r.id,
+    message_id: r.message_id,
+    domain_id: r.domain_id,
+    template_id: r.template_id,
+    from: r.from_email,
+    from_name: r.from_name,
+    to: r.to_email,
+    to_name: r.to_name,
+    subject: r.subject,
+    tags: r.tags?.length ? r.tags : null,
+    status: r.status,
+    suppression_reason: r.suppression_reason,
+    opened_at: asDateOrNull(r.opened_at),
+    clicked_at: asDateOrNull(r.clicked_at),
+    unsubscribed_at: asDateOrNull(r.unsubscribed_at),
+    created_at: asDate(r.created_at),
+    updated_at: asDate(r.updated_at),
+  };
+}

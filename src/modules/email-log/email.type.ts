@@ -1,0 +1,50 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { PlainTimestamp } from '../../graphql/scalars.js';
+import { RecipientType } from '../recipients/recipient.type.js';
+
+/** One email of the email log: a copy of a message for one `to` recipient. Plain timestamps, as activity has. */
+@ObjectType()
+export class LoggedEmail {
+  @Field(() => ID) id!: string;
+  @Field(() => ID, { description: 'The x-message-id of the send it belongs to.' }) message_id!: string;
+  @Field(() => ID) domain_id!: string;
+  @Field(() => ID, { nullable: true }) template_id!: string | null;
+  @Field() from!: string;
+  @Field(() => String, { nullable: true }) from_name!: string | null;
+  @Field({ description: 'The recipient address.' }) to!: string;
+  @Field(() => String, { nullable: true }) to_name!: string | null;
+  @Field({ description: 'After personalization.' }) subject!: string;
+  @Field(() => [String], { nullable: true, description: 'Null when the message had no tags.' }) tags!: string[] | null;
+  @Field({ description: 'queued, scheduled, paused, deferred, sent, delivered, soft_bounced, hard_bounced, suppressed, rejected or cancelled' })
+  status!: string;
+  @Field(() => String, { nullable: true, description: 'Why it was not sent, when status is suppressed.' })
+  suppression_reason!: string | null;
+  @Field(() => PlainTimestamp, { nullable: true, description: 'First open.' }) opened_at!: Date | null;
+  @Field(() => PlainTimestamp, { nullable: true, description: 'First click.' }) clicked_at!: Date | null;
+  @Field(() => PlainTimestamp, { nullable: true }) unsubscribed_at!: Date | null;
+  @Field(() => PlainTimestamp) created_at!: Date;
+  @Field(() => PlainTimestamp) updated_at!: Date;
+}
+
+@ObjectType({ description: 'One step in an email\'s life.' })
+export class EmailActivityEntry {
+  @Field(() => ID) id!: string;
+  @Field() type!: string;
+  @Field(() => String, { nullable: true, description: 'Set only when type is suppressed.' }) suppression_reason!: string | null;
+  @Field(() => PlainTimestamp) created_at!: Date;
+}
+
+@ObjectType({ description: 'The message as it went out, kept by the capture transport.' })
+export class EmailContent {
+  @Field(() => String, { nullable: true }) html!: string | null;
+  @Field(() => String, { nullable: true }) text!: string | null;
+  @Field(() => String, { nullable: true, description: 'The whole signed MIME message.' }) raw!: string | null;
+}
+
+@ObjectType()
+export class LoggedEmailDetail extends LoggedEmail {
+  @Field(() => RecipientType) recipient!: RecipientType;
+  @Field(() => [EmailActivityEntry], { description: 'Oldest first.' }) activity!: EmailActivityEntry[];
+  @Field(() => EmailContent, { nullable: true, description: 'Null unless the capture transport stored the message.' })
+  content!: EmailContent | null;
+}

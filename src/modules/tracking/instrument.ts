@@ -1,0 +1,108 @@
+import { escapeHtml } from '../../lib/html.js';
+import { scanHtml } from './html-scan.js';
+import { trackingPrefix, trackingUrl, type LinkConfig } from './tokens.js';
+
+export interface TrackingOptions {
+  /** Inject the open pixel into html. */
+  opens: boolean;
+  /** Rewrite http(s) links in html (and bare http(s) URLs in text) to signed click URLs. */
+  clicks: boolean;
+  /** Append the unsubscribe footer(s). */
+  unsubscribe: boolean;
+  /** Html footer template containing {{unsubscribe}}; null = no html footer. */
+  unsubscribeHtml: string | null;
+  /** Text footer template containing {{unsubscribe}}; null = no text footer. */
+  unsubscribePlain: string | null;
+}
+
+const PLACEHOLDER = /\{\{\s*unsubscribe\s*\}\}/gi;
+// Bare URLs in text end at whitespace or at characters that usually delimit them.
+const TEXT_URL = /\bhttps?:\/\/[^\s<>"'`{}|\\^]+/gi;
+const TRAILING = /[.,;:!?'"*_)\]]$/;
+
+export function unsubscribeUrl(config: LinkConfig, emailId: string): string {
+  return trackingUrl(config, 'unsubscribe', emailId);
+}
+
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sentence punctuation after a URL is not part of it; a `)` is, when the URL opened one. */
+function trimUrl(url: string): string {
+  let out = url;
+  while (TRAILING.test(out)) {
+    if (out.endsWith(')') && (out.match(/\(/g)?.length ?? 0) >= (out.match(/\)/g)?.length ?? 0)) break;
+    out = out.slice(0, -1);
+  }
+  return out;
+}
+
+function insertBeforeBodyEnd(html: string, addition: string): string {
+  const at = scanHtml(html).bodyClose;
+  return at === null ? html + addition : html.slice(0, at) + addition + html.slice(at);
+}
+
+function instrumentHtml(html: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: string): string {
+  let out = html;
+  if (opts.unsubscribe && opts.unsubscribeHtml) out = insertBeforeBodyEnd(out, opts.unsubscribeHtml);
+  out = out.replace(PLACEHOLDER, escapeHtml(unsub));
+  const ours = trackingPrefix(config);
+  if (opts.clicks) {
+    const { links } = scanHtml(out);
+    let rebuilt = '';
+    let from = 0;
+    for (const link of links) {
+      const target = link.href.trim();
+      if (!isHttpUrl(target) || target.includes(unsub) || target.startsWith(ours)) continue;
+      rebuilt += `${out.slice(from, link.start)}"${escapeHtml(trackingUrl(config, 'click', emailId, target))}"`;
+      from = link.end;
+    }
+    out = rebuilt + out.slice(from);
+  }
+  if (opts.opens) {
+    const pixel = trackingUrl(config, 'open', emailId);
+    out = insertBeforeBodyEnd(
+      out,
+      `<img src="${escapeHtml(pixel)}" width="1" height="1" alt="" border="0" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`,
+    );
+  }
+  return out;
+}
+
+function instrumentText(text: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: string): string {
+  let out = text;
+  if (opts.unsubscribe && opts.unsubscribePlain) out = `${out.replace(/\s+$/, '')}\n\n${opts.unsubscribePlain}\n`;
+  out = out.replace(PLACEHOLDER, unsub);
+  if (!opts.clicks) return out;
+  const ours = trackingPrefix(config);
+  return out.replace(TEXT_URL, (match) => {
+    const url = trimUrl(match);
+    if (!isHttpUrl(url) || url.startsWith(ours)) return match;
+    return trackingUrl(config, 'click', emailId, url) + match.slice(url.length);
+  });
+}
+
+/**
+ * Adds open, click and unsubscribe tracking to one email's bodies. Pure: the same input gives
+ * the same links, each signed for this email so the redirect can only ever go where the sender
+ * linked to.
+ */
+export function instrument(
+  parts: { html: string | null; text: string | null },
+  emailId: string,
+  opts: TrackingOptions,
+  config: LinkConfig,
+): { html: string | null; text: string | null } {
+  const unsub = unsubscribeUrl(config, emailId);
+  return {
+    html: parts.html === null ? null : instrumentHtml(parts.html, emailId, opts, config, unsub),
+    text: parts.text === null ? null : instrumentText(parts.text, emailId, opts, config, unsub),
+  };
+}
