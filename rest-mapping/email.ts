@@ -19,8 +19,38 @@ function sendAnswer(r: SendResult) {
   return { status: 202, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: '' };
 }
 
+const sendDoc = {
+  description: 'Accepted: an empty text/plain body, or `{message, warnings}` when some recipients are suppressed.',
+  headers: {
+    'x-message-id': { description: 'The message id; `message_id` of GET /v1/emails.', schema: { type: 'string' } },
+    'x-send-paused': { description: '`true` when the domain has sending paused.', schema: { type: 'string', enum: ['true'] } },
+  },
+  content: {
+    'text/plain': { schema: { type: 'string', maxLength: 0 } },
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          message: { type: 'string' },
+          warnings: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                type: { type: 'string', enum: ['SOME_SUPPRESSED', 'ALL_SUPPRESSED'] },
+                warning: { type: 'string' },
+                recipients: { type: 'array', items: { $ref: '#/components/schemas/SuppressedRecipient' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
 export const emailRoutes: RouteTable = {
-  'Mutation.send_email': { method: 'POST', path: '/email', status: 202, envelope: 'raw', respond: sendAnswer },
+  'Mutation.send_email': { method: 'POST', path: '/email', status: 202, envelope: 'raw', respond: sendAnswer, responseDoc: sendDoc },
 };
 
 export const bulkEmailRoutes: RouteTable = {

@@ -26,7 +26,8 @@ const errorSchema = (withErrors = false) => ({
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 
-const pagedSchema = (item: unknown) => ({
+/** `meta` is the result type's own (activity's has no last_page/total), else the full pager's. */
+const pagedSchema = (item: unknown, meta: unknown = { $ref: '#/components/schemas/PageMeta' }) => ({
   type: 'object',
   properties: {
     data: item,
@@ -34,7 +35,7 @@ const pagedSchema = (item: unknown) => ({
       type: 'object',
       properties: Object.fromEntries(['first', 'last', 'prev', 'next'].map((k) => [k, { type: 'string', nullable: true }])),
     },
-    meta: { $ref: '#/components/schemas/PageMeta' },
+    meta,
   },
 });
 
@@ -105,12 +106,20 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
               spec.envelope === 'raw'
                 ? result
                 : spec.envelope === 'paged'
-                  ? pagedSchema((result as { properties?: { data?: unknown } }).properties?.data ?? {})
+                  ? pagedSchema(
+                      (result as { properties?: { data?: unknown } }).properties?.data ?? {},
+                      (result as { properties?: { meta?: unknown } }).properties?.meta,
+                    )
                   : { type: 'object', properties: { data: result } },
             ),
           };
+    if (spec.arrayBody && op.requestBody?.content?.['application/json']) {
+      // The wire body is the list itself, not an object holding it.
+      const inner = bodySchema?.properties?.[spec.arrayBody] ?? { type: 'array', items: { type: 'object' } };
+      op.requestBody.content['application/json'] = { schema: inner as never };
+    }
     op.responses = {
-      [status]: success,
+      [status]: spec.responseDoc ?? success,
       '401': { $ref: '#/components/responses/Unauthenticated' },
       '403': { $ref: '#/components/responses/Forbidden' },
       '404': { $ref: '#/components/responses/NotFound' },

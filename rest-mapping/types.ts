@@ -26,6 +26,8 @@ export interface RouteSpec {
    */
   /** Fields left out of the answer, wherever they occur, when their value is null (SPEC.md "only when"). */
   omitNull?: string[];
+  /** The OpenAPI success response, when `respond` answers something the envelope cannot describe. */
+  responseDoc?: Record<string, unknown>;
   /** The JSON body is an array (POST /v1/bulk-email): it is passed as this argument. */
   arrayBody?: string;
   respond?: (result: any) => { status: number; body?: unknown; headers?: Record<string, string> };

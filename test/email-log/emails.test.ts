@@ -115,7 +115,8 @@ describe('GET /v1/email/{email_id}', () => {
       expect(a.suppression_reason).toBeNull();
     }
     expect(Object.keys(d.recipient).sort()).toEqual(['created_at', 'deleted_at', 'email', 'id', 'updated_at']);
-    expect(d.recipient).toMatchObject({ email: upper, deleted_at: '' });
+    // Recipients are stored lowercase, as the suppression lists store them; the email keeps the case it was sent with.
+    expect(d.recipient).toMatchObject({ email: upper.toLowerCase(), deleted_at: '' });
     expect(Object.keys(d.content).sort()).toEqual(['html', 'raw', 'text']);
     expect(d.content.html).toContain('HTML body');
     expect(d.content.text).toContain('Plain body');

@@ -1,5 +1,6 @@
 import { seedDomain, accountIdOf } from '../support/factories.js';
 import { createAccount, startTestServer, tokenWith, type TestServer } from '../support/server.js';
+import { sendingPurgeJob } from '../../src/modules/sending/purge.job.js';
 import { emailsOf, setPlan, settled, sql, until } from './helpers.js';
 
 /** POST /v1/email and the send_email mutation: every rule of SPEC.md "Sending email". */
@@ -166,6 +167,22 @@ describe('accepting a send', () => {
     const other = await post({ ...body, subject: 'changed' }, undefined, { 'idempotency-key': key });
     expect(other.status).toBe(422);
     expect(Object.keys(other.body.errors)).toEqual(['Idempotency-Key']);
+  });
+
+  it('forgets an Idempotency-Key after 24 hours', async () => {
+    const body = base();
+    const key = `old-${Date.now()}`;
+    const first = await post(body, undefined, { 'idempotency-key': key });
+    await sql(s, `update idempotency_keys set created_at = now() - interval '25 hours' where key = ?`, [key]);
+    const again = await post(body, undefined, { 'idempotency-key': key });
+    expect(again.status).toBe(202);
+    expect(again.headers.get('x-message-id')).not.toBe(first.headers.get('x-message-id'));
+    // The hourly purge drops expired keys that were never reused.
+    const stale = `stale-${Date.now()}`;
+    await post(base(), undefined, { 'idempotency-key': stale });
+    await sql(s, `update idempotency_keys set created_at = now() - interval '25 hours' where key = ?`, [stale]);
+    await sendingPurgeJob.perform({}, s.app.services, { id: 'test', retryCount: 0, retryLimit: 0 });
+    expect(await sql(s, 'select key from idempotency_keys where key in (?, ?)', [key, stale])).toEqual([{ key }]);
   });
 
   it('sends from a template with its default subject and sender', async () => {

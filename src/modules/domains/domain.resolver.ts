@@ -3,7 +3,7 @@ import { caller, type Ctx } from '../../graphql/context.js';
 import { expectedRecords } from './dns-check.js';
 import { CreateDomainArgs, DomainIdArgs, DomainListArgs, DomainRecipientsArgs, DomainSettingsArgs } from './domain.inputs.js';
 import { RecipientPage, toRecipient } from '../recipients/recipient.type.js';
-import { toCreatedDomain, toDomain, toDomainListItem } from './domain.mapper.js';
+import { toCreatedDomain, toDomainCounted, toDomainListItems } from './domain.mapper.js';
 import { DomainService } from './domain.service.js';
 import {
   CreatedDomain,
@@ -21,13 +21,13 @@ export class DomainResolver {
   @Query(() => DomainPage)
   async domains(@Context() ctx: Ctx, @Args() args: DomainListArgs): Promise<DomainPage> {
     const { rows, meta } = await svc(ctx).list(caller(ctx), args);
-    return { data: rows.map((d) => toDomainListItem(d)), meta };
+    return { data: await toDomainListItems(ctx.em, rows), meta };
   }
 
   @Authorized('domains_read')
   @Query(() => DomainType)
   async domain(@Context() ctx: Ctx, @Args() { domain_id }: DomainIdArgs): Promise<DomainType> {
-    return toDomain(await svc(ctx).get(caller(ctx), domain_id));
+    return toDomainCounted(ctx.em, await svc(ctx).get(caller(ctx), domain_id));
   }
 
   @Authorized('domains_read')
@@ -52,7 +52,7 @@ export class DomainResolver {
   @Authorized('domains_full')
   @Mutation(() => DomainType, { description: 'Changes any subset of domain_settings.' })
   async update_domain_settings(@Context() ctx: Ctx, @Args() args: DomainSettingsArgs): Promise<DomainType> {
-    return toDomain(await svc(ctx).updateSettings(caller(ctx), args));
+    return toDomainCounted(ctx.em, await svc(ctx).updateSettings(caller(ctx), args));
   }
 
   @Authorized('domains_full')

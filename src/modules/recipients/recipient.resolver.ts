@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
-import { toDomain } from '../domains/domain.mapper.js';
+import { toDomainCounted } from '../domains/domain.mapper.js';
 import { RecipientIdArgs, RecipientListArgs } from './recipient.inputs.js';
 import { RecipientService } from './recipient.service.js';
 import { RecipientDetail, RecipientPage, toRecipient } from './recipient.type.js';
@@ -19,9 +19,9 @@ export class RecipientResolver {
   @Authorized('recipients_read')
   @Query(() => RecipientDetail)
   async recipient(@Context() ctx: Ctx, @Args() { recipient_id }: RecipientIdArgs): Promise<RecipientDetail> {
-    const r = await svc(ctx).get(caller(ctx), recipient_id);
-    // Sent emails join this list when the sending module records them.
-    return { ...toRecipient(r), emails: [], domain: toDomain(r.domain) };
+    const service = svc(ctx);
+    const r = await service.get(caller(ctx), recipient_id);
+    return { ...toRecipient(r), emails: await service.emails(r), domain: await toDomainCounted(ctx.em, r.domain) };
   }
 
   @Authorized('recipients_full')

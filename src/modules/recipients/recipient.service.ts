@@ -5,8 +5,16 @@ import type { Auth } from '../../graphql/context.js';
 import { errors } from '../../graphql/errors.js';
 import { offsetOf, pageMeta } from '../../graphql/pagination.js';
 import { Domain } from '../domains/domain.entity.js';
+import { asDate } from '../email-log/sql.js';
 import { Recipient } from './recipient.entity.js';
 import type { RecipientListArgs } from './recipient.inputs.js';
+import type { RecipientEmail } from './recipient.type.js';
+
+/**
+ * The detail shows at most this many emails: a recipient can receive thousands, and the email
+ * log (GET /v1/emails?recipient=...) pages through all of them.
+ */
+export const RECIPIENT_EMAILS_CAP = 100;
 
 /**
  * Deleting a recipient is soft: the row stays (suppressions and history refer to it) with
@@ -36,6 +44,28 @@ export class RecipientService {
 
   get(auth: Auth, id: string): Promise<Recipient> {
     return findOwned(this.em, Recipient, auth, { id, deleted_at: null }, ['domain']);
+  }
+
+  /** The latest emails sent to a recipient already loaded through `get` (so owned and visible). */
+  async emails(recipient: Recipient): Promise<RecipientEmail[]> {
+    const rows = await this.em.execute<
+      { id: string; message_id: string; from_email: string; subject: string; status: string; tags: string[] | null; created_at: unknown }[]
+    >(
+      `select e.id, e.message_id, m.from_email, e.subject, e.status, e.tags, e.created_at
+        from emails e join messages m on m.id = e.message_id
+        where e.recipient_id = ? and e.account_id = ?
+        order by e.created_at desc, e.id desc limit ${RECIPIENT_EMAILS_CAP}`,
+      [recipient.id, recipient.account.id],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      message_id: r.message_id,
+      from: r.from_email,
+      subject: r.subject,
+      status: r.status,
+      tags: r.tags?.length ? r.tags : null,
+      created_at: asDate(r.created_at),
+    }));
   }
 
   async remove(auth: Auth, id: string): Promise<boolean> {

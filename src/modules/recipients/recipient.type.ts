@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { PageMeta } from '../../graphql/pagination.js';
-import { JSONObject, PlainTimestamp, plainTimestamp } from '../../graphql/scalars.js';
+import { PlainTimestamp, plainTimestamp } from '../../graphql/scalars.js';
 import { DomainType } from '../domains/domain.type.js';
 import type { Recipient } from './recipient.entity.js';
 
@@ -19,10 +19,21 @@ export class RecipientPage {
   @Field(() => PageMeta) meta!: PageMeta;
 }
 
+@ObjectType({ description: 'One email sent to a recipient, in short.' })
+export class RecipientEmail {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) message_id!: string;
+  @Field({ description: "The message's sender address." }) from!: string;
+  @Field() subject!: string;
+  @Field() status!: string;
+  @Field(() => [String], { nullable: true, description: 'Null when the email has no tags.' }) tags!: string[] | null;
+  @Field(() => PlainTimestamp) created_at!: Date;
+}
+
 @ObjectType()
 export class RecipientDetail extends RecipientType {
-  @Field(() => [JSONObject], { description: 'Emails sent to this recipient, newest first.' })
-  emails!: Record<string, unknown>[];
+  @Field(() => [RecipientEmail], { description: 'The latest 100 emails sent to this recipient, newest first.' })
+  emails!: RecipientEmail[];
   @Field(() => DomainType) domain!: DomainType;
 }
 

@@ -215,7 +215,7 @@ async function writeMessage(services: AppServices, tx: EntityManager, w: WriteIn
       account: w.account,
       domain,
       message,
-      recipient: recipientIds.get(a.email)!,
+      recipient: recipientIds.get(lower(a.email))!,
       position,
       to_email: a.email,
       to_name: a.name ?? null,
@@ -259,9 +259,12 @@ function warningsFor(suppressed: Address[], reasons: Map<string, SuppressionReas
   ];
 }
 
-/** The recipient row of each address on this domain, created on first send (and restored if deleted). */
+/**
+ * The recipient row of each address on this domain, created on first send (and restored if
+ * deleted). Stored lowercase, as the suppression lists store them: one recipient per mailbox.
+ */
 async function upsertRecipients(tx: EntityManager, accountId: string, domainId: string, emails: string[], now: Date) {
-  const unique = [...new Set(emails)];
+  const unique = [...new Set(emails.map(lower))];
   const rows = await tx.execute<{ id: string; email: string }[]>(
     `insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
      select x.id, ?, ?, ?, ?, x.email from jsonb_to_recordset(?::jsonb) as x(id text, email text)

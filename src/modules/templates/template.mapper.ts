@@ -1,6 +1,18 @@
 import { toDomainRef } from '../domains/domain-ref.type.js';
 import type { Template, TemplateCategory } from './template.entity.js';
-import type { TemplateCategoryType, TemplateListItem, TemplateType } from './template.type.js';
+import type { TemplateCategoryType, TemplateDomainTotals, TemplateListItem, TemplateStats, TemplateType } from './template.type.js';
+
+/** What a template has sent so far and its domain's totals (TemplateService.stats). */
+export interface TemplateNumbers {
+  template_stats: TemplateStats;
+  totals: TemplateDomainTotals;
+}
+
+/** A template just created has sent nothing. */
+export const NO_NUMBERS: TemplateNumbers = {
+  template_stats: { total: 0, queued: 0, sent: 0, rejected: 0, delivered: 0, last_email_sent_at: null },
+  totals: { hard_bounced: 0, soft_bounced: 0, sent: 0, delivered: 0 },
+};
 
 function core(t: Template) {
   return {
@@ -24,19 +36,13 @@ export function toTemplateCategory(c: TemplateCategory): TemplateCategoryType {
   return { id: c.id, name: c.name };
 }
 
-/**
- * The single shape. Sending does not record per-template or per-domain counts yet, so the
- * stats and totals are zero. The create response leaves category and domain null (SPEC.md).
- */
-export function toTemplate(t: Template, opts: { created?: boolean } = {}): TemplateType {
+/** The single shape. The create response leaves category and domain null (SPEC.md). */
+export function toTemplate(t: Template, numbers: TemplateNumbers, opts: { created?: boolean } = {}): TemplateType {
   const nested = !opts.created;
   return {
     ...core(t),
     category: nested && t.category ? toTemplateCategory(t.category) : null,
-    domain:
-      nested && t.domain
-        ? { ...toDomainRef(t.domain), totals: { hard_bounced: 0, soft_bounced: 0, sent: 0, delivered: 0 } }
-        : null,
-    template_stats: { total: 0, queued: 0, sent: 0, rejected: 0, delivered: 0, last_email_sent_at: null },
+    domain: nested && t.domain ? { ...toDomainRef(t.domain), totals: numbers.totals } : null,
+    template_stats: numbers.template_stats,
   };
 }

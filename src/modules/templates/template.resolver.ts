@@ -10,7 +10,7 @@ import {
   TemplateListArgs,
   UpdateTemplateArgs,
 } from './template.inputs.js';
-import { toTemplate, toTemplateCategory, toTemplateListItem } from './template.mapper.js';
+import { NO_NUMBERS, toTemplate, toTemplateCategory, toTemplateListItem } from './template.mapper.js';
 import { TemplateService } from './template.service.js';
 import { TemplateCategoryType, TemplatePage, TemplateType } from './template.type.js';
 
@@ -30,19 +30,25 @@ export class TemplateResolver {
   @Authorized('templates_full')
   @Query(() => TemplateType)
   async template(@Context() ctx: Ctx, @Args() { template_id }: TemplateIdArgs): Promise<TemplateType> {
-    return toTemplate(await svc(ctx).get(caller(ctx), template_id));
+    const service = svc(ctx);
+    const auth = caller(ctx);
+    const template = await service.get(auth, template_id);
+    return toTemplate(template, await service.numbers(auth, template));
   }
 
   @Authorized('templates_full')
   @Mutation(() => TemplateType, { description: 'The answer has category and domain null, as SPEC.md says.' })
   async create_template(@Context() ctx: Ctx, @Args() args: CreateTemplateArgs): Promise<TemplateType> {
-    return toTemplate(await svc(ctx).create(caller(ctx), args), { created: true });
+    return toTemplate(await svc(ctx).create(caller(ctx), args), NO_NUMBERS, { created: true });
   }
 
   @Authorized('templates_full')
   @Mutation(() => TemplateType, { description: 'Only templates created through the API can be updated.' })
   async update_template(@Context() ctx: Ctx, @Args() args: UpdateTemplateArgs): Promise<TemplateType> {
-    return toTemplate(await svc(ctx).update(caller(ctx), args));
+    const service = svc(ctx);
+    const auth = caller(ctx);
+    const template = await service.update(auth, args);
+    return toTemplate(template, await service.numbers(auth, template));
   }
 
   @Authorized('templates_full')

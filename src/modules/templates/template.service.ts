@@ -7,9 +7,30 @@ import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
+import { activityTotals } from '../domains/domain-stats.js';
+import { asDateOrNull } from '../email-log/sql.js';
 import { collectVariables, htmlToText } from './template.content.js';
 import { Template, TemplateCategory } from './template.entity.js';
+import { NO_NUMBERS, type TemplateNumbers } from './template.mapper.js';
 import type { CreateTemplateArgs, TemplateFieldsArgs, TemplateListArgs, UpdateTemplateArgs } from './template.inputs.js';
+
+/**
+ * How an email's status counts in template_stats (every email counts in `total`):
+ * - queued: queued, scheduled, paused, deferred (still to be delivered)
+ * - sent: sent, delivered (it left; `delivered` is also counted on its own)
+ * - rejected: suppressed, rejected, cancelled, hard_bounced, soft_bounced (it will not arrive)
+ * `last_email_sent_at` is the creation time of the newest email that was sent.
+ */
+const TEMPLATE_STATS_SQL = `select count(*)::int as total,
+    count(*) filter (where e.status in ('queued', 'scheduled', 'paused', 'deferred'))::int as queued,
+    count(*) filter (where e.status in ('sent', 'delivered'))::int as sent,
+    count(*) filter (where e.status in ('suppressed', 'rejected', 'cancelled', 'hard_bounced', 'soft_bounced'))::int as rejected,
+    count(*) filter (where e.status = 'delivered')::int as delivered,
+    max(e.created_at) filter (where e.status in ('sent', 'delivered')) as last_email_sent_at
+  from emails e join messages m on m.id = e.message_id
+  where m.template_id = ? and m.account_id = ?`;
+
+const DOMAIN_TOTALS = ['hard_bounced', 'soft_bounced', 'sent', 'delivered'] as const;
 
 const SHARED_FORBIDDEN = 'This token is limited to one domain; this template belongs to every domain.';
 
@@ -39,6 +60,20 @@ export class TemplateService {
 
   get(auth: Auth, id: string): Promise<Template> {
     return findOwned(this.em, Template, auth, { id }, ['domain', 'category']);
+  }
+
+  /** The template's sending stats and its domain's all-time totals (from the daily rollup). */
+  async numbers(auth: Auth, template: Template): Promise<TemplateNumbers> {
+    const [stats] = await this.em.execute<
+      { total: number; queued: number; sent: number; rejected: number; delivered: number; last_email_sent_at: unknown }[]
+    >(TEMPLATE_STATS_SQL, [template.id, auth.accountId]);
+    const totals = template.domain
+      ? await activityTotals(this.em, auth.accountId, template.domain.id, DOMAIN_TOTALS)
+      : NO_NUMBERS.totals;
+    return {
+      template_stats: { ...stats, last_email_sent_at: asDateOrNull(stats.last_email_sent_at) },
+      totals,
+    };
   }
 
   async create(auth: Auth, args: CreateTemplateArgs): Promise<Template> {
