@@ -1,6 +1,7 @@
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
+import { settled } from '../sending/helpers.js';
 
 /** MAIL_TRANSPORT delivers the mail the service writes itself to real SMTP servers. */
 describe('MAIL_TRANSPORT=smtp://host:port', () => {
@@ -67,5 +68,27 @@ describe('MAIL_TRANSPORT=mx', () => {
     expect(res.status).toBe(200);
     const got = await sink.waitFor('ann@people.example');
     expect(got.raw).toMatch(/\/invites\/accept\?token=/);
+  });
+
+  it('delivers a customer\'s email to the MX of each recipient domain, and bounces a domain with no mail host', async () => {
+    s.dns.add('shop.example', { type: 'MX', exchange: 'mx.shop.example', priority: 10 });
+    s.dns.add('mx.shop.example', { type: 'A', address: '127.0.0.1' });
+    const domain = await seedDomain(s, { dkim: true });
+    const res = await s.rest('POST', '/email', {
+      body: {
+        from: { email: `hi@${domain.name}` },
+        to: [{ email: 'bob@shop.example' }, { email: 'eve@nowhere.invalid' }],
+        subject: 'Via MX',
+        text: 'x',
+      },
+    });
+    expect(res.status).toBe(202);
+    const got = await sink.waitFor('bob@shop.example');
+    expect(got.raw).toMatch(/^DKIM-Signature: /m);
+    const emails = await settled(s, res.headers.get('x-message-id')!);
+    expect(emails.map((e) => [e.to_email, e.status])).toEqual([
+      ['bob@shop.example', 'delivered'],
+      ['eve@nowhere.invalid', 'hard_bounced'],
+    ]);
   });
 });

@@ -153,6 +153,20 @@ describe('accepting a send', () => {
     expect((await settled(s, id))[0].status).toBe('delivered');
   });
 
+  it('skips duplicate recipients only when the domain ignores them', async () => {
+    const dup = `dup${Date.now()}@example.net`;
+    const body = { ...base(), to: [{ email: dup }, { email: dup.toUpperCase() }], cc: [{ email: dup }] };
+    const kept = await post(body);
+    expect((await emailsOf(s, kept.headers.get('x-message-id')!)).length).toBe(2);
+    const d = await seedDomain(s, { dkim: true });
+    await s.rest('PUT', `/domains/${d.id}/settings`, { body: { ignore_duplicated_recipients: true } });
+    const res = await post({ ...body, from: { email: `a@${d.name}` } });
+    const id = res.headers.get('x-message-id')!;
+    expect((await emailsOf(s, id)).map((e) => e.to_email)).toEqual([dup]);
+    const [m] = await sql(s, 'select cc from messages where id = ?', [id]);
+    expect(m.cc).toEqual([]);
+  });
+
   it('returns the first answer for a repeated Idempotency-Key and sends nothing new', async () => {
     const body = base();
     const key = `k-${Date.now()}`;
