@@ -52,14 +52,17 @@ function compilePath(path: string): { regex: RegExp; params: string[] } {
   return { regex: new RegExp(`^${pattern}/?$`), params };
 }
 
-/** Removes the named keys whose value is null, at any depth. */
-function dropNulls(value: unknown, keys: ReadonlySet<string>): void {
+/**
+ * Removes the named keys whose value is null, at any depth. `parent.key` names a key only inside
+ * what `parent` holds (an object or a list of them): `activity.suppression_reason`.
+ */
+function dropNulls(value: unknown, keys: ReadonlySet<string>, parent = ''): void {
   if (Array.isArray(value)) {
-    for (const item of value) dropNulls(item, keys);
+    for (const item of value) dropNulls(item, keys, parent);
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (v === null && keys.has(k)) delete (value as Record<string, unknown>)[k];
-      else dropNulls(v, keys);
+      if (v === null && (keys.has(k) || keys.has(`${parent}.${k}`))) delete (value as Record<string, unknown>)[k];
+      else dropNulls(v, keys, k);
     }
   }
 }

@@ -3,7 +3,8 @@ import type { RouteTable } from './types.js';
 /** The email log (SPEC.md names only its filters; not among the paged lists, so a plain `data`). */
 export const emailLogRoutes: RouteTable = {
   'Query.emails': { method: 'GET', path: '/emails', envelope: 'data' },
-  'Query.email': { method: 'GET', path: '/email/:email_id', envelope: 'data' },
+  // An activity entry has suppression_reason only when suppressed, as on /v1/activity.
+  'Query.email': { method: 'GET', path: '/email/:email_id', envelope: 'data', omitNull: ['activity.suppression_reason'] },
   'Query.messages': { method: 'GET', path: '/messages', envelope: 'data' },
   'Query.message': { method: 'GET', path: '/messages/:message_id', envelope: 'data' },
 };

@@ -24,7 +24,10 @@ export interface RouteSpec {
    * Builds the whole answer from the result when status and envelope are not enough: headers,
    * or a body whose shape depends on the result (POST /v1/email).
    */
-  /** Fields left out of the answer, wherever they occur, when their value is null (SPEC.md "only when"). */
+  /**
+   * Fields left out of the answer when their value is null (SPEC.md "only when"): `key` anywhere,
+   * `parent.key` only inside what `parent` holds.
+   */
   omitNull?: string[];
   /** The OpenAPI success response, when `respond` answers something the envelope cannot describe. */
   responseDoc?: Record<string, unknown>;

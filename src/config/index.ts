@@ -53,6 +53,7 @@ export const configSchema = z.object({
   MAIL_HELO_NAME: z.string().optional(),
   DELIVERY_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(8),
   DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60),
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(4),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),

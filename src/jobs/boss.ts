@@ -44,7 +44,13 @@ export async function startWorkers(services: AppServices): Promise<void> {
   for (const job of jobs as JobDef<object>[]) {
     await boss.work(
       job.name,
-      { batchSize: job.batchSize ?? 10, burstWhenBatchFull: true, pollingIntervalSeconds: 1, perJobResults: true },
+      {
+        batchSize: job.batchSize ?? 10,
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: 1,
+        perJobResults: true,
+        localConcurrency: job.concurrency?.(services.config) ?? 1,
+      },
       async (batch) => {
         const results = [];
         // Each job settles on its own: one failure retries that job, not the whole batch.

@@ -378,6 +378,12 @@ export type EmailContent = {
   text?: Maybe<Scalars['String']['output']>;
 };
 
+export type EmailHeader = {
+  __typename?: 'EmailHeader';
+  name: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
 export type HeaderInput = {
   name: Scalars['String']['input'];
   value: Scalars['String']['input'];
@@ -404,7 +410,13 @@ export type LoggedEmail = {
   domain_id: Scalars['ID']['output'];
   from: Scalars['String']['output'];
   from_name?: Maybe<Scalars['String']['output']>;
+  /** The custom headers of the send. */
+  headers?: Maybe<Array<EmailHeader>>;
+  /** Null in lists; the single email has it. */
+  html?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
+  /** opened, clicked, unsubscribed: what the recipient has done. */
+  interaction: Array<Scalars['String']['output']>;
   /** The x-message-id of the send it belongs to. */
   message_id: Scalars['ID']['output'];
   /** First open. */
@@ -418,6 +430,8 @@ export type LoggedEmail = {
   /** Null when the message had no tags. */
   tags?: Maybe<Array<Scalars['String']['output']>>;
   template_id?: Maybe<Scalars['ID']['output']>;
+  /** Null in lists; the single email has it. */
+  text?: Maybe<Scalars['String']['output']>;
   /** The recipient address. */
   to: Scalars['String']['output'];
   to_name?: Maybe<Scalars['String']['output']>;
@@ -437,7 +451,13 @@ export type LoggedEmailDetail = {
   domain_id: Scalars['ID']['output'];
   from: Scalars['String']['output'];
   from_name?: Maybe<Scalars['String']['output']>;
+  /** The custom headers of the send. */
+  headers?: Maybe<Array<EmailHeader>>;
+  /** Null in lists; the single email has it. */
+  html?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
+  /** opened, clicked, unsubscribed: what the recipient has done. */
+  interaction: Array<Scalars['String']['output']>;
   /** The x-message-id of the send it belongs to. */
   message_id: Scalars['ID']['output'];
   /** First open. */
@@ -452,6 +472,8 @@ export type LoggedEmailDetail = {
   /** Null when the message had no tags. */
   tags?: Maybe<Array<Scalars['String']['output']>>;
   template_id?: Maybe<Scalars['ID']['output']>;
+  /** Null in lists; the single email has it. */
+  text?: Maybe<Scalars['String']['output']>;
   /** The recipient address. */
   to: Scalars['String']['output'];
   to_name?: Maybe<Scalars['String']['output']>;
@@ -1136,16 +1158,20 @@ export type QueryEmailArgs = {
 
 
 export type QueryEmailsArgs = {
+  date_from?: InputMaybe<Scalars['String']['input']>;
+  date_to?: InputMaybe<Scalars['String']['input']>;
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   interaction?: InputMaybe<Array<Scalars['String']['input']>>;
   limit?: Scalars['Int']['input'];
   message_id?: InputMaybe<Scalars['ID']['input']>;
   page?: Scalars['Int']['input'];
   recipient?: InputMaybe<Scalars['String']['input']>;
+  recipient_email?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Array<Scalars['String']['input']>>;
   subject?: InputMaybe<Scalars['String']['input']>;
   tag?: InputMaybe<Scalars['String']['input']>;
   template?: InputMaybe<Scalars['ID']['input']>;
+  template_id?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1309,10 +1335,24 @@ export type RecipientDetail = {
   deleted_at: Scalars['String']['output'];
   domain: DomainType;
   email: Scalars['String']['output'];
-  /** Emails sent to this recipient, newest first. */
-  emails: Array<Scalars['JSONObject']['output']>;
+  /** The latest 100 emails sent to this recipient, newest first. */
+  emails: Array<RecipientEmail>;
   id: Scalars['ID']['output'];
   updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+/** One email sent to a recipient, in short. */
+export type RecipientEmail = {
+  __typename?: 'RecipientEmail';
+  created_at: Scalars['PlainTimestamp']['output'];
+  /** The message's sender address. */
+  from: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  message_id: Scalars['ID']['output'];
+  status: Scalars['String']['output'];
+  subject: Scalars['String']['output'];
+  /** Null when the email has no tags. */
+  tags?: Maybe<Array<Scalars['String']['output']>>;
 };
 
 export type RecipientPage = {

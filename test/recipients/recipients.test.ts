@@ -113,7 +113,7 @@ describe('access', () => {
 describe('GraphQL surface', () => {
   it('lists, reads and deletes recipients', async () => {
     const r = await seedRecipient(s, domain.id, address());
-    const one = await s.gql('query($id: ID!) { recipient(recipient_id: $id) { id email emails domain { id } } }', { id: r.id });
+    const one = await s.gql('query($id: ID!) { recipient(recipient_id: $id) { id email emails { id } domain { id } } }', { id: r.id });
     expect(one.body.data.recipient).toEqual({ id: r.id, email: r.email, emails: [], domain: { id: domain.id } });
     const list = await s.gql('{ recipients(limit: 10) { data { id } meta { total } } }');
     expect(list.body.data.recipients.meta.total).toBeGreaterThan(0);

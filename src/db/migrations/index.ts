@@ -4,6 +4,7 @@ import { Migration20261122170003_recipients } from './Migration20261122170003_re
 import { Migration20261122181103_templates } from './Migration20261122181103_templates.js';
 import { Migration20261122181356_suppressions } from './Migration20261122181356_suppressions.js';
 import { Migration20261122190156_sending } from './Migration20261122190156_sending.js';
+import { Migration20261122193338_message_template_index } from './Migration20261122193338_message_template_index.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122181103_templates', class: Migration20261122181103_templates },
   { name: 'Migration20261122181356_suppressions', class: Migration20261122181356_suppressions },
   { name: 'Migration20261122190156_sending', class: Migration20261122190156_sending },
+  { name: 'Migration20261122193338_message_template_index', class: Migration20261122193338_message_template_index },
 ];

@@ -37,8 +37,19 @@ export class EmailListArgs extends PageArgs {
   @MaxLen(998)
   subject?: string | null;
 
+  @Field(() => String, { nullable: true, description: 'Same as `recipient` (the name the mailersend SDK sends).' })
+  @MaxLen(320)
+  recipient_email?: string | null;
+
   @Field(() => String, { nullable: true }) @MaxLen(191) tag?: string | null;
   @Field(() => ID, { nullable: true, description: 'A template id.' }) template?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Same as `template`.' }) template_id?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'UTC: a Unix timestamp or YYYY-MM-DD HH:MM:SS; emails created at or after it.' })
+  date_from?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'UTC, as date_from; emails created at or before it.' })
+  date_to?: string | null;
   @Field(() => ID, { nullable: true }) message_id?: string | null;
   @Field(() => ID, { nullable: true }) domain_id?: string | null;
 }

@@ -3,7 +3,8 @@ import type { LoggedEmail } from './email.type.js';
 
 /** The columns of a log row: the email, with its message's sender and template. */
 export const EMAIL_COLUMNS = `e.id, e.message_id, e.domain_id, m.template_id, m.from_email, m.from_name, e.to_email, e.to_name,
-  e.subject, e.tags, e.status, e.suppression_reason, e.opened_at, e.clicked_at, e.unsubscribed_at, e.created_at, e.updated_at`;
+  e.subject, e.tags, e.status, e.suppression_reason, e.opened_at, e.clicked_at, e.unsubscribed_at, e.created_at, e.updated_at,
+  m.headers`;
 
 export const EMAIL_FROM = 'emails e join messages m on m.id = e.message_id';
 
@@ -23,6 +24,7 @@ export interface EmailRow {
   opened_at: unknown;
   clicked_at: unknown;
   unsubscribed_at: unknown;
+  headers: { name: string; value: string }[] | null;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -41,6 +43,16 @@ export function toLoggedEmail(r: EmailRow): LoggedEmail {
     tags: r.tags?.length ? r.tags : null,
     status: r.status,
     suppression_reason: r.suppression_reason,
+    // What the recipient did, as the mailersend SDK reads it.
+    interaction: [
+      ...(r.opened_at ? ['opened'] : []),
+      ...(r.clicked_at ? ['clicked'] : []),
+      ...(r.unsubscribed_at ? ['unsubscribed'] : []),
+    ],
+    headers: r.headers?.length ? r.headers : null,
+    // The content is read with the single email only.
+    text: null,
+    html: null,
     opened_at: asDateOrNull(r.opened_at),
     clicked_at: asDateOrNull(r.clicked_at),
     unsubscribed_at: asDateOrNull(r.unsubscribed_at),

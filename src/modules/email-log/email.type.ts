@@ -2,6 +2,12 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { PlainTimestamp } from '../../graphql/scalars.js';
 import { RecipientType } from '../recipients/recipient.type.js';
 
+@ObjectType('EmailHeader')
+export class EmailHeaderType {
+  @Field() name!: string;
+  @Field() value!: string;
+}
+
 /** One email of the email log: a copy of a message for one `to` recipient. Plain timestamps, as activity has. */
 @ObjectType()
 export class LoggedEmail {
@@ -19,6 +25,10 @@ export class LoggedEmail {
   status!: string;
   @Field(() => String, { nullable: true, description: 'Why it was not sent, when status is suppressed.' })
   suppression_reason!: string | null;
+  @Field(() => [String], { description: 'opened, clicked, unsubscribed: what the recipient has done.' }) interaction!: string[];
+  @Field(() => [EmailHeaderType], { nullable: true, description: 'The custom headers of the send.' }) headers!: EmailHeaderType[] | null;
+  @Field(() => String, { nullable: true, description: 'Null in lists; the single email has it.' }) text!: string | null;
+  @Field(() => String, { nullable: true, description: 'Null in lists; the single email has it.' }) html!: string | null;
   @Field(() => PlainTimestamp, { nullable: true, description: 'First open.' }) opened_at!: Date | null;
   @Field(() => PlainTimestamp, { nullable: true, description: 'First click.' }) clicked_at!: Date | null;
   @Field(() => PlainTimestamp, { nullable: true }) unsubscribed_at!: Date | null;

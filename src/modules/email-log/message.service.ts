@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import type { Auth } from '../../graphql/context.js';
 import { offsetOf } from '../../graphql/pagination.js';
-import { toDomain } from '../domains/domain.mapper.js';
+import { toDomainCounted } from '../domains/domain.mapper.js';
 import { Message } from '../sending/message.entity.js';
 import { EMAIL_COLUMNS, EMAIL_FROM, toLoggedEmail, type EmailRow } from './email.mapper.js';
 import type { MessageListArgs } from './message.inputs.js';
@@ -33,7 +33,7 @@ export class MessageService {
       created_at: message.created_at,
       updated_at: message.updated_at,
       emails: emails.map(toLoggedEmail),
-      domain: toDomain(message.domain),
+      domain: await toDomainCounted(this.em, message.domain),
     };
   }
 }

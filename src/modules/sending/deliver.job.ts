@@ -9,6 +9,8 @@ import { deliverMessage } from './deliver.js';
 export const deliverJob = defineJob<{ message_id: string }>({
   name: 'email.deliver',
   batchSize: 10,
+  // Each worker holds a database connection while it talks SMTP: keep this under the pool size.
+  concurrency: (config) => config.DELIVERY_CONCURRENCY,
   retryBackoff: true,
   queue: (config) => ({
     retryLimit: config.DELIVERY_RETRY_LIMIT,

@@ -41,6 +41,7 @@ export class Message extends BaseEntity {
 
   /** Not a foreign key on purpose: a scheduled send must see that its template was deleted. */
   @Property({ type: 'string', length: 32, nullable: true })
+  @Index()
   template_id: string | null = null;
 
   @Property({ type: 'string', length: 320 })
