@@ -61,11 +61,11 @@ export class Activity extends BaseEntity {
 
 /**
  * Daily counts that analytics read instead of scanning activity. Kept up to date in the same
- * statement that records the activity. One row per combination, so a message with several tags
- * is counted once when a filter matches any of them.
+ * statement that records the activity. One row per combination (and shard), so a message with
+ * several tags is counted once when a filter matches any of them.
  */
 @Entity({ tableName: 'activity_stats' })
-@Unique({ properties: ['account_id', 'day', 'domain_id', 'type', 'tags', 'country', 'ua_name', 'ua_type'] })
+@Unique({ properties: ['account_id', 'day', 'domain_id', 'type', 'tags', 'country', 'ua_name', 'ua_type', 'shard'] })
 export class ActivityStat {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -96,6 +96,15 @@ export class ActivityStat {
   @Property({ type: 'string', length: 20 })
   ua_type: string = '';
 
+  /**
+   * Concurrent sends of one domain would all add to the same row and wait for each other's
+   * commit; each email adds to one of STAT_SHARDS rows instead. Readers sum, so it is invisible.
+   */
+  @Property({ type: 'smallint' })
+  shard: number = 0;
+
   @Property({ type: 'integer' })
   count: number = 0;
 }
+
+export const STAT_SHARDS = 8;

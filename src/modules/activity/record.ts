@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import { isoTimestamp } from '../../graphql/scalars.js';
-import type { ActivityData, ActivityType } from './activity.entity.js';
+import { STAT_SHARDS, type ActivityData, type ActivityType } from './activity.entity.js';
 
 /** The email an activity belongs to, with what the `activity.*` event payload needs. */
 export interface ActivityEmail {
@@ -20,6 +20,13 @@ export interface NewActivity {
   suppression_reason?: string | null;
   data?: ActivityData;
   at?: Date;
+}
+
+/** A stable spread of emails over the rollup's shards. */
+function shardOf(id: string): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) | 0;
+  return Math.abs(h) % STAT_SHARDS;
 }
 
 /** Activity types a webhook can subscribe to, by event name (SPEC.md "Email event kinds"). */
@@ -71,6 +78,7 @@ export async function recordActivities(em: EntityManager, items: NewActivity[]):
       country: (data.country && data.country !== 'unknown' ? data.country : '').slice(0, 2),
       ua_name: (data.ua_name ?? '').slice(0, 100),
       ua_type: (data.ua_type ?? '').slice(0, 20),
+      shard: shardOf(it.email.id),
       event: event ?? null,
       payload: event
         ? {
@@ -93,17 +101,17 @@ export async function recordActivities(em: EntityManager, items: NewActivity[]):
        select * from jsonb_to_recordset(?::jsonb) as x(
          id text, account_id text, domain_id text, email_id text, type text, suppression_reason text,
          data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
-         event text, payload jsonb)
+         shard smallint, event text, payload jsonb)
      ),
      acts as (
        insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, suppression_reason, data)
        select id, at, at, account_id, domain_id, email_id, type, suppression_reason, data from input
      ),
      stats as (
-       insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, count)
-       select account_id, day, domain_id, type, array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, count(*)
-         from input group by account_id, day, domain_id, type, tags, country, ua_name, ua_type
-       on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type)
+       insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
+       select account_id, day, domain_id, type, array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
+         from input group by account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard
+       on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
          do update set count = activity_stats.count + excluded.count
      )
      insert into domain_events (id, account_id, domain_id, type, payload, created_at)

@@ -229,6 +229,11 @@ async function writeMessage(services: AppServices, tx: EntityManager, w: WriteIn
   );
   await tx.flush();
 
+  // The job first: recording adds to the shared daily counts, whose row lock is then held for
+  // one round trip less.
+  if (sendable.length && !paused) {
+    await enqueue(tx, services.boss, deliverJob, { message_id: message.id }, w.checked.sendAt ? { startAfter: w.checked.sendAt } : {});
+  }
   await recordActivities(
     tx,
     emails.map(
@@ -240,9 +245,6 @@ async function writeMessage(services: AppServices, tx: EntityManager, w: WriteIn
       }),
     ),
   );
-  if (sendable.length && !paused) {
-    await enqueue(tx, services.boss, deliverJob, { message_id: message.id }, w.checked.sendAt ? { startAfter: w.checked.sendAt } : {});
-  }
   return { message_id: message.id, send_paused: paused, warnings: warningsFor(suppressed, reasons, sendable.length === 0) };
 }
 
