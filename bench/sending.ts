@@ -136,19 +136,20 @@ async function startBareRoute(dbUrl: string, app: RunningApp, accountId: string,
          values ($1, $2, $2, $3, $4, $5, $6, 0, $7, $8, $9, '{}', 'queued')`,
         [emailId, now, accountId, domainId, messageId, rows[0].id, to.email, to.name, b.subject],
       );
+      // As acceptSend: the job first, then the activity and its (sharded) daily count.
+      await app.services.boss.send('email.deliver', { message_id: messageId }, { db: { executeSql: (text, values) => client.query(text, values) } });
       const activity = `insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, data)
          values ($1, $2, $2, $3, $4, $5, 'queued', '{}')`;
       await client.query(
         rollup
           ? `with acts as (${activity})
-             insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, count)
-             values ($3, $2::date, $4, 'queued', '{}', '', '', '', 1)
-             on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type)
+             insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
+             values ($3, $2::date, $4, 'queued', '{}', '', '', '', abs(hashtext($5)) % 8, 1)
+             on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
                do update set count = activity_stats.count + excluded.count`
           : activity,
         [newId(), now, accountId, domainId, emailId],
       );
-      await app.services.boss.send('email.deliver', { message_id: messageId }, { db: { executeSql: (text, values) => client.query(text, values) } });
       await client.query('commit');
     } catch (err) {
       await client.query('rollback');

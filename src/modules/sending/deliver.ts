@@ -26,6 +26,21 @@ interface Prepared {
 
 export class DeferredDelivery extends Error {}
 
+/**
+ * Decrypted DKIM keys by their sealed form: decrypting costs more than signing, and a worker
+ * sends many messages of few domains. A new key (a new sealed value) is simply a new entry.
+ */
+const keys = new Map<string, string>();
+function dkimKey(appSecret: string, sealed: string): string {
+  let key = keys.get(sealed);
+  if (!key) {
+    if (keys.size >= 1000) keys.clear();
+    key = decrypt(appSecret, sealed);
+    keys.set(sealed, key);
+  }
+  return key;
+}
+
 export async function deliverMessage(services: AppServices, messageId: string, attempt: JobAttempt): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
   const message = await em.findOne(Message, { id: messageId }, { populate: ['domain'] });
@@ -74,7 +89,7 @@ export async function deliverMessage(services: AppServices, messageId: string, a
     html,
     text,
     attachments: await em.find(MessageAttachment, { message: message.id }, { orderBy: { position: 'asc' } }),
-    privateKey: decrypt(services.config.APP_SECRET, domain.dkim_private_key_enc),
+    privateKey: dkimKey(services.config.APP_SECRET, domain.dkim_private_key_enc),
   };
   const pending = await em.find(Email, { message: message.id, status: { $in: PENDING_EMAIL } }, { orderBy: { position: 'asc' } });
   const lastAttempt = attempt.retryCount >= attempt.retryLimit;

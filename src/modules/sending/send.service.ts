@@ -39,15 +39,27 @@ export interface SendOptions {
 const UNVERIFIED = 'The from.email domain must be verified in your account to send emails. #MS42207';
 const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
-/** The account's domain that `email` may be sent from: the domain itself or a parent of its subdomain. */
-async function senderDomain(em: EntityManager, accountId: string, email: string): Promise<Domain | null> {
-  const host = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  const labels = host.split('.');
-  const candidates = labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
-  const found = await em.find(Domain, { account: accountId, name: { $in: candidates } });
-  // The most specific verified match wins.
-  return found.filter((d) => d.is_verified).sort((a, b) => b.name.length - a.name.length)[0] ?? null;
+/** The domains `email` may be sent from: the domain itself or a parent of its subdomain. */
+function candidatesOf(email: string): string[] {
+  const labels = email.slice(email.lastIndexOf('@') + 1).toLowerCase().split('.');
+  return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
 }
+
+/**
+ * The account and the candidate sending domains in one round trip (the domains joined with their
+ * account); the account alone only when no candidate exists.
+ */
+async function accountAndDomains(em: EntityManager, accountId: string, from: string | null): Promise<{ account: Account; domains: Domain[] }> {
+  if (from) {
+    const domains = await em.find(Domain, { account: accountId, name: { $in: candidatesOf(from) } }, { populate: ['account'] });
+    if (domains.length) return { account: domains[0].account, domains };
+  }
+  return { account: await em.findOneOrFail(Account, { id: accountId }), domains: [] };
+}
+
+/** The most specific verified match wins. */
+const senderDomain = (domains: Domain[]) =>
+  domains.filter((d) => d.is_verified).sort((a, b) => b.name.length - a.name.length)[0] ?? null;
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -64,15 +76,13 @@ export async function acceptSend(
   opts: SendOptions = {},
 ): Promise<SendResult> {
   const now = opts.now ?? new Date();
-  const account = await em.findOneOrFail(Account, { id: auth.accountId });
+  let template: Template | null = null;
+  if (args.template_id) template = await em.findOne(Template, { id: args.template_id, account: auth.accountId });
+  const claimed = args.from?.email ?? template?.default_from_email ?? null;
+  const { account, domains } = await accountAndDomains(em, auth.accountId, claimed);
   const bag = new FieldErrorBag();
   const checked = checkSend(args, account.plan, now, bag);
-
-  let template: Template | null = null;
-  if (args.template_id) {
-    template = await em.findOne(Template, { id: args.template_id, account: auth.accountId });
-    if (!template) bag.add('template_id', msg.in('template_id'));
-  }
+  if (args.template_id && !template) bag.add('template_id', msg.in('template_id'));
   const from: Address | null = args.from?.email
     ? { email: args.from.email, name: args.from.name ?? null }
     : template?.default_from_email
@@ -85,7 +95,7 @@ export async function acceptSend(
 
   let domain: Domain | null = null;
   if (from && !bag.has('from.email')) {
-    domain = await senderDomain(em, auth.accountId, from.email);
+    domain = senderDomain(domains);
     if (!domain) bag.add('from.email', UNVERIFIED);
   }
   bag.throwIfAny();

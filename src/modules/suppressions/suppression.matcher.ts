@@ -16,8 +16,8 @@ const PRIORITY: SuppressionReason[] = ['on_hold', 'hard_bounced', 'unsubscribed'
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
- * The suppression check of the sending pipeline: one query for the recipient lists and one for
- * the blocklist, whatever the number of addresses. Addresses absent from the map may be sent to.
+ * The suppression check of the sending pipeline: one query, whatever the number of addresses.
+ * Addresses absent from the map may be sent to.
  */
 export async function reasonsFor(
   em: EntityManager,
@@ -32,22 +32,22 @@ export async function reasonsFor(
     (found.get(email) ?? found.set(email, new Set()).get(email)!).add(reason);
   };
 
-  const listed = await em.execute<{ list: string; email: string }[]>(
-    `select s.list, lower(r.email) as email from suppressions s join recipients r on r.id = s.recipient_id
+  // One round trip for both: the recipient lists by address, and the blocklist's exact entries
+  // by address plus all of its patterns (those must be tried against each address).
+  const rows = await em.execute<{ kind: string; list: string; email: string | null; pattern: string | null }[]>(
+    `select 'list' as kind, s.list, lower(r.email) as email, null as pattern
+       from suppressions s join recipients r on r.id = s.recipient_id
       where s.account_id = ? and s.domain_id = ? and s.list <> 'blocklist'
         and (s.list <> 'on_hold' or s.on_hold_until > now())
-        and lower(r.email) in (${placeholders(lowered.length)})`,
-    [accountId, domainId, ...lowered],
-  );
-  for (const row of listed) note(row.email, REASON_OF_LIST[row.list]);
-
-  // Exact entries are looked up by address; patterns must all be tried against each address.
-  const blocked = await em.execute<{ type: string; pattern: string }[]>(
-    `select type, pattern from suppressions
+        and lower(r.email) in (${placeholders(lowered.length)})
+     union all
+     select 'block' as kind, type as list, null as email, pattern from suppressions
       where account_id = ? and list = 'blocklist' and (domain_id = ? or domain_id is null)
         and (type = 'pattern' or lower(pattern) in (${placeholders(lowered.length)}))`,
-    [accountId, domainId, ...lowered],
+    [accountId, domainId, ...lowered, accountId, domainId, ...lowered],
   );
+  for (const row of rows) if (row.kind === 'list') note(row.email!, REASON_OF_LIST[row.list]);
+  const blocked = rows.filter((r) => r.kind === 'block').map((r) => ({ type: r.list, pattern: r.pattern! }));
   const exact = new Set(blocked.filter((b) => b.type === 'email').map((b) => b.pattern.toLowerCase()));
   const patterns = blocked.filter((b) => b.type === 'pattern').flatMap((b) => compile(b.pattern));
   for (const email of lowered) {
