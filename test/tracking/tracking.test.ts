@@ -68,6 +68,19 @@ describe('what is sent', () => {
     expect(mail.headers).toMatch(new RegExp(`List-Unsubscribe: <${unsub.replace(/[.?]/g, '\\$&')}>`, 'i'));
   });
 
+  it('fills a {{unsubscribe}} the sender wrote, beside personalization', async () => {
+    const mail = await send({
+      html: '<html><body><p>Hi {{name}}</p><a href="{{ unsubscribe }}">Leave</a></body></html>',
+      text: 'Hi {{name}}, leave: {{unsubscribe}}',
+      personalization: [{ email: `reader${n + 1}-x@example.net`, data: { name: 'nobody' } }],
+    });
+    const [unsub] = trackingLinks(mail.html!, 'u');
+    expect(unsub).toBeDefined();
+    expect(mail.html).not.toContain('href=""');
+    expect(mail.text).toContain(unsub);
+    expect(mail.text).not.toContain('{{');
+  });
+
   it('carries none of it when the domain tracks nothing', async () => {
     await settings({ track_opens: false, track_clicks: false, track_unsubscribe: false });
     try {
