@@ -228,6 +228,19 @@ describe('accepting a send', () => {
     expect((await emailsOf(s, id))[0].status).toBe('cancelled');
   }, 20_000);
 
+  it('checks suppressions again at send time: a scheduled send to an address unsubscribed since is not sent', async () => {
+    const to = `late${Date.now()}@example.net`;
+    const res = await post({ ...base(), to: [{ email: to }], send_at: Math.floor(Date.now() / 1000) + 2 });
+    const id = res.headers.get('x-message-id')!;
+    const added = await s.rest('POST', '/suppressions/unsubscribes', { body: { domain_id: domain.id, recipients: [to] } });
+    expect(added.status).toBe(201);
+    const [email] = await settled(s, id, 15_000);
+    expect(email).toMatchObject({ status: 'suppressed', suppression_reason: 'unsubscribed' });
+    expect(await sql(s, 'select id from captured_mails where email_id = ?', [email.id])).toEqual([]);
+    const types = (await sql(s, 'select type from activities where email_id = ? order by created_at', [email.id])).map((r) => r.type);
+    expect(types).toEqual(['queued', 'suppressed']);
+  }, 20_000);
+
   it('is scoped: scope, domain-limited tokens and other accounts', async () => {
     const readOnly = await tokenWith(s, ['domains_read']);
     expect((await post(base(), readOnly)).status).toBe(403);

@@ -6,13 +6,14 @@ import { recordActivities, type ActivityEmail } from '../activity/record.js';
 import type { Domain } from '../domains/domain.entity.js';
 import { PermanentMailError } from '../mail/smtp-transport.js';
 import { suppressRecipient } from '../suppressions/suppression.add.js';
+import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
 import { Template } from '../templates/template.entity.js';
 import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
-import { Email, Message, MessageAttachment, PENDING_EMAIL } from './message.entity.js';
+import { Email, Message, MessageAttachment, PENDING_EMAIL, type Address } from './message.entity.js';
 import { buildMime } from './mime.js';
 import { personalize } from './render.js';
 
-type Outcome = 'delivered' | 'hard_bounced' | 'soft_bounced' | 'deferred' | 'skipped';
+type Outcome = 'delivered' | 'hard_bounced' | 'soft_bounced' | 'deferred' | 'suppressed' | 'skipped';
 
 /** The message's content and sending context, loaded once for all of its emails. */
 interface Prepared {
@@ -22,6 +23,9 @@ interface Prepared {
   text: string | null;
   attachments: MessageAttachment[];
   privateKey: string;
+  /** The message's cc and bcc less those suppressed since it was accepted. */
+  cc: Address[];
+  bcc: Address[];
 }
 
 export class DeferredDelivery extends Error {}
@@ -90,12 +94,23 @@ export async function deliverMessage(services: AppServices, messageId: string, a
     text,
     attachments: await em.find(MessageAttachment, { message: message.id }, { orderBy: { position: 'asc' } }),
     privateKey: dkimKey(services.config.APP_SECRET, domain.dkim_private_key_enc),
+    cc: message.cc,
+    bcc: message.bcc,
   };
   const pending = await em.find(Email, { message: message.id, status: { $in: PENDING_EMAIL } }, { orderBy: { position: 'asc' } });
   const lastAttempt = attempt.retryCount >= attempt.retryLimit;
+  // Checked again at send time: an address may have been suppressed since the message was
+  // accepted (a scheduled send, an unsubscribe, a bounce of an earlier message).
+  const reasons = await reasonsFor(em, message.account.id, domain.id, [
+    ...pending.map((e) => e.to_email),
+    ...message.cc.map((a) => a.email),
+    ...message.bcc.map((a) => a.email),
+  ]);
+  prepared.cc = message.cc.filter((a) => !reasons.has(a.email));
+  prepared.bcc = message.bcc.filter((a) => !reasons.has(a.email));
   let deferred = 0;
   for (const email of pending) {
-    const outcome = await deliverEmail(services, prepared, email.id, lastAttempt);
+    const outcome = await deliverEmail(services, prepared, email.id, lastAttempt, reasons.get(email.to_email) ?? null);
     if (outcome === 'deferred') deferred++;
   }
   if (deferred) throw new DeferredDelivery(`${deferred} email(s) of message ${message.id} deferred; retrying later`);
@@ -110,7 +125,13 @@ export async function deliverMessage(services: AppServices, messageId: string, a
  * One email, in one transaction that holds its row: a second worker skips it, and a worker killed
  * mid-send leaves it pending (the transaction dies with the connection) to be sent on retry.
  */
-async function deliverEmail(services: AppServices, p: Prepared, emailId: string, lastAttempt: boolean): Promise<Outcome> {
+async function deliverEmail(
+  services: AppServices,
+  p: Prepared,
+  emailId: string,
+  lastAttempt: boolean,
+  suppressed: SuppressionReason | null,
+): Promise<Outcome> {
   const em = services.orm.em.fork() as EntityManager;
   return em.transactional(async (tx) => {
     const locked = await tx.execute<{ id: string }[]>(
@@ -129,6 +150,13 @@ async function deliverEmail(services: AppServices, p: Prepared, emailId: string,
       to_email: email.to_email,
       tags: email.tags,
     };
+    if (suppressed) {
+      email.status = 'suppressed';
+      email.suppression_reason = suppressed;
+      await recordActivities(tx, [{ email: ref, type: 'suppressed', suppression_reason: suppressed }]);
+      await tx.flush();
+      return 'suppressed';
+    }
     const mime = await compose(services, p, email);
     email.attempts += 1;
     email.smtp_message_id = mime.messageId;
@@ -191,8 +219,8 @@ async function compose(services: AppServices, p: Prepared, email: Email) {
     messageId,
     from: { email: message.from_email, name: message.from_name },
     to: { email: email.to_email, name: email.to_name },
-    cc: first ? message.cc : [],
-    bcc: first ? message.bcc : [],
+    cc: first ? p.cc : [],
+    bcc: first ? p.bcc : [],
     replyTo: message.reply_to,
     subject: email.subject,
     html: parts.html,
