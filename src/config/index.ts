@@ -55,6 +55,13 @@ export const configSchema = z.object({
   DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(4),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_TEST_SECRET: z.string().min(8).default('postbox-webhook-test-signing-secret'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  WEBHOOK_RETRY_WINDOW_HOURS: z.coerce.number().min(0.001).default(72),
+  SMTP_TLS_CERT: z.string().optional(),
+  SMTP_TLS_KEY: z.string().optional(),
+  SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(40 * 1024 * 1024),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
 });

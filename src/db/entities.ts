@@ -13,6 +13,7 @@ import { Suppression } from '../modules/suppressions/suppression.entity.js';
 import { Email, IdempotencyKey, Message, MessageAttachment } from '../modules/sending/message.entity.js';
 import { Activity, ActivityStat } from '../modules/activity/activity.entity.js';
 import { BulkEmail } from '../modules/bulk/bulk-email.entity.js';
+import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhooks/webhook.entity.js';
 
 export const entities = [
   Account,
@@ -37,4 +38,7 @@ export const entities = [
   Activity,
   ActivityStat,
   BulkEmail,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

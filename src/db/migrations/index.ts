@@ -6,6 +6,7 @@ import { Migration20261122181356_suppressions } from './Migration20261122181356_
 import { Migration20261122190156_sending } from './Migration20261122190156_sending.js';
 import { Migration20261122193338_message_template_index } from './Migration20261122193338_message_template_index.js';
 import { Migration20261122193930_stat_shards } from './Migration20261122193930_stat_shards.js';
+import { Migration20261122195340_webhooks } from './Migration20261122195340_webhooks.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122190156_sending', class: Migration20261122190156_sending },
   { name: 'Migration20261122193338_message_template_index', class: Migration20261122193338_message_template_index },
   { name: 'Migration20261122193930_stat_shards', class: Migration20261122193930_stat_shards },
+  { name: 'Migration20261122195340_webhooks', class: Migration20261122195340_webhooks },
 ];

@@ -27,6 +27,11 @@ export class DomainEvent {
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   created_at: Date = new Date();
+
+  /** When the webhook dispatcher turned it into deliveries; null while it waits. */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  @Index()
+  dispatched_at: Date | null = null;
 }
 
 @Entity({ tableName: 'maintenance_windows' })

@@ -1,0 +1,137 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../db/base.entity.js';
+import { newId } from '../../lib/ids.js';
+import { Account } from '../accounts/account.entity.js';
+import { Domain } from '../domains/domain.entity.js';
+
+/** Why a webhook stopped receiving: too many failures, a 410 Gone, or down past the retry window. */
+export type WebhookPause = 'failures' | 'gone' | 'retry_window';
+
+/** An email webhook (COMPAT.md "Email webhooks"): events of one domain pushed to one URL. */
+@Entity({ tableName: 'webhooks' })
+@Unique({ properties: ['domain', 'url'] })
+@Index({ properties: ['account', 'created_at'] })
+export class Webhook extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => Domain, { deleteRule: 'cascade' })
+  domain!: Domain;
+
+  @Property({ type: 'string', length: 191 })
+  name!: string;
+
+  @Property({ type: 'string', length: 191 })
+  url!: string;
+
+  @Property({ type: 'text[]' })
+  events: string[] = [];
+
+  @Property({ type: 'boolean' })
+  enabled: boolean = true;
+
+  @Property({ type: 'boolean' })
+  editable: boolean = true;
+
+  /**
+   * The signing secret, shown in the record (COMPAT.md) and needed to sign every request, so it
+   * cannot be hashed: it is sealed with APP_SECRET (lib/secrets.ts encrypt/decrypt).
+   */
+  @Property({ type: 'text' })
+  secret_enc!: string;
+
+  /** Set when the service paused it; re-enabling clears it. */
+  @Property({ type: 'string', length: 20, nullable: true })
+  paused_reason: WebhookPause | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  paused_at: Date | null = null;
+
+  /** The failure notification of the current 24 h window went out at this time. */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  notified_at: Date | null = null;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gave_up';
+
+/**
+ * One event for one webhook. Its id is the `webhook-id` header, the same on every retry, and
+ * `body` the exact bytes sent, so a retry is signed over the same payload.
+ */
+@Entity({ tableName: 'webhook_deliveries' })
+@Unique({ properties: ['webhook', 'event_id'] })
+@Index({ properties: ['state', 'next_attempt_at'] })
+@Index({ properties: ['webhook', 'created_at'] })
+export class WebhookDelivery {
+  @PrimaryKey({ type: 'string', length: 32 })
+  id: string = `msg_${newId(24)}`;
+
+  @ManyToOne(() => Webhook, { deleteRule: 'cascade' })
+  webhook!: Webhook;
+
+  /** The internal event (domain_events.id) it carries. */
+  @Property({ type: 'string', length: 32 })
+  event_id!: string;
+
+  @Property({ type: 'string', length: 64 })
+  type!: string;
+
+  @Property({ type: 'text' })
+  body!: string;
+
+  @Property({ type: 'string', length: 20 })
+  state: DeliveryState = 'pending';
+
+  @Property({ type: 'integer' })
+  attempts: number = 0;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  next_attempt_at: Date | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  last_status: number | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  created_at: Date = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', onUpdate: () => new Date() })
+  updated_at: Date = new Date();
+}
+
+/** One HTTP request of a delivery (or a webhook's test request): the webhook log. */
+@Entity({ tableName: 'webhook_attempts' })
+@Index({ properties: ['webhook_id', 'attempted_at'] })
+export class WebhookAttempt {
+  @PrimaryKey({ type: 'string', length: 32 })
+  id: string = newId();
+
+  @Property({ type: 'string', length: 32 })
+  webhook_id!: string;
+
+  /** Null for the test request of a create or update. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  @Index()
+  delivery_id: string | null = null;
+
+  @Property({ type: 'string', length: 64 })
+  type!: string;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  attempted_at: Date = new Date();
+
+  @Property({ type: 'boolean' })
+  success!: boolean;
+
+  @Property({ type: 'integer', nullable: true })
+  status: number | null = null;
+
+  @Property({ type: 'integer' })
+  duration_ms: number = 0;
+
+  /** The first bytes of the answer, for the log. */
+  @Property({ type: 'string', length: 1000, nullable: true })
+  response_excerpt: string | null = null;
+
+  @Property({ type: 'string', length: 1000, nullable: true })
+  error: string | null = null;
+}
