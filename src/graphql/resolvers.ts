@@ -8,11 +8,14 @@ import { TemplateResolver } from '../modules/templates/template.resolver.js';
 import { TokenResolver } from '../modules/tokens/token.resolver.js';
 import { UserResolver } from '../modules/users/user.resolver.js';
 import { SendResolver } from '../modules/sending/send.resolver.js';
+import { ActivityStreamResolver } from '../modules/activity/activity-stream.resolver.js';
 import { BulkResolver } from '../modules/bulk/bulk.resolver.js';
 import { EmailLogResolver } from '../modules/email-log/email.resolver.js';
 import { MessageResolver } from '../modules/email-log/message.resolver.js';
 import { ActivityResolver } from '../modules/activity/activity.resolver.js';
 import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
+import { WebhookResolver } from '../modules/webhooks/webhook.resolver.js';
+import { WebhookLogResolver } from '../modules/webhooks/log.resolver.js';
 
 /** Every resolver of the schema. */
 export const resolvers = [
@@ -26,9 +29,12 @@ export const resolvers = [
   RecipientResolver,
   SuppressionResolver,
   SendResolver,
+  ActivityStreamResolver,
   BulkResolver,
   EmailLogResolver,
   MessageResolver,
   ActivityResolver,
   AnalyticsResolver,
+  WebhookResolver,
+  WebhookLogResolver,
 ] as const;

@@ -2,7 +2,8 @@ import pg from 'pg';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { PubSub } from 'type-graphql';
 
-const CHANNEL = 'postbox_events';
+/** The one NOTIFY channel; SQL may notify on it directly (`{topic, detail}` as JSON text). */
+export const CHANNEL = 'postbox_events';
 
 /**
  * An EventTarget whose events travel through Postgres NOTIFY, so a subscriber in the API process

@@ -1437,8 +1437,15 @@ export type SmtpUser = {
 
 export type Subscription = {
   __typename?: 'Subscription';
+  /** New activity of one domain, live (GraphQL over SSE at /graphql/stream): each event is what one change recorded. It comes from whichever process made it (Postgres LISTEN/NOTIFY) once its transaction commits. */
+  activity: Array<ActivityEntry>;
   /** Token changes in the caller's account, live (GraphQL over SSE at /graphql/stream). */
   token_events: TokenEvent;
+};
+
+
+export type SubscriptionActivityArgs = {
+  domain_id: Scalars['ID']['input'];
 };
 
 export type SuppressedRecipient = {

@@ -111,6 +111,16 @@ export class ActivityService {
     };
   }
 
+  /** The given activities of the caller's account, oldest first, as the list would show them (plan rules included). */
+  async byIds(auth: Auth, ids: string[]): Promise<ActivityEntry[]> {
+    if (!ids.length) return [];
+    const w = new Where().add(`a.id = any(${TEXT_ARRAY})`, JSON.stringify(ids)).add('a.account_id = ?', auth.accountId);
+    if (auth.domainId) w.add('a.domain_id = ?', auth.domainId);
+    if (await this.isFree(auth)) w.add(`a.type not in (${PAID_TYPES.map(() => '?').join(', ')})`, ...PAID_TYPES);
+    const rows = await this.em.execute<Row[]>(`${SELECT} where ${w.sql} order by a.created_at, ${LIFECYCLE_RANK}, a.id`, w.params);
+    return rows.map(toEntry);
+  }
+
   async get(auth: Auth, activityId: string): Promise<ActivityEntry> {
     const [row] = await this.em.execute<Row[]>(`${SELECT} where a.id = ? and a.account_id = ?`, [activityId, auth.accountId]);
     if (!row || (PAID_TYPES.includes(row.type) && (await this.isFree(auth)))) throw errors.notFound();

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
+import { CHANNEL } from '../../lib/pubsub.js';
 import { isoTimestamp } from '../../graphql/scalars.js';
 import { STAT_SHARDS, type ActivityData, type ActivityType } from './activity.entity.js';
 
@@ -48,9 +49,9 @@ const EVENT_OF: Partial<Record<ActivityType, string>> = {
 
 /**
  * Records activities, in one statement and inside the caller's transaction: the activity rows,
- * the daily counts analytics read (activity_stats), and the `activity.*` internal events the
- * webhook engine delivers. Either all of it commits with the state change that caused it, or
- * none of it does.
+ * the daily counts analytics read (activity_stats), the `activity.*` internal events the
+ * webhook engine delivers, and a NOTIFY for live `activity` subscriptions. Either all of it
+ * commits with the state change that caused it, or none of it does.
  */
 export async function recordActivities(em: EntityManager, items: NewActivity[]): Promise<string[]> {
   if (!items.length) return [];
@@ -113,9 +114,16 @@ export async function recordActivities(em: EntityManager, items: NewActivity[]):
          from input group by account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard
        on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
          do update set count = activity_stats.count + excluded.count
+     ),
+     evts as (
+       insert into domain_events (id, account_id, domain_id, type, payload, created_at)
+       select id, account_id, domain_id, event, payload, at from input where event is not null
      )
-     insert into domain_events (id, account_id, domain_id, type, payload, created_at)
-     select id, account_id, domain_id, event, payload, at from input where event is not null`,
+     -- Live subscribers (any process) hear of it when, and only if, the transaction commits.
+     select pg_notify('${CHANNEL}', json_build_object(
+              'topic', 'activity:' || account_id,
+              'detail', json_build_object('domain_id', domain_id, 'ids', json_agg(id)))::text)
+       from input group by account_id, domain_id`,
     [JSON.stringify(rows)],
   );
   return rows.map((r) => r.id);
