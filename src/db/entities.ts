@@ -14,6 +14,7 @@ import { Email, IdempotencyKey, Message, MessageAttachment } from '../modules/se
 import { Activity, ActivityStat } from '../modules/activity/activity.entity.js';
 import { BulkEmail } from '../modules/bulk/bulk-email.entity.js';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhooks/webhook.entity.js';
+import { Inbound, InboundMessage } from '../modules/inbound/inbound.entity.js';
 
 export const entities = [
   Account,
@@ -41,4 +42,6 @@ export const entities = [
   Webhook,
   WebhookDelivery,
   WebhookAttempt,
+  Inbound,
+  InboundMessage,
 ];

@@ -7,6 +7,7 @@ import { Migration20261122190156_sending } from './Migration20261122190156_sendi
 import { Migration20261122193338_message_template_index } from './Migration20261122193338_message_template_index.js';
 import { Migration20261122193930_stat_shards } from './Migration20261122193930_stat_shards.js';
 import { Migration20261122195340_webhooks } from './Migration20261122195340_webhooks.js';
+import { Migration20261122195941_inbound } from './Migration20261122195941_inbound.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122193338_message_template_index', class: Migration20261122193338_message_template_index },
   { name: 'Migration20261122193930_stat_shards', class: Migration20261122193930_stat_shards },
   { name: 'Migration20261122195340_webhooks', class: Migration20261122195340_webhooks },
+  { name: 'Migration20261122195941_inbound', class: Migration20261122195941_inbound },
 ];
