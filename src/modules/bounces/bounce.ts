@@ -1,0 +1,90 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppServices } from '../../services.js';
+import { recordActivities, type ActivityEmail } from '../activity/record.js';
+import type { ActivityType } from '../activity/activity.entity.js';
+import { suppressRecipient } from '../suppressions/suppression.add.js';
+import { readReport, type Report } from './report.js';
+
+export interface ReportOutcome {
+  handled: boolean;
+  /** What was recorded: hard_bounced, soft_bounced, deferred, spam_complaints, or nothing new. */
+  outcome: ActivityType | 'duplicate' | null;
+  emailId: string | null;
+}
+
+/** The return path delivery writes: `bounces+<email id>@<return-path subdomain>.<domain>`. */
+const VERP = /^bounces\+([a-z0-9]{16})@/i;
+
+export function isReturnPath(address: string): boolean {
+  return VERP.test(address);
+}
+
+type EmailRow = ActivityEmail & { status: string; recipient_id: string };
+
+async function lockEmail(tx: EntityManager, id: string): Promise<EmailRow | null> {
+  const [row] = await tx.execute<EmailRow[]>(
+    `select e.id, e.account_id, e.domain_id, e.message_id, e.subject, e.to_email, e.tags, e.status, e.recipient_id
+       from emails e where e.id = ? for update`,
+    [id],
+  );
+  return row ?? null;
+}
+
+/** Which email a report is about: the VERP address it came to, else the original Message-ID it quotes. */
+async function findEmail(em: EntityManager, rcptTo: string[], report: Report): Promise<string | null> {
+  for (const r of rcptTo) {
+    const m = VERP.exec(r);
+    if (m) return m[1].toLowerCase();
+  }
+  const messageId = report.kind === 'none' ? null : report.originalMessageId;
+  if (!messageId) return null;
+  const [row] = await em.execute<{ id: string }[]>('select id from emails where smtp_message_id = ? limit 1', [messageId]);
+  return row?.id ?? null;
+}
+
+/**
+ * Turns a bounce (DSN) or a complaint (ARF) that came back to us into the email's activity and the
+ * recipient's suppression, once: a second copy of the same report changes nothing.
+ * - DSN `failed` with a 5.x.x status → hard_bounced (and the hard-bounce list); 4.x.x → soft_bounced.
+ * - DSN `delayed` → a deferred activity; the email stays as it is.
+ * - ARF (any feedback type) → spam_complaints activity (event `activity.spam_complaint`) and the
+ *   spam-complaint list.
+ */
+export async function processReport(services: AppServices, mail: { rcptTo: string[]; raw: Buffer }): Promise<ReportOutcome> {
+  const report = await readReport(mail.raw);
+  const em = services.orm.em.fork() as EntityManager;
+  const emailId = await findEmail(em, mail.rcptTo, report);
+  if (report.kind === 'none' || !emailId) return { handled: false, outcome: null, emailId };
+
+  return em.transactional(async (tx) => {
+    const email = await lockEmail(tx, emailId);
+    if (!email) return { handled: false, outcome: null, emailId };
+    const ref: ActivityEmail = email;
+    const suppress = (list: 'hard_bounces' | 'spam_complaints', reason: string) =>
+      suppressRecipient(tx, { accountId: email.account_id, domainId: email.domain_id, recipientId: email.recipient_id, list, reason });
+
+    if (report.kind === 'arf') {
+      const [seen] = await tx.execute(`select 1 from activities where email_id = ? and type = 'spam_complaints' limit 1`, [email.id]);
+      if (seen) return { handled: true, outcome: 'duplicate', emailId };
+      await recordActivities(tx, [{ email: ref, type: 'spam_complaints', data: { smtp_response: `feedback-type: ${report.feedbackType}` } }]);
+      await suppress('spam_complaints', `Complaint (${report.feedbackType}) reported by the mailbox provider`);
+      return { handled: true, outcome: 'spam_complaints', emailId };
+    }
+
+    const lower = email.to_email.toLowerCase();
+    const block = report.recipients.find((r) => r.recipient?.toLowerCase() === lower) ?? report.recipients.find((r) => r.action === 'failed' || r.action === 'delayed');
+    if (!block) return { handled: true, outcome: null, emailId };
+    const response = [block.status, block.diagnostic].filter(Boolean).join(' ').slice(0, 2000);
+    if (block.action === 'delayed') {
+      await recordActivities(tx, [{ email: ref, type: 'deferred', data: { smtp_response: response } }]);
+      return { handled: true, outcome: 'deferred', emailId };
+    }
+    if (block.action !== 'failed') return { handled: true, outcome: null, emailId };
+    if (email.status === 'hard_bounced' || email.status === 'soft_bounced') return { handled: true, outcome: 'duplicate', emailId };
+    const outcome = block.status.startsWith('5') ? 'hard_bounced' : 'soft_bounced';
+    await tx.execute('update emails set status = ?, last_response = ?, updated_at = now() where id = ?', [outcome, response, email.id]);
+    await recordActivities(tx, [{ email: ref, type: outcome, data: { smtp_response: response } }]);
+    if (outcome === 'hard_bounced') await suppress('hard_bounces', response || 'Bounced');
+    return { handled: true, outcome, emailId };
+  });
+}
