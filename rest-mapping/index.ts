@@ -12,6 +12,9 @@ import { emailLogRoutes } from './emails.js';
 import { scheduleRoutes } from './schedules.js';
 import { activityRoutes } from './activity.js';
 import { analyticsRoutes } from './analytics.js';
+import { webhookRoutes } from './webhooks.js';
+import { webhookLogRoutes } from './webhook-log.js';
+import { inboundRoutes } from './inbound.js';
 
 /** The whole /v1 surface: every route, from the per-resource tables. */
 export const routeTable: RouteTable = {
@@ -29,4 +32,7 @@ export const routeTable: RouteTable = {
   ...scheduleRoutes,
   ...activityRoutes,
   ...analyticsRoutes,
+  ...webhookRoutes,
+  ...webhookLogRoutes,
+  ...inboundRoutes,
 };

@@ -71,7 +71,8 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
     const part = sofa.openAPIDocument as Doc;
     Object.assign(doc.components.schemas, part.components?.schemas ?? {});
     for (const [path, ops] of Object.entries(part.paths ?? {})) {
-      if (path.startsWith('/webhook')) continue; // sofa's subscription routes are never served
+      // sofa's own subscription routes (/webhook, /webhook/{id}) are never served; /webhooks is ours.
+      if (/^\/webhook(\/[^/]+)?$/.test(path)) continue;
       // sofa leaves its basePath out of the document's paths.
       doc.paths[`/v1${path}`] = { ...(doc.paths[`/v1${path}`] ?? {}), ...ops };
     }

@@ -14,6 +14,7 @@ import { buildAppSchema } from './graphql/schema.js';
 import { createHttpServer } from './http/server.js';
 import { bootstrapFirstAccount } from './modules/accounts/bootstrap.js';
 import { createMailTransport } from './modules/mail/transport.js';
+import { startSmtpRelay, type SmtpRelay } from './modules/smtp/server.js';
 import type { AppServices } from './services.js';
 
 export const ROLES = ['api', 'worker', 'smtp'] as const;
@@ -24,6 +25,8 @@ export interface RunningApp {
   http: FastifyInstance | null;
   /** `http://127.0.0.1:<port>` when the api role runs. */
   url: string | null;
+  /** The SMTP relay's port when the smtp role runs. */
+  smtpPort?: number;
   close(): Promise<void>;
 }
 
@@ -105,9 +108,9 @@ export async function startApp(opts: {
     await startWorkers(services);
     log.info('worker started');
   }
+  let smtp: SmtpRelay | null = null;
   if (roles.has('smtp')) {
-    // SMTP ingress (relay for SMTP users, bounces) is built by the events issue; see README.
-    log.warn('the smtp role has no listener yet: SMTP ingress is not built in this version');
+    smtp = await startSmtpRelay(services);
   }
 
   let closed = false;
@@ -115,10 +118,12 @@ export async function startApp(opts: {
     services,
     http,
     url,
+    smtpPort: smtp?.port,
     async close() {
       if (closed) return;
       closed = true;
       await http?.close();
+      await smtp?.close();
       await boss.stop({ graceful: true, timeout: 10_000 }).catch((err) => log.error({ err }, 'pg-boss stop'));
       await pubsub.close();
       await orm.close();

@@ -61,6 +61,8 @@ export const configSchema = z.object({
   WEBHOOK_RETRY_WINDOW_HOURS: z.coerce.number().min(0.001).default(72),
   SMTP_TLS_CERT: z.string().optional(),
   SMTP_TLS_KEY: z.string().optional(),
+  /** Where feedback loops send ARF complaints (any address; reports to return paths work without it). */
+  FEEDBACK_ADDRESS: z.email().optional(),
   SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(40 * 1024 * 1024),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),

@@ -16,6 +16,8 @@ import { ActivityResolver } from '../modules/activity/activity.resolver.js';
 import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
 import { WebhookResolver } from '../modules/webhooks/webhook.resolver.js';
 import { WebhookLogResolver } from '../modules/webhooks/log.resolver.js';
+import { WebhookStreamResolver } from '../modules/webhooks/stream.resolver.js';
+import { InboundResolver } from '../modules/inbound/inbound.resolver.js';
 
 /** Every resolver of the schema. */
 export const resolvers = [
@@ -37,4 +39,6 @@ export const resolvers = [
   AnalyticsResolver,
   WebhookResolver,
   WebhookLogResolver,
+  WebhookStreamResolver,
+  InboundResolver,
 ] as const;

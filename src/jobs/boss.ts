@@ -71,6 +71,7 @@ export async function startWorkers(services: AppServices): Promise<void> {
       },
     );
     if (job.cron) await boss.schedule(job.name, job.cron(services), {}, { tz: 'UTC' });
+    if (job.kickOnStart) await boss.sendThrottled(job.name, {}, {}, 2, 'start');
   }
 }
 

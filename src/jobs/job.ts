@@ -22,6 +22,8 @@ export interface JobDef<T extends object = object> {
   cron?: (services: AppServices) => string;
   /** How many jobs one fetch takes; with `burstWhenBatchFull` this lifts the polling ceiling. */
   batchSize?: number;
+  /** Also run once as soon as a worker starts, not only at the first cron time (a self-rescheduling job). */
+  kickOnStart?: boolean;
   /** Workers of this queue per process (pg-boss `localConcurrency`), each fetching its own batches. */
   concurrency?: (config: Config) => number;
   /** Queue options that depend on settings; they win over the fixed ones above. */

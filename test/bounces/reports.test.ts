@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { processReport } from '../../src/modules/bounces/bounce.js';
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { activityOf, settled, sql } from '../sending/helpers.js';
+import { fixture } from './fixture.js';
 
 /** DSN (RFC 3464) and ARF (RFC 5965) reports that come back turn into activity and suppression, once. */
 let s: TestServer;
@@ -13,11 +13,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.close());
 
-export function fixture(name: string, values: Record<string, string>): Buffer {
-  let text = readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
-  for (const [k, v] of Object.entries(values)) text = text.replaceAll(`{{${k}}}`, v);
-  return Buffer.from(text.replace(/\r?\n/g, '\r\n'));
-}
 
 async function delivered(to: string) {
   const res = await s.rest('POST', '/email', { body: { from: { email: `news@${domain.name}` }, to: [{ email: to }], subject: 'Hello', text: 'x' } });

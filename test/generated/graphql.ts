@@ -389,6 +389,107 @@ export type HeaderInput = {
   value: Scalars['String']['input'];
 };
 
+/** An inbound route: mail received for its address (or inbound domain), filtered and forwarded. */
+export type Inbound = {
+  __typename?: 'Inbound';
+  /** The route's own address; mail to it is always routed here. */
+  address: Scalars['String']['output'];
+  catch_filter: InboundFilter;
+  catch_type: Scalars['String']['output'];
+  created_at: Scalars['IsoTimestamp']['output'];
+  /** Last DNS check of the domain, when domain routing is on. */
+  dns_checked_at?: Maybe<Scalars['IsoTimestamp']['output']>;
+  domain: DomainRef;
+  domain_enabled: Scalars['Boolean']['output'];
+  enabled: Scalars['Boolean']['output'];
+  /** catch_filter then match_filter, one row per rule. */
+  filters: Array<InboundFilterRow>;
+  forwards: Array<InboundForward>;
+  id: Scalars['ID']['output'];
+  inbound_domain?: Maybe<Scalars['String']['output']>;
+  match_filter: InboundFilter;
+  match_type: Scalars['String']['output'];
+  mxValues: InboundMx;
+  name: Scalars['String']['output'];
+  priority: Scalars['Int']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type InboundCatchFilterInput = {
+  /** Required (1 to 5) for catch_recipient. */
+  filters?: InputMaybe<Array<InboundCatchRuleInput>>;
+  /** catch_all or catch_recipient */
+  type: Scalars['String']['input'];
+};
+
+export type InboundCatchRuleInput = {
+  /** equal, not-equal, contains, not-contains, starts-with, ends-with, not-starts-with, not-ends-with */
+  comparer: Scalars['String']['input'];
+  /** Compared with the recipient's local part, or with the whole address when it holds an @. */
+  value: Scalars['String']['input'];
+};
+
+export type InboundFilter = {
+  __typename?: 'InboundFilter';
+  filters: Array<InboundFilterRule>;
+  type: Scalars['String']['output'];
+};
+
+/** One filter in the flat list clients of this API family read. */
+export type InboundFilterRow = {
+  __typename?: 'InboundFilterRow';
+  comparer?: Maybe<Scalars['String']['output']>;
+  key?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+  value?: Maybe<Scalars['String']['output']>;
+};
+
+export type InboundFilterRule = {
+  __typename?: 'InboundFilterRule';
+  comparer: Scalars['String']['output'];
+  /** match_header only: the header name. */
+  key?: Maybe<Scalars['String']['output']>;
+  value: Scalars['String']['output'];
+};
+
+export type InboundForward = {
+  __typename?: 'InboundForward';
+  id: Scalars['ID']['output'];
+  /** Webhook forwards: the signing secret of their requests. */
+  secret?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
+export type InboundForwardInput = {
+  /** email or webhook */
+  type: Scalars['String']['input'];
+  /** An email address, or an http(s) URL that receives the signed JSON message. */
+  value: Scalars['String']['input'];
+};
+
+export type InboundMatchFilterInput = {
+  /** Required (1 to 5) unless match_all. */
+  filters?: InputMaybe<Array<InboundMatchRuleInput>>;
+  /** match_all, match_sender, match_domain or match_header */
+  type: Scalars['String']['input'];
+};
+
+export type InboundMatchRuleInput = {
+  /** As in catch filters. */
+  comparer: Scalars['String']['input'];
+  /** match_header only: the header name. */
+  key?: InputMaybe<Scalars['String']['input']>;
+  value: Scalars['String']['input'];
+};
+
+/** The MX record inbound_domain needs. */
+export type InboundMx = {
+  __typename?: 'InboundMx';
+  priority: Scalars['Int']['output'];
+  target: Scalars['String']['output'];
+};
+
 /** An invitation to join the account, pending until accepted. */
 export type Invite = {
   __typename?: 'Invite';
@@ -545,6 +646,8 @@ export type Mutation = {
   /** Entries added, or already there. */
   add_unsubscribes: Array<SuppressionEntry>;
   create_domain: CreatedDomain;
+  /** The route gets its own address; each webhook forward its own signing secret. */
+  create_inbound: Inbound;
   /** Sends a confirmation mail to the address. */
   create_sender_identity: SenderIdentity;
   /** The password is returned this once; only its hash is stored. */
@@ -554,9 +657,12 @@ export type Mutation = {
   create_template_category: TemplateCategory;
   /** The secret (accessToken) is returned this once. */
   create_token: CreatedToken;
+  /** Sends the signed webhook.test request first; a non-2xx answer is a 422 on url. */
+  create_webhook: Webhook;
   delete_domain: Scalars['Boolean']['output'];
   delete_from_blocklist: Scalars['Boolean']['output'];
   delete_hard_bounces: Scalars['Boolean']['output'];
+  delete_inbound: Scalars['Boolean']['output'];
   delete_invite: Scalars['Boolean']['output'];
   /** Cancels a scheduled send that has not gone out yet. */
   delete_message_schedule: Scalars['Boolean']['output'];
@@ -573,6 +679,7 @@ export type Mutation = {
   delete_unsubscribes: Scalars['Boolean']['output'];
   /** Removes a user; the last admin of the account stays. */
   delete_user: Scalars['Boolean']['output'];
+  delete_webhook: Scalars['Boolean']['output'];
   /** Invites a person by email; they join by opening the emailed link. */
   invite_user: Invite;
   operator_add_verification_credits: AccountType;
@@ -584,6 +691,8 @@ export type Mutation = {
   operator_set_plan: AccountType;
   /** Records maintenance.start for every account. */
   operator_start_maintenance: MaintenanceWindowType;
+  /** Sends again the failed and given-up deliveries created between since and until. */
+  replay_webhook: WebhookReplay;
   /** Sends the invitation email again. */
   resend_invite: Invite;
   /** Sends the confirmation mail again; refused once verified. */
@@ -594,6 +703,8 @@ export type Mutation = {
   send_email: SendEmailResult;
   /** Changes any subset of domain_settings. */
   update_domain_settings: DomainType;
+  /** Only the fields sent change; forwards sent again unchanged keep their id and secret. */
+  update_inbound: Inbound;
   update_sender_identity: SenderIdentity;
   update_sender_identity_by_email: SenderIdentity;
   /** Rename, enable or disable. */
@@ -606,6 +717,8 @@ export type Mutation = {
   update_token_settings: Token;
   /** Changes what a user may do and reach. */
   update_user: AccountUser;
+  /** A new url, or enabled turned on, sends the webhook.test request first. enabled=true also lifts an automatic pause. */
+  update_webhook: Webhook;
   /** Queries DNS now and stores what it finds. */
   verify_domain: DomainVerification;
 };
@@ -648,6 +761,21 @@ export type MutationCreate_DomainArgs = {
   inbound_routing_subdomain?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
   return_path_subdomain?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreate_InboundArgs = {
+  catch_filter?: InputMaybe<InboundCatchFilterInput>;
+  catch_type?: InputMaybe<Scalars['String']['input']>;
+  domain_enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  domain_id: Scalars['ID']['input'];
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  forwards?: InputMaybe<Array<InboundForwardInput>>;
+  inbound_domain?: InputMaybe<Scalars['String']['input']>;
+  inbound_priority?: InputMaybe<Scalars['Int']['input']>;
+  match_filter?: InputMaybe<InboundMatchFilterInput>;
+  match_type?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
 };
 
 
@@ -695,6 +823,15 @@ export type MutationCreate_TokenArgs = {
 };
 
 
+export type MutationCreate_WebhookArgs = {
+  domain_id: Scalars['ID']['input'];
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events: Array<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  url: Scalars['String']['input'];
+};
+
+
 export type MutationDelete_DomainArgs = {
   domain_id: Scalars['ID']['input'];
 };
@@ -711,6 +848,11 @@ export type MutationDelete_Hard_BouncesArgs = {
   all?: InputMaybe<Scalars['Boolean']['input']>;
   domain_id: Scalars['ID']['input'];
   ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+
+export type MutationDelete_InboundArgs = {
+  inbound_id: Scalars['ID']['input'];
 };
 
 
@@ -786,6 +928,11 @@ export type MutationDelete_UserArgs = {
 };
 
 
+export type MutationDelete_WebhookArgs = {
+  webhook_id: Scalars['ID']['input'];
+};
+
+
 export type MutationInvite_UserArgs = {
   domains?: InputMaybe<Array<Scalars['String']['input']>>;
   email: Scalars['String']['input'];
@@ -827,6 +974,13 @@ export type MutationOperator_Set_PlanArgs = {
 
 export type MutationOperator_Start_MaintenanceArgs = {
   note?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationReplay_WebhookArgs = {
+  since: Scalars['String']['input'];
+  until?: InputMaybe<Scalars['String']['input']>;
+  webhook_id: Scalars['ID']['input'];
 };
 
 
@@ -887,6 +1041,21 @@ export type MutationUpdate_Domain_SettingsArgs = {
   track_unsubscribe_html_enabled?: InputMaybe<Scalars['Boolean']['input']>;
   track_unsubscribe_plain?: InputMaybe<Scalars['String']['input']>;
   track_unsubscribe_plain_enabled?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationUpdate_InboundArgs = {
+  catch_filter?: InputMaybe<InboundCatchFilterInput>;
+  catch_type?: InputMaybe<Scalars['String']['input']>;
+  domain_enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  forwards?: InputMaybe<Array<InboundForwardInput>>;
+  inbound_domain?: InputMaybe<Scalars['String']['input']>;
+  inbound_id: Scalars['ID']['input'];
+  inbound_priority?: InputMaybe<Scalars['Int']['input']>;
+  match_filter?: InputMaybe<InboundMatchFilterInput>;
+  match_type?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -956,6 +1125,15 @@ export type MutationUpdate_UserArgs = {
 };
 
 
+export type MutationUpdate_WebhookArgs = {
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
+  webhook_id: Scalars['ID']['input'];
+};
+
+
 export type MutationVerify_DomainArgs = {
   domain_id: Scalars['ID']['input'];
 };
@@ -1020,6 +1198,9 @@ export type Query = {
   emails: Array<LoggedEmail>;
   /** Hard-bounced recipients, newest first. */
   hard_bounces: Array<SuppressionEntry>;
+  inbound: Inbound;
+  /** The account's inbound routes, newest first; optionally of one domain. */
+  inbounds: Array<Inbound>;
   invite: Invite;
   /** Invitations not yet accepted, oldest first. */
   invites: Array<Invite>;
@@ -1059,6 +1240,11 @@ export type Query = {
   user: AccountUser;
   /** The people with access to the account, oldest first. */
   users: Array<AccountUser>;
+  webhook: Webhook;
+  /** Every request sent to a webhook (deliveries and tests), newest first. */
+  webhook_log: WebhookLogPage;
+  /** The email webhooks of one domain, newest first. */
+  webhooks: WebhookPage;
   whoami: Whoami;
 };
 
@@ -1176,6 +1362,18 @@ export type QueryEmailsArgs = {
 
 
 export type QueryHard_BouncesArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryInboundArgs = {
+  inbound_id: Scalars['ID']['input'];
+};
+
+
+export type QueryInboundsArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
@@ -1328,6 +1526,25 @@ export type QueryUsersArgs = {
   page?: Scalars['Int']['input'];
 };
 
+
+export type QueryWebhookArgs = {
+  webhook_id: Scalars['ID']['input'];
+};
+
+
+export type QueryWebhook_LogArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  webhook_id: Scalars['ID']['input'];
+};
+
+
+export type QueryWebhooksArgs = {
+  domain_id: Scalars['ID']['input'];
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
 export type RecipientDetail = {
   __typename?: 'RecipientDetail';
   created_at: Scalars['PlainTimestamp']['output'];
@@ -1441,11 +1658,18 @@ export type Subscription = {
   activity: Array<ActivityEntry>;
   /** Token changes in the caller's account, live (GraphQL over SSE at /graphql/stream). */
   token_events: TokenEvent;
+  /** Each delivery attempt of one webhook, live (GraphQL over SSE at /graphql/stream), from whichever process made it. */
+  webhook_deliveries: WebhookLogEntry;
 };
 
 
 export type SubscriptionActivityArgs = {
   domain_id: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionWebhook_DeliveriesArgs = {
+  webhook_id: Scalars['ID']['input'];
 };
 
 export type SuppressedRecipient = {
@@ -1568,6 +1792,59 @@ export type UserTemplateRef = {
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   type: Scalars['String']['output'];
+};
+
+/** An email webhook: events of one domain pushed to one URL. */
+export type Webhook = {
+  __typename?: 'Webhook';
+  created_at: Scalars['IsoTimestamp']['output'];
+  domain: DomainRef;
+  editable: Scalars['Boolean']['output'];
+  enabled: Scalars['Boolean']['output'];
+  events: Array<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** The signing secret of the Signature and webhook-signature headers. */
+  secret: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+  url: Scalars['String']['output'];
+};
+
+/** One HTTP request of a webhook: a delivery attempt, or the test request of a create or update. */
+export type WebhookLogEntry = {
+  __typename?: 'WebhookLogEntry';
+  attempted_at: Scalars['IsoTimestamp']['output'];
+  /** The `webhook-id` header of the delivery; null for a test request. */
+  delivery_id?: Maybe<Scalars['ID']['output']>;
+  duration_ms: Scalars['Int']['output'];
+  error?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** The first characters of the answer. */
+  response_excerpt?: Maybe<Scalars['String']['output']>;
+  /** The HTTP status; null when no answer arrived. */
+  status?: Maybe<Scalars['Int']['output']>;
+  /** A 2xx answer arrived within the timeout. */
+  success: Scalars['Boolean']['output'];
+  /** The event type sent. */
+  type: Scalars['String']['output'];
+};
+
+export type WebhookLogPage = {
+  __typename?: 'WebhookLogPage';
+  data: Array<WebhookLogEntry>;
+  meta: PageMeta;
+};
+
+export type WebhookPage = {
+  __typename?: 'WebhookPage';
+  data: Array<Webhook>;
+  meta: PageMeta;
+};
+
+export type WebhookReplay = {
+  __typename?: 'WebhookReplay';
+  /** How many failed or given-up deliveries were queued again. */
+  replayed: Scalars['Int']['output'];
 };
 
 /** The caller: which account and token, with what reach. */

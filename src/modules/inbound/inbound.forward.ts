@@ -1,0 +1,129 @@
+import type { AddressObject, ParsedMail } from 'mailparser';
+import { isoTimestamp } from '../../graphql/scalars.js';
+import { newId } from '../../lib/ids.js';
+import { decrypt } from '../../lib/secrets.js';
+import type { AppServices } from '../../services.js';
+import { postWebhook } from '../webhooks/http.js';
+import { signatureHeaders } from '../webhooks/sign.js';
+import type { Inbound, InboundForward } from './inbound.entity.js';
+
+/** One received message on its way to one route's forwards. */
+export interface Received {
+  /** The InboundMessage id. */
+  id: string;
+  route: Inbound;
+  mailFrom: string;
+  rcptTo: string[];
+  raw: Buffer;
+  parsed: ParsedMail;
+  receivedAt: Date;
+}
+
+export const INBOUND_WEBHOOK_TYPE = 'inbound.message';
+
+type Address = { email: string; name: string };
+
+function addresses(field: AddressObject | AddressObject[] | undefined): Address[] {
+  const list = field === undefined ? [] : Array.isArray(field) ? field : [field];
+  return list.flatMap((o) => o.value).flatMap((a) => (a.group ? a.group : [a])).map((a) => ({ email: a.address ?? '', name: a.name ?? '' }));
+}
+
+function headerList(parsed: ParsedMail): { name: string; value: string }[] {
+  return parsed.headerLines.map(({ line }) => {
+    const colon = line.indexOf(':');
+    return {
+      name: colon < 0 ? line : line.slice(0, colon),
+      value: (colon < 0 ? '' : line.slice(colon + 1)).replace(/\r?\n[ \t]+/g, ' ').trim(),
+    };
+  });
+}
+
+/**
+ * What a webhook forward receives: the message parsed, plus the original bytes (base64) for
+ * receivers that check DKIM or want a part we do not break out. Headers are a list in their
+ * original order, since names repeat (Received) and order carries meaning.
+ */
+export function inboundWebhookBody(m: Received, at: Date): string {
+  const p = m.parsed;
+  const from = addresses(p.from)[0] ?? null;
+  return JSON.stringify({
+    type: INBOUND_WEBHOOK_TYPE,
+    created_at: isoTimestamp(at),
+    data: {
+      id: m.id,
+      inbound_id: m.route.id,
+      domain_id: m.route.domain.id,
+      mail_from: m.mailFrom,
+      rcpt_to: m.rcptTo,
+      from,
+      to: addresses(p.to),
+      cc: addresses(p.cc),
+      reply_to: addresses(p.replyTo),
+      subject: p.subject ?? null,
+      text: p.text ?? null,
+      html: typeof p.html === 'string' ? p.html : null,
+      headers: headerList(p),
+      attachments: p.attachments.map((a) => ({
+        filename: a.filename ?? null,
+        content_type: a.contentType,
+        size: a.content.length,
+        disposition: a.contentDisposition ?? null,
+        content_id: a.cid ?? null,
+        content: a.content.toString('base64'),
+      })),
+      raw: m.raw.toString('base64'),
+      received_at: isoTimestamp(m.receivedAt),
+    },
+  });
+}
+
+export interface ForwardOutcome {
+  forward: InboundForward;
+  ok: boolean;
+  error: string | null;
+}
+
+/** The envelope sender of forwarded copies: bounces of a forward go to the service, not back into a route. */
+const returnAddress = (services: AppServices) => services.config.MAIL_FROM;
+
+async function toEmail(services: AppServices, f: InboundForward, m: Received): Promise<ForwardOutcome> {
+  try {
+    // The original bytes, unchanged: the receiver sees the message as it was sent (and its DKIM still verifies).
+    await services.mail.sendRaw({
+      envelope: { from: returnAddress(services), to: [f.value] },
+      raw: m.raw,
+      meta: {
+        email_id: m.id,
+        to: f.value,
+        from: m.mailFrom,
+        subject: m.parsed.subject ?? '',
+        text: m.parsed.text ?? '',
+        html: typeof m.parsed.html === 'string' ? m.parsed.html : null,
+      },
+    });
+    return { forward: f, ok: true, error: null };
+  } catch (err) {
+    return { forward: f, ok: false, error: (err as Error).message || String(err) };
+  }
+}
+
+async function toWebhook(services: AppServices, f: InboundForward, m: Received): Promise<ForwardOutcome> {
+  const { config, dns } = services;
+  const at = new Date();
+  const body = inboundWebhookBody(m, at);
+  const secret = decrypt(config.APP_SECRET, f.secret_enc!);
+  const result = await postWebhook({
+    url: f.value,
+    body,
+    headers: signatureHeaders(secret, body, `msg_${newId(24)}`, at),
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    dns,
+  });
+  return { forward: f, ok: result.ok, error: result.ok ? null : result.error ?? `HTTP ${result.status}` };
+}
+
+/** Every forward of the route, at once; one failing does not stop the others. */
+export function forwardAll(services: AppServices, m: Received): Promise<ForwardOutcome[]> {
+  return Promise.all(m.route.forwards.map((f) => (f.type === 'webhook' ? toWebhook(services, f, m) : toEmail(services, f, m))));
+}

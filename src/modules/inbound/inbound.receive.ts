@@ -1,0 +1,138 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AppServices } from '../../services.js';
+import { DomainEvent } from '../events/domain-event.entity.js';
+import { checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES, type AttachmentVerdict } from './inbound.attachments.js';
+import { Inbound, InboundMessage } from './inbound.entity.js';
+import { forwardAll, type ForwardOutcome } from './inbound.forward.js';
+import { catches, domainOf, headerMap, matches, type MatchSubject, type StoredFilter } from './inbound.match.js';
+
+export interface InboundMail {
+  mailFrom: string;
+  rcptTo: string[];
+  raw: Buffer;
+}
+
+export interface InboundResult {
+  accepted: boolean;
+  code: number;
+  message: string;
+}
+
+const normal = (address: string) => address.trim().toLowerCase();
+
+/** Enabled routes that could take mail for these recipients: by their own address, or by inbound domain. */
+async function candidates(em: EntityManager, rcpts: string[]): Promise<Inbound[]> {
+  const domains = [...new Set(rcpts.map(domainOf).filter(Boolean))];
+  return em.find(
+    Inbound,
+    { enabled: true, $or: [{ address: { $in: rcpts } }, { domain_enabled: true, inbound_domain: { $in: domains } }] },
+    { populate: ['domain'], orderBy: { inbound_priority: 'desc', created_at: 'asc', id: 'asc' } },
+  );
+}
+
+/** For the RCPT TO stage: may this address receive mail (is some enabled route reachable through it)? */
+export async function hasInboundRoute(services: AppServices, address: string): Promise<boolean> {
+  const rcpt = normal(address);
+  return (await candidates(services.orm.em.fork(), [rcpt])).length > 0;
+}
+
+/**
+ * Which route takes each recipient: the first by priority whose address it is, or whose inbound
+ * domain it is at and whose catch filter takes it, and whose match filter takes the message.
+ * The route's own address skips the catch filter: it names the route exactly.
+ */
+export function route(routes: Inbound[], rcpts: string[], subject: MatchSubject): Map<Inbound, string[]> {
+  const taken = new Map<Inbound, string[]>();
+  for (const rcpt of rcpts) {
+    const r = routes.find(
+      (x) =>
+        (x.address === rcpt ||
+          (x.domain_enabled && x.inbound_domain === domainOf(rcpt) && catches(x.catch_filter as StoredFilter, rcpt))) &&
+        matches(x.match_filter as StoredFilter, subject),
+    );
+    if (r) taken.set(r, [...(taken.get(r) ?? []), rcpt]);
+  }
+  return taken;
+}
+
+function eventOf(m: InboundMessage, type: string, extra: Record<string, unknown> = {}) {
+  return {
+    account_id: m.account_id,
+    domain_id: m.domain_id,
+    type,
+    payload: { domain_id: m.domain_id, inbound_id: m.inbound_id, inbound_message_id: m.id, ...extra },
+  };
+}
+
+function newMessage(r: Inbound, mail: InboundMail, rcpts: string[], parsed: ParsedMail, status: string, reason: string | null) {
+  return Object.assign(new InboundMessage(), {
+    inbound_id: r.id,
+    account_id: r.account.id,
+    domain_id: r.domain.id,
+    mail_from: mail.mailFrom.slice(0, 320),
+    rcpt_to: rcpts,
+    subject: parsed.subject ?? null,
+    size: mail.raw.length,
+    status,
+    reason,
+  });
+}
+
+async function reject(services: AppServices, taken: Map<Inbound, string[]>, mail: InboundMail, parsed: ParsedMail, v: Exclude<AttachmentVerdict, { ok: true }>) {
+  const extra = v.reason === 'unsupported_attachment_type' ? { reason: v.reason, unsupported_attachment_types: v.types } : { reason: v.reason };
+  await services.orm.em.fork().transactional(async (tx) => {
+    for (const [r, rcpts] of taken) {
+      const m = newMessage(r, mail, rcpts, parsed, 'rejected', v.reason);
+      tx.persist(m);
+      tx.create(DomainEvent, eventOf(m, 'inbound_message.rejected', extra) as never);
+    }
+  });
+  if (v.reason === 'unsupported_attachment_type') return { accepted: false, code: 550, message: `5.6.1 Unsupported attachment type: ${v.types.join(', ')}` };
+  const mb = Math.round(MAX_INBOUND_ATTACHMENT_BYTES / (1024 * 1024));
+  return { accepted: false, code: 552, message: `5.3.4 An attachment exceeds the maximum size of ${mb} MB` };
+}
+
+function failureReason(outcomes: ForwardOutcome[]): string {
+  return outcomes
+    .filter((o) => !o.ok)
+    .map((o) => `${o.forward.type} ${o.forward.value}: ${o.error}`)
+    .join('; ')
+    .slice(0, 500);
+}
+
+/** One route's copy: recorded as received first, so a crash mid-forward still leaves a trace. */
+async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail: InboundMail, parsed: ParsedMail): Promise<string> {
+  const em = services.orm.em.fork();
+  const m = newMessage(r, mail, rcpts, parsed, 'received', null);
+  await em.persist(m).flush();
+  const outcomes = await forwardAll(services, { id: m.id, route: r, mailFrom: mail.mailFrom, rcptTo: rcpts, raw: mail.raw, parsed, receivedAt: m.created_at });
+  const failed = outcomes.some((o) => !o.ok);
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(InboundMessage, { id: m.id }, failed ? { status: 'failed', reason: failureReason(outcomes) } : { status: 'forwarded' });
+    if (failed) tx.create(DomainEvent, eventOf(m, 'inbound_forward.failed') as never);
+  });
+  return m.id;
+}
+
+/**
+ * Mail arriving for inbound routes (the SMTP listener's non-relay recipients). Routes are
+ * matched, the message is refused when an attachment is of an unsupported type or too big
+ * (`inbound_message.rejected`), else forwarded to every destination of each route before the
+ * answer: a 250 means each forward was attempted. A failed forward is not retried; it is
+ * recorded (status failed, `inbound_forward.failed`), and the sender still gets its 250,
+ * since the message was received.
+ */
+export async function receiveInbound(services: AppServices, mail: InboundMail): Promise<InboundResult> {
+  const rcpts = [...new Set(mail.rcptTo.map(normal))];
+  const routes = rcpts.length ? await candidates(services.orm.em.fork(), rcpts) : [];
+  const noRoute = { accepted: false, code: 550, message: `5.1.1 No inbound route for ${rcpts.join(', ') || 'the recipients'}` };
+  if (!routes.length) return noRoute;
+  const parsed = await simpleParser(mail.raw, { skipImageLinks: true, skipTextLinks: true });
+  const taken = route(routes, rcpts, { sender: normal(mail.mailFrom), headers: headerMap(parsed.headerLines) });
+  if (!taken.size) return noRoute;
+  const verdict = checkAttachments(parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })));
+  if (!verdict.ok) return reject(services, taken, mail, parsed, verdict);
+  const ids = await Promise.all([...taken].map(([r, list]) => deliver(services, r, list, mail, parsed)));
+  return { accepted: true, code: 250, message: `2.0.0 Message received as ${ids.join(', ')}` };
+}

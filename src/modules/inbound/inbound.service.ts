@@ -1,0 +1,169 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { assertDomainAccess } from '../../graphql/auth.js';
+import { msg } from '../../graphql/errors.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { findOwned, visibleTo } from '../../db/scoped.js';
+import { newId } from '../../lib/ids.js';
+import { encrypt, randomSecret } from '../../lib/secrets.js';
+import type { AppServices } from '../../services.js';
+import { Account } from '../accounts/account.entity.js';
+import { Domain } from '../domains/domain.entity.js';
+import { Inbound, type InboundForward } from './inbound.entity.js';
+import type { CreateInboundArgs, InboundFieldsArgs, InboundListArgs, UpdateInboundArgs } from './inbound.inputs.js';
+import type { StoredFilter } from './inbound.match.js';
+import { checkCatchFilter, checkForwards, checkInboundDomain, checkMatchFilter, checkMode, checkName } from './inbound.validate.js';
+
+/** What a create or update resolves to, once checked: the route's new settings. */
+interface Settings {
+  domain_enabled: boolean;
+  inbound_domain: string | null;
+  inbound_priority: number;
+  catch_filter: StoredFilter;
+  match_filter: StoredFilter;
+  forwards: InboundForward[];
+  enabled: boolean;
+}
+
+/** Inbound routes of the account (COMPAT.md "Inbound email routes"). */
+export class InboundService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly services: Pick<AppServices, 'config'>,
+  ) {}
+
+  async list(auth: Auth, args: InboundListArgs): Promise<Inbound[]> {
+    const where = visibleTo(auth);
+    if (args.domain_id) {
+      const domain = await findOwned(this.em, Domain, auth, { id: args.domain_id });
+      assertDomainAccess(auth, domain.id);
+      where.domain = domain.id;
+    }
+    return this.em.find(Inbound, where, {
+      populate: ['domain'],
+      orderBy: { created_at: 'desc', id: 'desc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+  }
+
+  get(auth: Auth, id: string): Promise<Inbound> {
+    return findOwned(this.em, Inbound, auth, { id }, ['domain']);
+  }
+
+  async create(auth: Auth, args: CreateInboundArgs): Promise<Inbound> {
+    const bag = new FieldErrorBag();
+    checkName(bag, args.name);
+    const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
+    if (!domain) bag.add('domain_id', msg.in('domain_id'));
+    else assertDomainAccess(auth, domain.id);
+    if (args.forwards == null) bag.add('forwards', msg.required('forwards'));
+    const settings = this.settings(bag, args, domain?.name ?? null, null);
+    if (domain) await this.checkPriorityFree(bag, auth, settings, null);
+    bag.throwIfAny();
+    const inbound = this.em.create(Inbound, {
+      account: this.em.getReference(Account, auth.accountId),
+      domain: domain!,
+      name: args.name.trim(),
+      address: `${newId(16)}@${this.services.config.INBOUND_MX_HOST.toLowerCase()}`,
+      ...settings,
+    } as never);
+    await this.em.flush();
+    return inbound;
+  }
+
+  async update(auth: Auth, args: UpdateInboundArgs): Promise<Inbound> {
+    const inbound = await this.get(auth, args.inbound_id);
+    const bag = new FieldErrorBag();
+    if (args.name !== undefined) checkName(bag, args.name);
+    const settings = this.settings(bag, args, inbound.domain.name, inbound);
+    await this.checkPriorityFree(bag, auth, settings, inbound.id);
+    bag.throwIfAny();
+    if (args.name != null) inbound.name = args.name.trim();
+    Object.assign(inbound, settings);
+    await this.em.flush();
+    return inbound;
+  }
+
+  async remove(auth: Auth, id: string): Promise<boolean> {
+    const inbound = await this.get(auth, id);
+    await this.em.remove(inbound).flush();
+    return true;
+  }
+
+  /** The checked settings: what the request sends, over what the route had (or the defaults). */
+  private settings(bag: FieldErrorBag, args: InboundFieldsArgs, domainName: string | null, was: Inbound | null): Settings {
+    const domainEnabled = args.domain_enabled ?? was?.domain_enabled ?? false;
+    const rawDomain = args.inbound_domain !== undefined ? args.inbound_domain : was?.inbound_domain;
+    const inboundDomain = domainName === null ? null : checkInboundDomain(bag, rawDomain, domainName, domainEnabled);
+    checkMode(bag, 'catch_type', args.catch_type);
+    checkMode(bag, 'match_type', args.match_type);
+    const oldCatch = was?.catch_filter as StoredFilter | undefined;
+    const oldMatch = was?.match_filter as StoredFilter | undefined;
+    const catchFilter = args.catch_filter
+      ? checkCatchFilter(bag, args.catch_filter, args.catch_type ?? oldCatch?.mode)
+      : withMode(oldCatch ?? { type: 'catch_all', filters: [] }, args.catch_type);
+    const matchFilter = args.match_filter
+      ? checkMatchFilter(bag, args.match_filter, args.match_type ?? oldMatch?.mode)
+      : withMode(oldMatch ?? { type: 'match_all', filters: [] }, args.match_type);
+    let forwards = was?.forwards ?? [];
+    if (args.forwards != null) {
+      const { WEBHOOK_ALLOW_PRIVATE, INBOUND_MX_HOST } = this.services.config;
+      checkForwards(bag, args.forwards, { allowPrivate: WEBHOOK_ALLOW_PRIVATE, inboundHost: INBOUND_MX_HOST });
+      forwards = this.forwards(args.forwards, was?.forwards ?? []);
+    }
+    return {
+      domain_enabled: domainEnabled,
+      inbound_domain: inboundDomain,
+      inbound_priority: args.inbound_priority ?? was?.inbound_priority ?? 0,
+      catch_filter: catchFilter,
+      match_filter: matchFilter,
+      forwards,
+      enabled: args.enabled ?? was?.enabled ?? true,
+    };
+  }
+
+  /**
+   * A forward sent again unchanged keeps its id and secret, so saving a route does not break
+   * the receivers already verifying its signatures; a new webhook forward gets a new secret.
+   */
+  private forwards(list: { type: string; value: string }[], old: InboundForward[]): InboundForward[] {
+    return list.map((f) => {
+      const value = f.value.trim();
+      const same = old.find((o) => o.type === f.type && o.value === value);
+      if (same) return same;
+      const type = f.type as InboundForward['type'];
+      return {
+        id: newId(),
+        type,
+        value,
+        secret_enc: type === 'webhook' ? encrypt(this.services.config.APP_SECRET, randomSecret()) : null,
+      };
+    });
+  }
+
+  /**
+   * Routes sharing an inbound domain are tried by priority; two enabled ones with the same
+   * priority would leave the order to chance, so the second is refused.
+   */
+  private async checkPriorityFree(bag: FieldErrorBag, auth: Auth, s: Settings, exceptId: string | null) {
+    if (!s.domain_enabled || !s.enabled || !s.inbound_domain || bag.has('inbound_domain')) return;
+    const where: Record<string, unknown> = {
+      account: auth.accountId,
+      inbound_domain: s.inbound_domain,
+      inbound_priority: s.inbound_priority,
+      domain_enabled: true,
+      enabled: true,
+    };
+    if (exceptId) where.id = { $ne: exceptId };
+    if (await this.em.count(Inbound, where)) {
+      bag.add('inbound_priority', `Another enabled route of ${s.inbound_domain} already has the priority ${s.inbound_priority}.`);
+    }
+  }
+}
+
+function withMode(f: StoredFilter, mode: string | null | undefined): StoredFilter {
+  if (mode !== 'all' && mode !== 'one') return f;
+  return { ...f, mode };
+}

@@ -1,0 +1,41 @@
+// mailparser ships no types (and @types/mailparser is not installed): only what the relay reads.
+declare module 'mailparser' {
+  export interface EmailAddress {
+    address?: string;
+    name: string;
+    group?: EmailAddress[];
+  }
+  export interface AddressObject {
+    value: EmailAddress[];
+    text: string;
+  }
+  export interface Attachment {
+    filename?: string;
+    contentType: string;
+    contentDisposition?: string;
+    cid?: string;
+    related?: boolean;
+    content: Buffer;
+  }
+  export interface ParsedMail {
+    headerLines: { key: string; line: string }[];
+    from?: AddressObject;
+    to?: AddressObject | AddressObject[];
+    cc?: AddressObject | AddressObject[];
+    replyTo?: AddressObject;
+    subject?: string;
+    text?: string;
+    html?: string | false;
+    inReplyTo?: string;
+    references?: string | string[];
+    attachments: Attachment[];
+  }
+  export interface ParserOptions {
+    keepCidLinks?: boolean;
+    skipHtmlToText?: boolean;
+    skipTextToHtml?: boolean;
+    skipImageLinks?: boolean;
+    skipTextLinks?: boolean;
+  }
+  export function simpleParser(source: Buffer | string | NodeJS.ReadableStream, options?: ParserOptions): Promise<ParsedMail>;
+}

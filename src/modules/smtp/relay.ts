@@ -1,0 +1,74 @@
+import type { GraphQLError } from 'graphql';
+import { simpleParser } from 'mailparser';
+import type { Auth } from '../../graphql/context.js';
+import { isAppError, unwrap } from '../../graphql/errors.js';
+import type { AppServices } from '../../services.js';
+import { Account } from '../accounts/account.entity.js';
+import { acceptSend } from '../sending/send.service.js';
+import { SmtpUser } from '../smtp-users/smtp-user.entity.js';
+import { firstAddress, onDomain, toSendArgs } from './ingest.js';
+
+/** Who an authenticated SMTP session belongs to (kept as `session.user`). */
+export interface RelayUser {
+  id: string;
+  username: string;
+  accountId: string;
+  domainId: string;
+  domainName: string;
+}
+
+/** An error smtp-server answers with its code; the text starts with the enhanced status code. */
+export const smtpError = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
+
+export const userOf = (u: SmtpUser): RelayUser => ({
+  id: u.id,
+  username: u.username,
+  accountId: u.account.id,
+  domainId: u.domain.id,
+  domainName: u.domain.name,
+});
+
+/**
+ * MAIL FROM: the user must still be enabled (a pooled connection outlives a switch-off) and the
+ * envelope sender must be on the user's domain.
+ */
+export async function checkSender(services: AppServices, user: RelayUser, sender: string): Promise<RelayUser> {
+  const fresh = await services.orm.em.fork().findOne(SmtpUser, { id: user.id, enabled: true }, { populate: ['domain'] });
+  if (!fresh) throw smtpError(535, '5.7.8 This SMTP user is disabled or no longer exists');
+  const current = userOf(fresh);
+  if (!sender) throw smtpError(553, '5.7.1 A sender address is required: the null sender is not accepted for relay');
+  if (!onDomain(sender, current.domainName)) {
+    throw smtpError(553, `5.7.1 Sender address rejected: it must be on ${current.domainName} (the domain of this SMTP user) or a subdomain of it`);
+  }
+  return current;
+}
+
+/** The SMTP answer for an API error: the first validation message, or the error's own text. */
+function refusalOf(err: GraphQLError) {
+  const first = Object.values((err.extensions.errors ?? {}) as Record<string, string[]>)[0]?.[0];
+  return smtpError(550, `5.7.1 ${first ?? err.message}`);
+}
+
+/**
+ * One mail from an SMTP user into the same pipeline as POST /v1/email, under an Auth limited to
+ * the user's domain. Returns the `250` text naming the message id webhooks will carry.
+ */
+export async function relayMessage(services: AppServices, user: RelayUser, raw: Buffer, envelope: string[]): Promise<string> {
+  const parsed = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  const from = firstAddress(parsed.from);
+  if (!from) throw smtpError(550, '5.7.1 The message has no From header address');
+  if (!onDomain(from.email, user.domainName)) {
+    throw smtpError(550, `5.7.1 From header rejected: it must be on ${user.domainName} (the domain of this SMTP user) or a subdomain of it`);
+  }
+  const em = services.orm.em.fork();
+  const account = await em.findOneOrFail(Account, { id: user.accountId });
+  const auth: Auth = { accountId: user.accountId, tokenId: `smtp:${user.id}`, scopes: new Set(['email_full']), domainId: user.domainId };
+  try {
+    const result = await acceptSend(services, em, auth, toSendArgs(parsed, envelope, account.plan), {});
+    return `Message queued as ${result.message_id}`;
+  } catch (err) {
+    const known = unwrap(err);
+    if (isAppError(known)) throw refusalOf(known);
+    throw err;
+  }
+}

@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { enqueue } from '../../jobs/boss.js';
+import { escapeHtml } from '../../lib/html.js';
+import type { AppServices } from '../../services.js';
+import { systemMailJob } from '../mail/system-mail.job.js';
+import { ADMIN_ROLE } from '../users/roles.js';
+import { AccountUser } from '../users/user.entity.js';
+import type { Webhook, WebhookPause } from './webhook.entity.js';
+
+/** SPEC.md "Delivery and failure": failures within 24 hours that notify, then pause. */
+export const NOTIFY_AT = 10;
+export const PAUSE_AT = 20;
+const WINDOW_MS = 24 * 3600_000;
+
+export type AccountingOutcome = 'none' | 'notified' | 'paused';
+
+/** Stops a webhook: no new deliveries, and its pending ones wait until it is re-enabled. */
+export function pauseWebhook(webhook: Webhook, reason: WebhookPause, now: Date): void {
+  webhook.enabled = false;
+  webhook.paused_reason = reason;
+  webhook.paused_at = now;
+}
+
+/**
+ * Where the current failure window starts: 24 hours back, or the last successful test request
+ * if later. A create or an update (which is how a paused webhook is re-enabled) sends that test,
+ * so failures from before the receiver was fixed do not pause it again at the first new one.
+ */
+async function windowStart(tx: EntityManager, webhookId: string, now: Date): Promise<Date> {
+  const [row] = await tx.execute<{ at: Date | null }[]>(
+    `select max(attempted_at) as at from webhook_attempts where webhook_id = ? and delivery_id is null and success`,
+    [webhookId],
+  );
+  const dayAgo = now.getTime() - WINDOW_MS;
+  return new Date(Math.max(dayAgo, row?.at ? new Date(row.at).getTime() : 0));
+}
+
+/**
+ * Counts a failed attempt (already written) against its webhook, whose row the caller holds
+ * locked in `tx`: at NOTIFY_AT the account's admins get one email for the window, at PAUSE_AT the
+ * webhook is paused. Both happen in the caller's transaction, with the attempt that caused them.
+ */
+export async function accountFailure(
+  tx: EntityManager,
+  services: Pick<AppServices, 'boss' | 'config'>,
+  webhook: Webhook,
+  now: Date,
+): Promise<AccountingOutcome> {
+  if (!webhook.enabled || webhook.paused_reason) return 'none';
+  const since = await windowStart(tx, webhook.id, now);
+  const [row] = await tx.execute<{ n: number }[]>(
+    `select count(*)::int as n from webhook_attempts
+      where webhook_id = ? and delivery_id is not null and not success and attempted_at > ?::timestamptz`,
+    [webhook.id, since.toISOString()],
+  );
+  const failures = row?.n ?? 0;
+  if (failures >= PAUSE_AT) {
+    pauseWebhook(webhook, 'failures', now);
+    return 'paused';
+  }
+  if (failures < NOTIFY_AT) return 'none';
+  if (webhook.notified_at && webhook.notified_at.getTime() > since.getTime()) return 'none';
+  webhook.notified_at = now;
+  await notifyAdmins(tx, services, webhook, failures);
+  return 'notified';
+}
+
+async function notifyAdmins(
+  tx: EntityManager,
+  services: Pick<AppServices, 'boss' | 'config'>,
+  webhook: Webhook,
+  failures: number,
+): Promise<void> {
+  const admins = await tx.find(AccountUser, { account: webhook.account.id, role: ADMIN_ROLE });
+  const subject = `Webhook "${webhook.name}" is failing`;
+  const text = [
+    `Your webhook "${webhook.name}" (${webhook.url}) has failed ${failures} times in the last 24 hours.`,
+    '',
+    `If it fails ${PAUSE_AT} times within 24 hours it will be paused, and no events will be sent to it`,
+    'until you re-enable it. Its log shows each attempt with the answer received.',
+  ].join('\n');
+  const html = [
+    `<p>Your webhook <strong>${escapeHtml(webhook.name)}</strong> (${escapeHtml(webhook.url)}) has failed ${failures} times in the last 24 hours.</p>`,
+    `<p>If it fails ${PAUSE_AT} times within 24 hours it will be paused, and no events will be sent to it until you re-enable it. Its log shows each attempt with the answer received.</p>`,
+  ].join('\n');
+  for (const admin of admins) {
+    await enqueue(tx, services.boss, systemMailJob, { to: admin.email, from: services.config.MAIL_FROM, subject, text, html, kind: 'webhook_failing' });
+  }
+}

@@ -1,0 +1,22 @@
+import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
+import { caller, type Ctx } from '../../graphql/context.js';
+import { WebhookLogService } from './log.service.js';
+import { ReplayWebhookArgs, WebhookLogArgs, WebhookLogPage, WebhookReplay, toWebhookLogEntry } from './log.type.js';
+
+const svc = (ctx: Ctx) => new WebhookLogService(ctx.em);
+
+@Resolver()
+export class WebhookLogResolver {
+  @Authorized('webhooks_full')
+  @Query(() => WebhookLogPage, { description: 'Every request sent to a webhook (deliveries and tests), newest first.' })
+  async webhook_log(@Context() ctx: Ctx, @Args() args: WebhookLogArgs): Promise<WebhookLogPage> {
+    const { rows, meta } = await svc(ctx).log(caller(ctx), args);
+    return { data: rows.map(toWebhookLogEntry), meta };
+  }
+
+  @Authorized('webhooks_full')
+  @Mutation(() => WebhookReplay, { description: 'Sends again the failed and given-up deliveries created between since and until.' })
+  async replay_webhook(@Context() ctx: Ctx, @Args() args: ReplayWebhookArgs): Promise<WebhookReplay> {
+    return { replayed: await svc(ctx).replay(caller(ctx), args) };
+  }
+}

@@ -1,0 +1,62 @@
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageMeta } from '../../graphql/pagination.js';
+import { IsoTimestamp } from '../../graphql/scalars.js';
+import { MaxLen } from '../../graphql/validation.js';
+import type { WebhookAttempt } from './webhook.entity.js';
+
+@ObjectType({ description: 'One HTTP request of a webhook: a delivery attempt, or the test request of a create or update.' })
+export class WebhookLogEntry {
+  @Field(() => ID) id!: string;
+  @Field(() => ID, { nullable: true, description: 'The `webhook-id` header of the delivery; null for a test request.' })
+  delivery_id!: string | null;
+  @Field({ description: 'The event type sent.' }) type!: string;
+  @Field(() => IsoTimestamp) attempted_at!: Date;
+  @Field({ description: 'A 2xx answer arrived within the timeout.' }) success!: boolean;
+  @Field(() => Int, { nullable: true, description: 'The HTTP status; null when no answer arrived.' }) status!: number | null;
+  @Field(() => Int) duration_ms!: number;
+  @Field(() => String, { nullable: true, description: 'The first characters of the answer.' }) response_excerpt!: string | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+}
+
+@ObjectType()
+export class WebhookLogPage {
+  @Field(() => [WebhookLogEntry]) data!: WebhookLogEntry[];
+  @Field(() => PageMeta) meta!: PageMeta;
+}
+
+@ObjectType()
+export class WebhookReplay {
+  @Field(() => Int, { description: 'How many failed or given-up deliveries were queued again.' }) replayed!: number;
+}
+
+@ArgsType()
+export class WebhookLogArgs extends PageArgs {
+  @Field(() => ID) webhook_id!: string;
+}
+
+@ArgsType()
+export class ReplayWebhookArgs {
+  @Field(() => ID) webhook_id!: string;
+
+  @Field({ description: 'Start of the window (deliveries created at or after it): ISO 8601 or Unix seconds.' })
+  @MaxLen(40)
+  since!: string;
+
+  @Field(() => String, { nullable: true, description: 'End of the window (default: now): ISO 8601 or Unix seconds.' })
+  @MaxLen(40)
+  until?: string | null;
+}
+
+export function toWebhookLogEntry(a: WebhookAttempt): WebhookLogEntry {
+  return {
+    id: a.id,
+    delivery_id: a.delivery_id,
+    type: a.type,
+    attempted_at: a.attempted_at,
+    success: a.success,
+    status: a.status,
+    duration_ms: a.duration_ms,
+    response_excerpt: a.response_excerpt,
+    error: a.error,
+  };
+}

@@ -1,0 +1,33 @@
+import { isoTimestamp, plainTimestamp } from '../../graphql/scalars.js';
+
+/** An internal event as the dispatcher reads it from domain_events. */
+export interface EventRow {
+  id: string;
+  account_id: string | null;
+  domain_id: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** SPEC.md "Email event data": this kind alone carries a <plain_timestamp> in its envelope. */
+const PLAIN_TIMESTAMP_KINDS = new Set(['sender_identity.verified']);
+
+/**
+ * The `data` of an event for one webhook. Platform-wide events (a maintenance window) are
+ * recorded once for every account, without a domain; SPEC.md gives their data a `domain_id`,
+ * which can only be the receiving webhook's.
+ */
+export function eventData(event: EventRow, webhookDomainId: string): Record<string, unknown> {
+  if (event.type.startsWith('maintenance.')) return { domain_id: webhookDomainId, ...event.payload };
+  return event.payload;
+}
+
+/**
+ * The exact body of a delivery: the envelope `{type, created_at, data}` (SPEC.md "Email event
+ * kinds"). It is built once and stored, so every retry sends, and signs, the same bytes.
+ */
+export function deliveryBody(event: EventRow, webhookDomainId: string): string {
+  const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? plainTimestamp(event.created_at) : isoTimestamp(event.created_at);
+  return JSON.stringify({ type: event.type, created_at: at, data: eventData(event, webhookDomainId) });
+}

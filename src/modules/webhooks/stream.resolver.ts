@@ -1,0 +1,34 @@
+import { Arg, Authorized, ID, Resolver, Root, Subscription } from 'type-graphql';
+import type { Ctx } from '../../graphql/context.js';
+import { errors } from '../../graphql/errors.js';
+import { WebhookLogEntry } from './log.type.js';
+
+/** What deliver.ts NOTIFYs when an attempt commits. */
+interface AttemptNotice {
+  webhook_id: string;
+  domain_id: string;
+  entry: WebhookLogEntry;
+}
+
+@Resolver()
+export class WebhookStreamResolver {
+  @Authorized('webhooks_full')
+  @Subscription(() => WebhookLogEntry, {
+    name: 'webhook_deliveries',
+    description: 'Each delivery attempt of one webhook, live (GraphQL over SSE at /graphql/stream), from whichever process made it.',
+    topics: ({ context }) => {
+      const ctx = context as Ctx;
+      if (!ctx.auth) throw errors.unauthenticated();
+      return `webhook_attempts:${ctx.auth.accountId}`;
+    },
+    filter: ({ payload, args, context }) => {
+      const auth = (context as Ctx).auth;
+      const notice = payload as AttemptNotice;
+      return notice.webhook_id === args.webhook_id && (!auth?.domainId || auth.domainId === notice.domain_id);
+    },
+  })
+  webhook_deliveries(@Root() notice: AttemptNotice, @Arg('webhook_id', () => ID) _webhook_id: string): WebhookLogEntry {
+    // Timestamps arrive as JSON text; the IsoTimestamp scalar formats either.
+    return notice.entry;
+  }
+}

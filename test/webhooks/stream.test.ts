@@ -1,0 +1,81 @@
+import { seedDomain, accountIdOf } from '../support/factories.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { ADMIN_TOKEN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
+import { subscribe } from '../support/sse.js';
+import { createWebhook, driveUntil, insertEvent, sql } from './engine-support.js';
+
+/** `subscription { webhook_deliveries(webhook_id) }`: each attempt, live, once it is logged. */
+let s: TestServer;
+let receiver: Receiver;
+let accountId: string;
+let domain: { id: string; name: string };
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
+  accountId = await accountIdOf(s);
+  domain = await seedDomain(s);
+}, 60_000);
+afterAll(async () => {
+  await receiver?.close();
+  await s?.close();
+});
+
+const QUERY = (id: string) => `subscription { webhook_deliveries(webhook_id: "${id}") { id delivery_id type success status attempted_at error } }`;
+
+it('streams each attempt of the webhook, failures and successes, and nothing of other webhooks', async () => {
+  const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/live' });
+  const other = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/other' });
+  receiver.respond('/live', { status: 200 });
+  const stream = await subscribe(s, QUERY(hook.id), ADMIN_TOKEN);
+  try {
+    await stream.live(
+      async () => {
+        await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.sent', payload: { probe: true } });
+        await runOnce();
+      },
+      (e) => e.data?.webhook_deliveries?.success === true,
+    );
+    receiver.respond('/live', { status: 500 });
+    await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.sent', payload: { n: 2 } });
+    await runOnce();
+    const failed = await stream.next((e) => e.data?.webhook_deliveries?.status === 500, 15_000);
+    const entry = failed.data.webhook_deliveries;
+    expect(entry).toMatchObject({ type: 'activity.sent', success: false, status: 500 });
+    expect(entry.delivery_id).toMatch(/^msg_/);
+    expect(entry.attempted_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    const [row] = await sql(s, 'select webhook_id from webhook_deliveries where id = ?', [entry.delivery_id]);
+    expect(row.webhook_id).toBe(hook.id);
+    // The other webhook's attempts (it got the same events) never show here.
+    const ids = stream.events.map((e) => e.data?.webhook_deliveries?.delivery_id).filter(Boolean);
+    const theirs = await sql(s, 'select id from webhook_deliveries where webhook_id = ?', [other.id]);
+    expect(ids.some((id: string) => theirs.some((t: any) => t.id === id))).toBe(false);
+  } finally {
+    stream.close();
+  }
+}, 60_000);
+
+it('needs webhooks_full, and a token of another domain hears nothing', async () => {
+  const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/guarded' });
+  const elsewhere = await seedDomain(s);
+  const limited = await tokenWith(s, ['webhooks_full'], elsewhere.id);
+  const stream = await subscribe(s, QUERY(hook.id), limited);
+  const denied = await subscribe(s, QUERY(hook.id), await tokenWith(s, ['domains_read']));
+  try {
+    const first = await denied.next(() => true, 5000);
+    expect(first.errors?.length).toBeGreaterThan(0);
+    receiver.respond('/guarded', { status: 200 });
+    await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.sent', payload: {} });
+    await driveUntil(s, async () => (await sql(s, `select 1 from webhook_attempts where webhook_id = ? and delivery_id is not null`, [hook.id])).length > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(stream.events.filter((e) => e.data?.webhook_deliveries)).toEqual([]);
+  } finally {
+    stream.close();
+    denied.close();
+  }
+}, 60_000);
+
+async function runOnce() {
+  const { runTick } = await import('../../src/modules/webhooks/dispatch.job.js');
+  await runTick(s.app.services);
+}
