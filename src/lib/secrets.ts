@@ -54,8 +54,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
+// Derived once per secret and purpose: HKDF costs more than the AES or HMAC it keys.
+const subKeys = new Map<string, Buffer>();
 function subKey(appSecret: string, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', appSecret, 'postbox', purpose, 32));
+  const id = `${purpose}\u0000${appSecret}`;
+  let key = subKeys.get(id);
+  if (!key) {
+    if (subKeys.size >= 64) subKeys.clear();
+    key = Buffer.from(hkdfSync('sha256', appSecret, 'postbox', purpose, 32));
+    subKeys.set(id, key);
+  }
+  return key;
 }
 
 /** AES-256-GCM under a key derived from APP_SECRET; output `v1.iv.tag.ciphertext` (base64url). */

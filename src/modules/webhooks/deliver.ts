@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decrypt } from '../../lib/secrets.js';
+import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { accountFailure, pauseWebhook } from './accounting.js';
 import { postWebhook, type WebhookCallResult } from './http.js';
@@ -60,10 +61,12 @@ async function attempt(services: AppServices, d: Claimed): Promise<void> {
 }
 
 /**
- * Writes the attempt to the log and moves the delivery on, in one transaction with the webhook
- * row locked, so the failure accounting of concurrent attempts counts each exactly once.
+ * Writes the attempt to the log and moves the delivery on. A failure takes a transaction with the
+ * webhook row locked, so the failure accounting of concurrent attempts counts each exactly once;
+ * a success needs neither (successes of one webhook must not queue behind each other on it).
  */
 export async function recordOutcome(services: AppServices, deliveryId: string, at: Date, r: WebhookCallResult): Promise<void> {
+  if (r.ok) return recordSuccess(services, deliveryId, at, r);
   const { config } = services;
   await services.orm.em.fork().transactional(async (tx) => {
     const delivery = await tx.findOneOrFail(WebhookDelivery, { id: deliveryId });
@@ -111,6 +114,31 @@ export async function recordOutcome(services: AppServices, deliveryId: string, a
     }
     await accountFailure(tx, services, webhook, now);
   });
+}
+
+/**
+ * The common case in one statement (no webhook lock, nothing to count): the attempt logged, the
+ * delivery done, and live subscribers told, all when it commits.
+ */
+async function recordSuccess(services: AppServices, deliveryId: string, at: Date, r: WebhookCallResult): Promise<void> {
+  await services.orm.em.fork().execute(
+    `with a as (
+       insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
+       select ?, d.webhook_id, d.id, d.type, ?::timestamptz, true, ?, ?, ?, null from webhook_deliveries d where d.id = ?
+       returning *
+     ),
+     u as (
+       update webhook_deliveries set state = 'delivered', attempts = attempts + 1, last_status = ?,
+              next_attempt_at = null, updated_at = now() where id = ?
+     )
+     select pg_notify(?, json_build_object(
+              'topic', 'webhook_attempts:' || w.account_id,
+              'detail', json_build_object('webhook_id', w.id, 'domain_id', w.domain_id, 'entry', json_build_object(
+                'id', a.id, 'delivery_id', a.delivery_id, 'type', a.type, 'attempted_at', a.attempted_at, 'success', a.success,
+                'status', a.status, 'duration_ms', a.duration_ms, 'response_excerpt', a.response_excerpt, 'error', a.error)))::text)
+       from a join webhooks w on w.id = a.webhook_id`,
+    [newId(), at.toISOString(), r.status, r.durationMs, r.excerpt?.slice(0, 1000) ?? null, deliveryId, r.status, deliveryId, CHANNEL],
+  );
 }
 
 /**
