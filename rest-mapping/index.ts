@@ -15,6 +15,8 @@ import { analyticsRoutes } from './analytics.js';
 import { webhookRoutes } from './webhooks.js';
 import { webhookLogRoutes } from './webhook-log.js';
 import { inboundRoutes } from './inbound.js';
+import { verificationRoutes } from './verification.js';
+import { blocklistRoutes } from './blocklist.js';
 
 /** The whole /v1 surface: every route, from the per-resource tables. */
 export const routeTable: RouteTable = {
@@ -35,4 +37,6 @@ export const routeTable: RouteTable = {
   ...webhookRoutes,
   ...webhookLogRoutes,
   ...inboundRoutes,
+  ...verificationRoutes,
+  ...blocklistRoutes,
 };

@@ -39,6 +39,8 @@ const pagedSchema = (item: unknown, meta: unknown = { $ref: '#/components/schema
   },
 });
 
+const EXTRA: Record<number, string> = { 402: 'PaymentRequired', 429: 'TooManyRequests' };
+
 function toOpenApiPath(path: string): string {
   return `/v1${path}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -59,6 +61,8 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
         Forbidden: { description: 'Missing scope, or a token limited to another domain', ...json({ $ref: '#/components/schemas/Error' }) },
         NotFound: { description: 'Resource not found', ...json({ $ref: '#/components/schemas/Error' }) },
         Invalid: { description: 'The given data was invalid', ...json({ $ref: '#/components/schemas/ValidationError' }) },
+        PaymentRequired: { description: 'Not enough credits; the message names how many are needed', ...json({ $ref: '#/components/schemas/Error' }) },
+        TooManyRequests: { description: 'Rate limited; see retry-after', ...json({ $ref: '#/components/schemas/Error' }) },
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
@@ -125,6 +129,7 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
       '403': { $ref: '#/components/responses/Forbidden' },
       '404': { $ref: '#/components/responses/NotFound' },
       '422': { $ref: '#/components/responses/Invalid' },
+      ...Object.fromEntries((spec.extraErrors ?? []).map((code) => [String(code), { $ref: `#/components/responses/${EXTRA[code]}` }])),
     };
   }
   return doc;

@@ -55,6 +55,18 @@ export const configSchema = z.object({
   DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(4),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Email verification's SMTP probe: port, HELO name and MAIL FROM (default verify@SMTP_PUBLIC_HOST), time budget, per-MX-host limits. */
+  VERIFY_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  VERIFY_HELO_NAME: z.string().optional(),
+  VERIFY_MAIL_FROM: z.email().optional(),
+  VERIFY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  VERIFY_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
+  VERIFY_HOST_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Blocklist monitoring: DNSBL zones (comma-separated) for IPs and for domains, the re-check cron and interval. */
+  BLOCKLIST_IP_ZONES: z.string().default('zen.spamhaus.org,bl.spamcop.net,b.barracudacentral.org,dnsbl.sorbs.net'),
+  BLOCKLIST_DOMAIN_ZONES: z.string().default('dbl.spamhaus.org,multi.uribl.com,multi.surbl.org'),
+  BLOCKLIST_CHECK_CRON: z.string().default('0 * * * *'),
+  BLOCKLIST_CHECK_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_TEST_SECRET: z.string().min(8).default('postbox-webhook-test-signing-secret'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),

@@ -15,6 +15,8 @@ import { Activity, ActivityStat } from '../modules/activity/activity.entity.js';
 import { BulkEmail } from '../modules/bulk/bulk-email.entity.js';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhooks/webhook.entity.js';
 import { Inbound, InboundMessage } from '../modules/inbound/inbound.entity.js';
+import { EmailVerification } from '../modules/verification/verification.entity.js';
+import { BlocklistHit, BlocklistMonitor } from '../modules/blocklist/blocklist.entity.js';
 
 export const entities = [
   Account,
@@ -44,4 +46,7 @@ export const entities = [
   WebhookAttempt,
   Inbound,
   InboundMessage,
+  EmailVerification,
+  BlocklistMonitor,
+  BlocklistHit,
 ];

@@ -18,6 +18,8 @@ import { WebhookResolver } from '../modules/webhooks/webhook.resolver.js';
 import { WebhookLogResolver } from '../modules/webhooks/log.resolver.js';
 import { WebhookStreamResolver } from '../modules/webhooks/stream.resolver.js';
 import { InboundResolver } from '../modules/inbound/inbound.resolver.js';
+import { VerificationResolver } from '../modules/verification/verification.resolver.js';
+import { BlocklistResolver } from '../modules/blocklist/blocklist.resolver.js';
 
 /** Every resolver of the schema. */
 export const resolvers = [
@@ -41,4 +43,6 @@ export const resolvers = [
   WebhookLogResolver,
   WebhookStreamResolver,
   InboundResolver,
+  VerificationResolver,
+  BlocklistResolver,
 ] as const;

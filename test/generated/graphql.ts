@@ -117,6 +117,19 @@ export type AnalyticsNameCount = {
   name: Scalars['String']['output'];
 };
 
+/** An asynchronous verification of one address. */
+export type AsyncEmailVerification = {
+  __typename?: 'AsyncEmailVerification';
+  address: Scalars['String']['output'];
+  /** Why the check could not run, when status is failed */
+  error?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** The verification result once checked */
+  result?: Maybe<Scalars['String']['output']>;
+  /** queued, completed or failed */
+  status: Scalars['String']['output'];
+};
+
 export type AttachmentInput = {
   /** Base64; at most 25 MB once decoded. */
   content: Scalars['String']['input'];
@@ -138,6 +151,54 @@ export type BlocklistEntry = {
   /** email (an exact address) or pattern (a regular expression) */
   type: Scalars['String']['output'];
   updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+/** One blocklist that listed the address; open while delisted_at is null. */
+export type BlocklistHit = {
+  __typename?: 'BlocklistHit';
+  address: Scalars['String']['output'];
+  blocklist_host: Scalars['String']['output'];
+  delisted_at?: Maybe<Scalars['IsoTimestamp']['output']>;
+  last_checked_at: Scalars['IsoTimestamp']['output'];
+  listed_at: Scalars['IsoTimestamp']['output'];
+};
+
+/** A domain, IP or IP range checked against DNS blocklists. */
+export type BlocklistMonitor = {
+  __typename?: 'BlocklistMonitor';
+  /** The domain, the IP, or for a range its first IP. */
+  address: Scalars['String']['output'];
+  blocklisted: Scalars['Boolean']['output'];
+  /** Single monitor of a range only. */
+  children?: Maybe<Array<BlocklistMonitor>>;
+  /** Only when has_children is true. */
+  children_count?: Maybe<Scalars['Int']['output']>;
+  created_at: Scalars['IsoTimestamp']['output'];
+  forwards: Array<BlocklistMonitorForward>;
+  has_children: Scalars['Boolean']['output'];
+  /** Single monitor without children only. */
+  hits?: Maybe<Array<BlocklistHit>>;
+  id: Scalars['ID']['output'];
+  in_progress: Scalars['Boolean']['output'];
+  last_check?: Maybe<Scalars['IsoTimestamp']['output']>;
+  /** How many blocklists the last check asked. */
+  last_checks_count: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  next_check?: Maybe<Scalars['IsoTimestamp']['output']>;
+  notify: Scalars['Boolean']['output'];
+  /** domain or ip */
+  type: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+export type BlocklistMonitorForward = {
+  __typename?: 'BlocklistMonitorForward';
+  id: Scalars['ID']['output'];
+  /** Webhook forwards: the signing secret of their requests. */
+  secret?: Maybe<Scalars['String']['output']>;
+  /** email or webhook */
+  type: Scalars['String']['output'];
+  value: Scalars['String']['output'];
 };
 
 export type BulkEmail = {
@@ -645,6 +706,8 @@ export type Mutation = {
   add_to_blocklist: Array<BlocklistEntry>;
   /** Entries added, or already there. */
   add_unsubscribes: Array<SuppressionEntry>;
+  /** A CIDR block creates one parent and one child per IP. */
+  create_blocklist_monitor: BlocklistMonitor;
   create_domain: CreatedDomain;
   /** The route gets its own address; each webhook forward its own signing secret. */
   create_inbound: Inbound;
@@ -659,6 +722,8 @@ export type Mutation = {
   create_token: CreatedToken;
   /** Sends the signed webhook.test request first; a non-2xx answer is a 422 on url. */
   create_webhook: Webhook;
+  /** Deleting a range removes its children. */
+  delete_blocklist_monitor: Scalars['Boolean']['output'];
   delete_domain: Scalars['Boolean']['output'];
   delete_from_blocklist: Scalars['Boolean']['output'];
   delete_hard_bounces: Scalars['Boolean']['output'];
@@ -701,6 +766,7 @@ export type Mutation = {
   send_bulk_email: BulkEmailAccepted;
   /** Accepts one email for sending (POST /v1/email). An Idempotency-Key request header makes retries safe for 24 h. */
   send_email: SendEmailResult;
+  update_blocklist_monitor: BlocklistMonitor;
   /** Changes any subset of domain_settings. */
   update_domain_settings: DomainType;
   /** Only the fields sent change; forwards sent again unchanged keep their id and secret. */
@@ -721,6 +787,10 @@ export type Mutation = {
   update_webhook: Webhook;
   /** Queries DNS now and stores what it finds. */
   verify_domain: DomainVerification;
+  /** Verifies one address now (costs 1 verification credit unless the result is failed). */
+  verify_email: SingleEmailVerification;
+  /** Queues a verification (1 credit, refunded if it ends failed); read it with async_email_verification. */
+  verify_email_async: AsyncEmailVerification;
 };
 
 
@@ -753,6 +823,15 @@ export type MutationAdd_To_BlocklistArgs = {
 export type MutationAdd_UnsubscribesArgs = {
   domain_id: Scalars['ID']['input'];
   recipients: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationCreate_Blocklist_MonitorArgs = {
+  address: Scalars['String']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  notify?: InputMaybe<Scalars['Boolean']['input']>;
+  notify_address?: InputMaybe<Scalars['String']['input']>;
+  notify_email?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -829,6 +908,11 @@ export type MutationCreate_WebhookArgs = {
   events: Array<Scalars['String']['input']>;
   name: Scalars['String']['input'];
   url: Scalars['String']['input'];
+};
+
+
+export type MutationDelete_Blocklist_MonitorArgs = {
+  monitor_id: Scalars['ID']['input'];
 };
 
 
@@ -1023,6 +1107,15 @@ export type MutationSend_EmailArgs = {
 };
 
 
+export type MutationUpdate_Blocklist_MonitorArgs = {
+  monitor_id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  notify?: InputMaybe<Scalars['Boolean']['input']>;
+  notify_address?: InputMaybe<Scalars['String']['input']>;
+  notify_email?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationUpdate_Domain_SettingsArgs = {
   custom_tracking_enabled?: InputMaybe<Scalars['Boolean']['input']>;
   custom_tracking_subdomain?: InputMaybe<Scalars['String']['input']>;
@@ -1138,6 +1231,16 @@ export type MutationVerify_DomainArgs = {
   domain_id: Scalars['ID']['input'];
 };
 
+
+export type MutationVerify_EmailArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationVerify_Email_AsyncArgs = {
+  email: Scalars['String']['input'];
+};
+
 export type MxDnsRecord = {
   __typename?: 'MxDnsRecord';
   hostname: Scalars['String']['output'];
@@ -1184,8 +1287,13 @@ export type Query = {
   analytics_ua_name: AnalyticsByName;
   /** Opens per reading environment: webmail, mobile or desktop. */
   analytics_ua_type: AnalyticsByName;
+  async_email_verification: AsyncEmailVerification;
   /** Blocklist entries, newest first. */
   blocklist: Array<BlocklistEntry>;
+  /** One monitor, with its hits, or its children for a range. */
+  blocklist_monitor: BlocklistMonitor;
+  /** Monitors of the account (ranges as one parent each). */
+  blocklist_monitors: Array<BlocklistMonitor>;
   bulk_email: BulkEmail;
   domain: DomainType;
   /** The DNS records to publish for the domain. */
@@ -1302,10 +1410,29 @@ export type QueryAnalytics_Ua_TypeArgs = {
 };
 
 
+export type QueryAsync_Email_VerificationArgs = {
+  email_verification_id: Scalars['ID']['input'];
+};
+
+
 export type QueryBlocklistArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
+};
+
+
+export type QueryBlocklist_MonitorArgs = {
+  monitor_id: Scalars['ID']['input'];
+};
+
+
+export type QueryBlocklist_MonitorsArgs = {
+  limit?: Scalars['Int']['input'];
+  order?: InputMaybe<Scalars['String']['input']>;
+  page?: Scalars['Int']['input'];
+  query?: InputMaybe<Scalars['String']['input']>;
+  sort_by?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1627,6 +1754,13 @@ export type SenderIdentity = {
   reply_to_name?: Maybe<Scalars['String']['output']>;
   /** How many times the confirmation mail was sent again. */
   resends: Scalars['Int']['output'];
+};
+
+/** The answer of a single (synchronous) verification. */
+export type SingleEmailVerification = {
+  __typename?: 'SingleEmailVerification';
+  /** A verification result: valid, catch_all, mailbox_full, role_based, unknown, failed, syntax_error, typo, mailbox_not_found, disposable or mailbox_blocked */
+  status: Scalars['String']['output'];
 };
 
 export type SmsNumberType = {

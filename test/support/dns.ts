@@ -44,6 +44,9 @@ async function listenOnOnePort(make: () => any): Promise<{ server: any; port: nu
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`listen on ${port} timed out`)), 3000);
         for (const s of [server.servers.udp, server.servers.tcp]) s.once('error', reject);
+        // dns2 re-emits its sockets' errors on the server itself: with no listener there, a port
+        // taken between the probe and the bind would crash the whole test file (EADDRINUSE).
+        server.on('error', reject);
         server
           .listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } })
           .then(() => {

@@ -8,6 +8,8 @@ import { Migration20261122193338_message_template_index } from './Migration20261
 import { Migration20261122193930_stat_shards } from './Migration20261122193930_stat_shards.js';
 import { Migration20261122195340_webhooks } from './Migration20261122195340_webhooks.js';
 import { Migration20261122195941_inbound } from './Migration20261122195941_inbound.js';
+import { Migration20261122202644_verification } from './Migration20261122202644_verification.js';
+import { Migration20261122202754_blocklist } from './Migration20261122202754_blocklist.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +22,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122193930_stat_shards', class: Migration20261122193930_stat_shards },
   { name: 'Migration20261122195340_webhooks', class: Migration20261122195340_webhooks },
   { name: 'Migration20261122195941_inbound', class: Migration20261122195941_inbound },
+  { name: 'Migration20261122202644_verification', class: Migration20261122202644_verification },
+  { name: 'Migration20261122202754_blocklist', class: Migration20261122202754_blocklist },
 ];

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import type { AppServices } from '../../services.js';
+import type { VERIFICATION_RESULTS } from '../events/verification-events.js';
+import { isDisposable, isRoleAddress, parseAddress, typoSuggestion } from './address-checks.js';
+import { HostLimiter } from './host-limiter.js';
+import { probe, type ProbeOutcome, type Reply } from './smtp-probe.js';
+
+export type VerificationResult = (typeof VERIFICATION_RESULTS)[number];
+
+export interface CheckOutcome {
+  result: VerificationResult;
+  /** The corrected address, when the result is `typo`. */
+  suggestion?: string;
+  /** The MX host that was probed. */
+  mx?: string;
+  /** Why the check could not run, when the result is `failed`. */
+  error?: string;
+}
+
+type Services = Pick<AppServices, 'config' | 'dns'>;
+
+let limiter: HostLimiter | null = null;
+function hostLimiter(config: AppServices['config']): HostLimiter {
+  limiter ??= new HostLimiter(() => ({ concurrency: config.VERIFY_HOST_CONCURRENCY, perMinute: config.VERIFY_HOST_PER_MINUTE }));
+  return limiter;
+}
+
+const failed = (error: string, mx?: string): CheckOutcome => ({ result: 'failed', error, ...(mx ? { mx } : {}) });
+
+/** A lookup that gives up at the deadline; a timeout is reported as such. */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), Math.max(1, deadline - Date.now()))));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Verifies one address: syntax, typo of a common provider, disposable domain, role address, then
+ * DNS (MX, else the implicit MX of an A record) and an SMTP probe of the lowest-preference MX.
+ * The whole check, rate-limit wait included, ends by `timeoutMs` (default VERIFY_TIMEOUT_MS);
+ * running out of time gives `failed`, as SPEC.md defines it. Lists reuse this per address.
+ */
+export async function verifyAddress(services: Services, email: string, opts: { timeoutMs?: number } = {}): Promise<CheckOutcome> {
+  const { config, dns } = services;
+  const deadline = Date.now() + (opts.timeoutMs ?? config.VERIFY_TIMEOUT_MS);
+  const addr = parseAddress(email.trim());
+  if (!addr) return { result: 'syntax_error' };
+  const suggestion = typoSuggestion(addr);
+  if (suggestion) return { result: 'typo', suggestion };
+  if (isDisposable(addr)) return { result: 'disposable' };
+  if (isRoleAddress(addr)) return { result: 'role_based' };
+
+  const target = await mailHost(dns, addr.domain, deadline);
+  if (target === 'timeout') return failed(`The DNS lookup of ${addr.domain} timed out.`);
+  if (target === 'error') return { result: 'unknown' };
+  if (!target) return { result: 'mailbox_not_found' };
+
+  const release = await hostLimiter(config).acquire(target.host, deadline);
+  if (!release) return failed(`No probe of ${target.host} could start in time (rate limit per MX host).`, target.host);
+  try {
+    const outcome = await probe({
+      host: target.ip,
+      port: config.VERIFY_SMTP_PORT,
+      heloName: config.VERIFY_HELO_NAME ?? config.MAIL_HELO_NAME ?? config.SMTP_PUBLIC_HOST,
+      mailFrom: config.VERIFY_MAIL_FROM ?? `verify@${config.SMTP_PUBLIC_HOST}`,
+      address: `${addr.local}@${addr.domain}`,
+      randomAddress: `${randomBytes(9).toString('hex')}@${addr.domain}`,
+      deadline,
+    });
+    return { ...classify(outcome), mx: target.host };
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The host to probe: the lowest-preference MX that has an address, or the domain itself when it
+ * has no MX but an A record (RFC 5321 §5.1). null: nowhere to deliver (incl. a null MX, RFC 7505).
+ */
+async function mailHost(dns: Services['dns'], domain: string, deadline: number): Promise<{ host: string; ip: string } | null | 'timeout' | 'error'> {
+  try {
+    const mx = await beforeDeadline(dns.mx(domain), deadline);
+    if (mx === 'timeout') return 'timeout';
+    const hosts = mx.length
+      ? [...mx].sort((a, b) => a.priority - b.priority).map((m) => m.exchange.replace(/\.$/, '').toLowerCase())
+      : [domain];
+    for (const host of hosts) {
+      if (!host) return null;
+      if (net.isIP(host)) return { host, ip: host };
+      const ips = await beforeDeadline(dns.a(host), deadline);
+      if (ips === 'timeout') return 'timeout';
+      if (ips.length) return { host, ip: ips[0] };
+    }
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ETIMEOUT' ? 'timeout' : 'error';
+  }
+}
+
+const FULL = /\b(full|quota|insufficient storage|over ?quota)\b/i;
+const BLOCKED = /\b(block(ed|list)?|blacklist(ed)?|spam|policy|reputation|rbl|spamhaus|denied|5\.7\.\d+)\b/i;
+
+/** What one refusal means for the address. */
+function classifyReply(reply: Reply): VerificationResult {
+  if (reply.code === 552 || (reply.code >= 400 && FULL.test(reply.text))) return 'mailbox_full';
+  if (reply.code === 554 || (reply.code >= 500 && BLOCKED.test(reply.text))) return 'mailbox_blocked';
+  if ([550, 551, 553].includes(reply.code)) return 'mailbox_not_found';
+  // 4xx (greylisting, try later) and odd 5xx (syntax, sequence) say nothing about the mailbox.
+  return 'unknown';
+}
+
+function classify(outcome: ProbeOutcome): CheckOutcome {
+  if (outcome.kind === 'refused') {
+    // Refused before the address was named: only a block says something about it (we are not let in).
+    const r = classifyReply(outcome.reply);
+    return { result: r === 'mailbox_blocked' ? r : 'unknown' };
+  }
+  if (outcome.kind !== 'replies') return failed(outcome.detail);
+  const { rcpt, random } = outcome;
+  if (rcpt.code < 200 || rcpt.code >= 300) return { result: classifyReply(rcpt) };
+  if (random && random.code >= 200 && random.code < 300) return { result: 'catch_all' };
+  return { result: 'valid' };
+}

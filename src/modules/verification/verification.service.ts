@@ -1,0 +1,84 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOwned } from '../../db/scoped.js';
+import type { Auth } from '../../graphql/context.js';
+import { enqueue } from '../../jobs/boss.js';
+import type { AppServices } from '../../services.js';
+import { emailSingleVerifiedData, recordVerificationEvent } from '../events/verification-events.js';
+import { verifyAddress, type CheckOutcome, type VerificationResult } from './check.js';
+import { assertCredits, refundCredits, takeCredits } from './credits.js';
+import { EmailVerification } from './verification.entity.js';
+import { verificationJob } from './verification.job.js';
+
+/** Verification is per account: a domain-limited token may use it, it reaches no domain's data. */
+export class VerificationService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly services: AppServices,
+  ) {}
+
+  /**
+   * Checks now, within VERIFY_TIMEOUT_MS. The balance is checked first so a request without
+   * credits does not probe; the credit is taken with the stored result, unless it is `failed`.
+   */
+  async verify(auth: Auth, email: string): Promise<VerificationResult> {
+    await assertCredits(this.em, auth.accountId, 1);
+    const outcome = await verifyAddress(this.services, email);
+    await this.em.transactional(async (tx) => {
+      if (outcome.result !== 'failed') await takeCredits(tx, auth.accountId, 1);
+      tx.create(EmailVerification, {
+        account: auth.accountId,
+        kind: 'sync',
+        address: email,
+        ...resultColumns(outcome),
+      } as never);
+    });
+    return outcome.result;
+  }
+
+  /** Takes the credit, stores the queued check and its job in one transaction. */
+  async verifyAsync(auth: Auth, email: string): Promise<EmailVerification> {
+    return this.em.transactional(async (tx) => {
+      await takeCredits(tx, auth.accountId, 1);
+      const row = tx.create(EmailVerification, { account: auth.accountId, kind: 'async', address: email } as never);
+      await tx.flush();
+      await enqueue(tx, this.services.boss, verificationJob, { verification_id: row.id });
+      return row;
+    });
+  }
+
+  async getAsync(auth: Auth, id: string): Promise<EmailVerification> {
+    return findOwned(this.em, EmailVerification, auth, { id, kind: 'async' });
+  }
+}
+
+function resultColumns(outcome: CheckOutcome) {
+  return {
+    status: outcome.result === 'failed' ? 'failed' : 'completed',
+    result: outcome.result,
+    error: outcome.error ?? null,
+    suggestion: outcome.suggestion ?? null,
+    mx: outcome.mx ?? null,
+    verified_at: new Date(),
+  } as const;
+}
+
+/**
+ * The job's work: check the address, then in one transaction store the result, refund a
+ * `failed` check and record `email_single.verified`. `giveUp` (the last attempt after an
+ * unexpected error) ends the check as failed rather than leaving it queued forever.
+ */
+export async function completeAsyncVerification(services: AppServices, id: string, giveUp?: string): Promise<void> {
+  const em = services.orm.em.fork() as EntityManager;
+  const row = await em.findOne(EmailVerification, { id, kind: 'async' });
+  if (!row || row.status !== 'queued') return;
+  const outcome: CheckOutcome = giveUp ? { result: 'failed', error: giveUp } : await verifyAddress(services, row.address);
+  await em.transactional(async (tx) => {
+    const columns = resultColumns(outcome);
+    // Only the run that moves it out of `queued` records the result (a retried or twice-run job).
+    const moved = await tx.nativeUpdate(EmailVerification, { id, status: 'queued' }, columns as never);
+    if (!moved) return;
+    if (outcome.result === 'failed') await refundCredits(tx, row.account.id, 1);
+    const done = { id: row.id, address: row.address, status: columns.status, result: columns.result, error: columns.error };
+    recordVerificationEvent(tx, row.account.id, 'email_single.verified', emailSingleVerifiedData(done));
+  });
+}
