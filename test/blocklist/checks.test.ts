@@ -64,6 +64,19 @@ describe('blocklist checks against a real DNS server', () => {
     expect(Date.parse(m.next_check) - Date.parse(m.last_check)).toBe(60 * 60_000);
   });
 
+  it('the cron takes up a monitor whose initial check never finished', async () => {
+    const made = (await create({ address: '192.0.2.77' })).body.data;
+    await until(made.id, (x) => !x.in_progress);
+    // As if the initial-check job had given up: still in progress an hour and more after creation.
+    await db.query(
+      `update blocklist_monitors set in_progress = true, last_check = null, next_check = null, created_at = now() - interval '2 hours' where id = $1`,
+      [made.id],
+    );
+    await s.app.services.boss.send('blocklist.recheck', {});
+    const m = await until(made.id, (x) => !x.in_progress);
+    expect(m.last_check).toMatch(ISO);
+  });
+
   it('an A answer lists the IP; a later clean check delists it', async () => {
     s.dns.add('1.2.0.192.zen.example-bl.test', { type: 'A', address: '127.0.0.2' });
     const made = (await create({ address: '192.0.2.1' })).body.data;

@@ -104,11 +104,21 @@ export async function checkMonitor(services: AppServices, monitorId: string): Pr
   });
 }
 
-/** Top-level monitors whose next check is due, oldest due first. */
+/**
+ * Top-level monitors whose next check is due, oldest due first; also one whose initial check
+ * never finished (its job gave up) an hour after it was created, so none stays in progress.
+ */
 export async function dueMonitors(services: AppServices, limit: number): Promise<string[]> {
+  const stuck = new Date(Date.now() - 3600_000);
   const rows = await services.orm.em
     .fork()
-    .find(BlocklistMonitor, { parent: null, in_progress: false, next_check: { $lte: new Date() } }, {
+    .find(BlocklistMonitor, {
+      parent: null,
+      $or: [
+        { in_progress: false, next_check: { $lte: new Date() } },
+        { in_progress: true, next_check: null, created_at: { $lte: stuck } },
+      ],
+    }, {
       fields: ['id'],
       orderBy: { next_check: 'asc' },
       limit,
