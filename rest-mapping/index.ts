@@ -16,7 +16,9 @@ import { webhookRoutes } from './webhooks.js';
 import { webhookLogRoutes } from './webhook-log.js';
 import { inboundRoutes } from './inbound.js';
 import { verificationRoutes } from './verification.js';
+import { verificationListRoutes } from './verification-lists.js';
 import { blocklistRoutes } from './blocklist.js';
+import { dmarcRoutes } from './dmarc.js';
 
 /** The whole /v1 surface: every route, from the per-resource tables. */
 export const routeTable: RouteTable = {
@@ -38,5 +40,7 @@ export const routeTable: RouteTable = {
   ...webhookLogRoutes,
   ...inboundRoutes,
   ...verificationRoutes,
+  ...verificationListRoutes,
   ...blocklistRoutes,
+  ...dmarcRoutes,
 };

@@ -67,6 +67,8 @@ export const configSchema = z.object({
   BLOCKLIST_DOMAIN_ZONES: z.string().default('dbl.spamhaus.org,multi.uribl.com,multi.surbl.org'),
   BLOCKLIST_CHECK_CRON: z.string().default('0 * * * *'),
   BLOCKLIST_CHECK_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
+  /** DMARC monitoring: when every monitored domain's DMARC and SPF records are looked up again. */
+  DMARC_CHECK_CRON: z.string().default('0 */6 * * *'),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_TEST_SECRET: z.string().min(8).default('postbox-webhook-test-signing-secret'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),

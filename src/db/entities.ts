@@ -16,7 +16,9 @@ import { BulkEmail } from '../modules/bulk/bulk-email.entity.js';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhooks/webhook.entity.js';
 import { Inbound, InboundMessage } from '../modules/inbound/inbound.entity.js';
 import { EmailVerification } from '../modules/verification/verification.entity.js';
+import { EmailVerificationList } from '../modules/verification/list.entity.js';
 import { BlocklistHit, BlocklistMonitor } from '../modules/blocklist/blocklist.entity.js';
+import { DmarcMonitor } from '../modules/dmarc/dmarc.entity.js';
 
 export const entities = [
   Account,
@@ -47,6 +49,8 @@ export const entities = [
   Inbound,
   InboundMessage,
   EmailVerification,
+  EmailVerificationList,
   BlocklistMonitor,
   BlocklistHit,
+  DmarcMonitor,
 ];

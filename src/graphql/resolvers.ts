@@ -19,7 +19,9 @@ import { WebhookLogResolver } from '../modules/webhooks/log.resolver.js';
 import { WebhookStreamResolver } from '../modules/webhooks/stream.resolver.js';
 import { InboundResolver } from '../modules/inbound/inbound.resolver.js';
 import { VerificationResolver } from '../modules/verification/verification.resolver.js';
+import { VerificationListResolver } from '../modules/verification/list.resolver.js';
 import { BlocklistResolver } from '../modules/blocklist/blocklist.resolver.js';
+import { DmarcResolver } from '../modules/dmarc/dmarc.resolver.js';
 
 /** Every resolver of the schema. */
 export const resolvers = [
@@ -44,5 +46,7 @@ export const resolvers = [
   WebhookStreamResolver,
   InboundResolver,
   VerificationResolver,
+  VerificationListResolver,
   BlocklistResolver,
+  DmarcResolver,
 ] as const;

@@ -309,6 +309,25 @@ export type CreatedToken = {
   scopes: Array<Scalars['String']['output']>;
 };
 
+/** A sending domain's published DMARC and SPF records, checked through DNS. */
+export type DmarcMonitor = {
+  __typename?: 'DmarcMonitor';
+  created_at: Scalars['IsoTimestamp']['output'];
+  /** The TXT record found at _dmarc.<domain>; empty when none. */
+  dmarc_record: Scalars['String']['output'];
+  dmarc_record_checked_at?: Maybe<Scalars['IsoTimestamp']['output']>;
+  /** True when exactly one DMARC record is published and it is well-formed. */
+  dmarc_valid: Scalars['Boolean']['output'];
+  domain: DomainRef;
+  id: Scalars['ID']['output'];
+  spf_record?: Maybe<Scalars['String']['output']>;
+  /** valid, invalid, multiple or not_found */
+  spf_status: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+  /** The record the domain should publish. */
+  wanted_dmarc_record: Scalars['String']['output'];
+};
+
 export type DnsCheckResult = {
   __typename?: 'DnsCheckResult';
   cname: Scalars['Boolean']['output'];
@@ -443,6 +462,23 @@ export type EmailHeader = {
   __typename?: 'EmailHeader';
   name: Scalars['String']['output'];
   value: Scalars['String']['output'];
+};
+
+export type EmailVerificationListType = {
+  __typename?: 'EmailVerificationListType';
+  created_at: Scalars['IsoTimestamp']['output'];
+  /** The addresses, paged; only with detailed=true */
+  emails?: Maybe<VerificationListResultsPage>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** How the addresses arrived (api) */
+  source: Scalars['String']['output'];
+  statistics: VerificationListStatistics;
+  status: VerificationListStatus;
+  total: Scalars['Int']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+  verification_ended?: Maybe<Scalars['IsoTimestamp']['output']>;
+  verification_started?: Maybe<Scalars['IsoTimestamp']['output']>;
 };
 
 export type HeaderInput = {
@@ -706,9 +742,15 @@ export type Mutation = {
   add_to_blocklist: Array<BlocklistEntry>;
   /** Entries added, or already there. */
   add_unsubscribes: Array<SuppressionEntry>;
+  /** Cancels a list; credits of addresses not verified are refunded. */
+  cancel_email_verification_list: EmailVerificationListType;
   /** A CIDR block creates one parent and one child per IP. */
   create_blocklist_monitor: BlocklistMonitor;
+  /** Starts monitoring a verified domain; its DNS records are checked at once. */
+  create_dmarc_monitor: DmarcMonitor;
   create_domain: CreatedDomain;
+  /** Stores a list in status created; start it with verify_email_verification_list. */
+  create_email_verification_list: EmailVerificationListType;
   /** The route gets its own address; each webhook forward its own signing secret. */
   create_inbound: Inbound;
   /** Sends a confirmation mail to the address. */
@@ -724,6 +766,7 @@ export type Mutation = {
   create_webhook: Webhook;
   /** Deleting a range removes its children. */
   delete_blocklist_monitor: Scalars['Boolean']['output'];
+  delete_dmarc_monitor: Scalars['Boolean']['output'];
   delete_domain: Scalars['Boolean']['output'];
   delete_from_blocklist: Scalars['Boolean']['output'];
   delete_hard_bounces: Scalars['Boolean']['output'];
@@ -756,6 +799,8 @@ export type Mutation = {
   operator_set_plan: AccountType;
   /** Records maintenance.start for every account. */
   operator_start_maintenance: MaintenanceWindowType;
+  /** Pauses a verifying list; verify_email_verification_list resumes it. */
+  pause_email_verification_list: EmailVerificationListType;
   /** Sends again the failed and given-up deliveries created between since and until. */
   replay_webhook: WebhookReplay;
   /** Sends the invitation email again. */
@@ -767,6 +812,7 @@ export type Mutation = {
   /** Accepts one email for sending (POST /v1/email). An Idempotency-Key request header makes retries safe for 24 h. */
   send_email: SendEmailResult;
   update_blocklist_monitor: BlocklistMonitor;
+  update_dmarc_monitor: DmarcMonitor;
   /** Changes any subset of domain_settings. */
   update_domain_settings: DomainType;
   /** Only the fields sent change; forwards sent again unchanged keep their id and secret. */
@@ -791,6 +837,8 @@ export type Mutation = {
   verify_email: SingleEmailVerification;
   /** Queues a verification (1 credit, refunded if it ends failed); read it with async_email_verification. */
   verify_email_async: AsyncEmailVerification;
+  /** Starts (reserving one credit per address; failed results are refunded) or resumes a paused list. */
+  verify_email_verification_list: VerificationListMessage;
 };
 
 
@@ -826,6 +874,11 @@ export type MutationAdd_UnsubscribesArgs = {
 };
 
 
+export type MutationCancel_Email_Verification_ListArgs = {
+  email_verification_id: Scalars['ID']['input'];
+};
+
+
 export type MutationCreate_Blocklist_MonitorArgs = {
   address: Scalars['String']['input'];
   name?: InputMaybe<Scalars['String']['input']>;
@@ -835,11 +888,22 @@ export type MutationCreate_Blocklist_MonitorArgs = {
 };
 
 
+export type MutationCreate_Dmarc_MonitorArgs = {
+  domain_id: Scalars['ID']['input'];
+};
+
+
 export type MutationCreate_DomainArgs = {
   custom_tracking_subdomain?: InputMaybe<Scalars['String']['input']>;
   inbound_routing_subdomain?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
   return_path_subdomain?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreate_Email_Verification_ListArgs = {
+  emails: Array<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
 };
 
 
@@ -912,6 +976,11 @@ export type MutationCreate_WebhookArgs = {
 
 
 export type MutationDelete_Blocklist_MonitorArgs = {
+  monitor_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_Dmarc_MonitorArgs = {
   monitor_id: Scalars['ID']['input'];
 };
 
@@ -1061,6 +1130,11 @@ export type MutationOperator_Start_MaintenanceArgs = {
 };
 
 
+export type MutationPause_Email_Verification_ListArgs = {
+  email_verification_id: Scalars['ID']['input'];
+};
+
+
 export type MutationReplay_WebhookArgs = {
   since: Scalars['String']['input'];
   until?: InputMaybe<Scalars['String']['input']>;
@@ -1113,6 +1187,12 @@ export type MutationUpdate_Blocklist_MonitorArgs = {
   notify?: InputMaybe<Scalars['Boolean']['input']>;
   notify_address?: InputMaybe<Scalars['String']['input']>;
   notify_email?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdate_Dmarc_MonitorArgs = {
+  monitor_id: Scalars['ID']['input'];
+  wanted_dmarc_record: Scalars['String']['input'];
 };
 
 
@@ -1241,6 +1321,11 @@ export type MutationVerify_Email_AsyncArgs = {
   email: Scalars['String']['input'];
 };
 
+
+export type MutationVerify_Email_Verification_ListArgs = {
+  email_verification_id: Scalars['ID']['input'];
+};
+
 export type MxDnsRecord = {
   __typename?: 'MxDnsRecord';
   hostname: Scalars['String']['output'];
@@ -1295,6 +1380,8 @@ export type Query = {
   /** Monitors of the account (ranges as one parent each). */
   blocklist_monitors: Array<BlocklistMonitor>;
   bulk_email: BulkEmail;
+  /** DMARC monitors of the account. */
+  dmarc_monitors: Array<DmarcMonitor>;
   domain: DomainType;
   /** The DNS records to publish for the domain. */
   domain_dns_records: DomainDnsRecords;
@@ -1302,6 +1389,12 @@ export type Query = {
   domains: DomainPage;
   /** One email with its activity and, when captured, its content. */
   email: LoggedEmailDetail;
+  /** One list; with detailed=true its addresses are paged in `emails`. */
+  email_verification_list: EmailVerificationListType;
+  /** The list's addresses with their results (null until verified). */
+  email_verification_list_results: VerificationListResultsPage;
+  /** The account's verification lists, newest first. */
+  email_verification_lists: VerificationListsPage;
   /** The email log, newest first (GET /v1/emails). */
   emails: Array<LoggedEmail>;
   /** Hard-bounced recipients, newest first. */
@@ -1441,6 +1534,15 @@ export type QueryBulk_EmailArgs = {
 };
 
 
+export type QueryDmarc_MonitorsArgs = {
+  limit?: Scalars['Int']['input'];
+  order?: InputMaybe<Scalars['String']['input']>;
+  page?: Scalars['Int']['input'];
+  query?: InputMaybe<Scalars['String']['input']>;
+  sort_by?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QueryDomainArgs = {
   domain_id: Scalars['ID']['input'];
 };
@@ -1467,6 +1569,27 @@ export type QueryDomainsArgs = {
 
 export type QueryEmailArgs = {
   email_id: Scalars['ID']['input'];
+};
+
+
+export type QueryEmail_Verification_ListArgs = {
+  detailed?: Scalars['Boolean']['input'];
+  email_verification_id: Scalars['ID']['input'];
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryEmail_Verification_List_ResultsArgs = {
+  email_verification_id: Scalars['ID']['input'];
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryEmail_Verification_ListsArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
 };
 
 
@@ -1926,6 +2049,62 @@ export type UserTemplateRef = {
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   type: Scalars['String']['output'];
+};
+
+export type VerificationListMessage = {
+  __typename?: 'VerificationListMessage';
+  message: Scalars['String']['output'];
+};
+
+export type VerificationListPageMeta = {
+  __typename?: 'VerificationListPageMeta';
+  current_page: Scalars['Int']['output'];
+  from?: Maybe<Scalars['Int']['output']>;
+  per_page: Scalars['String']['output'];
+  to?: Maybe<Scalars['Int']['output']>;
+};
+
+/** One address of a list and its result (null until verified). */
+export type VerificationListResult = {
+  __typename?: 'VerificationListResult';
+  address: Scalars['String']['output'];
+  result?: Maybe<Scalars['String']['output']>;
+};
+
+export type VerificationListResultsPage = {
+  __typename?: 'VerificationListResultsPage';
+  data: Array<VerificationListResult>;
+  meta: VerificationListPageMeta;
+};
+
+/** How many addresses of the list ended with each result. */
+export type VerificationListStatistics = {
+  __typename?: 'VerificationListStatistics';
+  catch_all: Scalars['Int']['output'];
+  disposable: Scalars['Int']['output'];
+  failed: Scalars['Int']['output'];
+  mailbox_blocked: Scalars['Int']['output'];
+  mailbox_full: Scalars['Int']['output'];
+  mailbox_not_found: Scalars['Int']['output'];
+  role_based: Scalars['Int']['output'];
+  syntax_error: Scalars['Int']['output'];
+  typo: Scalars['Int']['output'];
+  unknown: Scalars['Int']['output'];
+  valid: Scalars['Int']['output'];
+};
+
+export type VerificationListStatus = {
+  __typename?: 'VerificationListStatus';
+  /** Addresses verified so far */
+  count: Scalars['Int']['output'];
+  /** uploading, created, verifying, verified, failed, canceled or paused */
+  name: Scalars['String']['output'];
+};
+
+export type VerificationListsPage = {
+  __typename?: 'VerificationListsPage';
+  data: Array<EmailVerificationListType>;
+  meta: VerificationListPageMeta;
 };
 
 /** An email webhook: events of one domain pushed to one URL. */

@@ -10,6 +10,8 @@ import { Migration20261122195340_webhooks } from './Migration20261122195340_webh
 import { Migration20261122195941_inbound } from './Migration20261122195941_inbound.js';
 import { Migration20261122202644_verification } from './Migration20261122202644_verification.js';
 import { Migration20261122202754_blocklist } from './Migration20261122202754_blocklist.js';
+import { Migration20261122204930_verification_lists } from './Migration20261122204930_verification_lists.js';
+import { Migration20261122205020_dmarc } from './Migration20261122205020_dmarc.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -24,4 +26,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122195941_inbound', class: Migration20261122195941_inbound },
   { name: 'Migration20261122202644_verification', class: Migration20261122202644_verification },
   { name: 'Migration20261122202754_blocklist', class: Migration20261122202754_blocklist },
+  { name: 'Migration20261122204930_verification_lists', class: Migration20261122204930_verification_lists },
+  { name: 'Migration20261122205020_dmarc', class: Migration20261122205020_dmarc },
 ];

@@ -1,0 +1,18 @@
+import { defineJob } from '../../jobs/job.js';
+
+/**
+ * Verifies the next chunk of a list's addresses, then enqueues itself again until none is left.
+ * Short runs keep a worker from being held by one big list and let pause/cancel take effect
+ * between chunks; a retried run picks up exactly the addresses still queued.
+ */
+export const verificationListJob = defineJob<{ list_id: string }>({
+  name: 'email-verification.list',
+  retryLimit: 5,
+  retryDelay: 30,
+  batchSize: 1,
+  concurrency: () => 2,
+  async perform(data, services) {
+    const { runListChunk } = await import('./list.run.js');
+    await runListChunk(services, data.list_id);
+  },
+});
