@@ -59,6 +59,14 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     },
   });
 
+  // Many clients send `content-type: application/json` with an empty body on DELETE and GET:
+  // that is no body, not malformed JSON. Anything else goes to fastify's own (hardened) parser.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    return defaultJson(req, body as string, done);
+  });
+
   // Malformed JSON and other body errors answer in the documented `{message}` shape.
   app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;

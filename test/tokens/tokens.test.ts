@@ -75,6 +75,12 @@ describe('POST /v1/token', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'The request body is not valid JSON.' });
   });
+
+  it('takes an empty body sent as application/json as no body (clients do this on DELETE)', async () => {
+    const made = await create({ name: 'empty-body', scopes: ['email_full'] });
+    const res = await s.rest('DELETE', `/token/${made.body.data.id}`, { rawBody: '', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(204);
+  });
 });
 
 describe('GET /v1/token', () => {
