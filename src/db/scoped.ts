@@ -31,3 +31,20 @@ export function visibleTo(auth: Auth, domainField: string | null = 'domain'): Re
   if (domainField && auth.domainId) where[domainField] = auth.domainId;
   return where;
 }
+
+/**
+ * The domain a filter or path names, checked like any owned resource: another account's (or a
+ * missing) domain is 404, another domain than a domain-limited token's is 403.
+ */
+export async function ownedDomainId(em: EntityManager, auth: Auth, domainId: string): Promise<string> {
+  const rows = await em.execute<{ id: string }[]>('select id from domains where id = ? and account_id = ?', [domainId, auth.accountId]);
+  if (!rows.length) throw errors.notFound();
+  assertDomainAccess(auth, domainId);
+  return domainId;
+}
+
+/** The domain a list is limited to: the one asked for, else the token's own, else none. */
+export async function domainScope(em: EntityManager, auth: Auth, domainId: string | null | undefined): Promise<string | null> {
+  if (domainId) return ownedDomainId(em, auth, domainId);
+  return auth.domainId;
+}

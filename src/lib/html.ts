@@ -27,3 +27,21 @@ ${body}
 </html>
 `;
 }
+
+/**
+ * Answers a page reached through a link whose token is the credential (an invitation, a
+ * tracking link): kept out of caches and out of Referer headers.
+ */
+export function sendSecretLinkPage(
+  reply: { status(code: number): any },
+  status: number,
+  title: string,
+  body: string,
+): unknown {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .send(htmlPage(title, body));
+}

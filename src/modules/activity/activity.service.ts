@@ -6,7 +6,8 @@ import { offsetOf } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { toRecipient } from '../recipients/recipient.type.js';
 import type { Recipient } from '../recipients/recipient.entity.js';
-import { asDate, asDateOrNull, LIFECYCLE_RANK, ownedDomainId, TEXT_ARRAY, Where } from '../email-log/sql.js';
+import { asDate, asDateOrNull, LIFECYCLE_RANK, TEXT_ARRAY, Where } from '../email-log/sql.js';
+import { ownedDomainId } from '../../db/scoped.js';
 import type { ActivityListArgs } from './activity.inputs.js';
 import type { ActivityEntry, ActivityPage } from './activity.type.js';
 

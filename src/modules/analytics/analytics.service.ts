@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Auth } from '../../graphql/context.js';
 import { msg } from '../../graphql/errors.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
-import { domainScope, TEXT_ARRAY, Where } from '../email-log/sql.js';
+import { TEXT_ARRAY, Where } from '../email-log/sql.js';
+import { domainScope } from '../../db/scoped.js';
 import type { AnalyticsArgs, AnalyticsDateArgs } from './analytics.inputs.js';
 import type { AnalyticsByDate, AnalyticsByName } from './analytics.type.js';
 

@@ -5,7 +5,7 @@ import { JSONObject } from '../../graphql/scalars.js';
 import { findOwned } from '../../db/scoped.js';
 import { errors } from '../../graphql/errors.js';
 import { BulkEmail } from './bulk-email.entity.js';
-import { acceptBulk } from './bulk.service.js';
+import { acceptBulk, bulkEventData } from './bulk.service.js';
 
 @ObjectType('BulkEmailAccepted')
 class BulkEmailAccepted {
@@ -49,18 +49,7 @@ class BulkEmailType {
   updated_at!: Date;
 }
 
-const toBulk = (b: BulkEmail): BulkEmailType => ({
-  id: b.id,
-  state: b.state,
-  total_recipients_count: b.total_recipients_count,
-  suppressed_recipients_count: b.suppressed_recipients_count,
-  suppressed_recipients: b.suppressed_recipients,
-  validation_errors_count: b.validation_errors_count,
-  validation_errors: b.validation_errors,
-  messages_id: b.messages_id,
-  created_at: b.created_at,
-  updated_at: b.updated_at,
-});
+const toBulk = (b: BulkEmail): BulkEmailType => ({ ...bulkEventData(b), created_at: b.created_at, updated_at: b.updated_at });
 
 @Resolver()
 export class BulkResolver {

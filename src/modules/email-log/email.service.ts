@@ -8,7 +8,8 @@ import type { Recipient } from '../recipients/recipient.entity.js';
 import { EMAIL_COLUMNS, EMAIL_FROM, toLoggedEmail, type EmailRow } from './email.mapper.js';
 import type { EmailListArgs } from './email.inputs.js';
 import type { LoggedEmail, LoggedEmailDetail } from './email.type.js';
-import { asDate, asDateOrNull, domainScope, LIFECYCLE_RANK, likeEscape, Where } from './sql.js';
+import { asDate, asDateOrNull, LIFECYCLE_RANK, likeEscape, Where } from './sql.js';
+import { domainScope } from '../../db/scoped.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { parseMoment } from '../activity/activity.service.js';
 

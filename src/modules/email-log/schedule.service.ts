@@ -5,7 +5,8 @@ import { errors } from '../../graphql/errors.js';
 import { offsetOf } from '../../graphql/pagination.js';
 import type { ScheduleListArgs } from './message.inputs.js';
 import type { MessageSchedule, MessageScheduleDetail } from './message.type.js';
-import { asDate, domainScope, Where } from './sql.js';
+import { asDate, Where } from './sql.js';
+import { domainScope } from '../../db/scoped.js';
 
 /**
  * A schedule is a message sent with `send_at`. Its status folds the message's: still waiting

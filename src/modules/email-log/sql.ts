@@ -1,7 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import type { Auth } from '../../graphql/context.js';
-import { errors } from '../../graphql/errors.js';
 import { ACTIVITY_TYPES } from '../activity/activity.entity.js';
 
 /**
@@ -36,23 +32,6 @@ export const LIFECYCLE_RANK = `array_position(array[${ACTIVITY_TYPES.map((t) => 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/**
- * The domain a filter or path names, checked like any owned resource: another account's (or a
- * missing) domain is 404, another domain than a domain-limited token's is 403.
- */
-export async function ownedDomainId(em: EntityManager, auth: Auth, domainId: string): Promise<string> {
-  const rows = await em.execute<{ id: string }[]>('select id from domains where id = ? and account_id = ?', [domainId, auth.accountId]);
-  if (!rows.length) throw errors.notFound();
-  assertDomainAccess(auth, domainId);
-  return domainId;
-}
-
-/** The domain a list is limited to: the one asked for, else the token's own, else none. */
-export async function domainScope(em: EntityManager, auth: Auth, domainId: string | null | undefined): Promise<string | null> {
-  if (domainId) return ownedDomainId(em, auth, domainId);
-  return auth.domainId;
 }
 
 /** Timestamps come back from raw queries as Date or text, depending on the driver's parsers. */

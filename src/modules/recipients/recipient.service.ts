@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findOwned } from '../../db/scoped.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
+import { domainScope, findOwned } from '../../db/scoped.js';
 import type { Auth } from '../../graphql/context.js';
-import { errors } from '../../graphql/errors.js';
 import { offsetOf, pageMeta } from '../../graphql/pagination.js';
-import { Domain } from '../domains/domain.entity.js';
 import { asDate } from '../email-log/sql.js';
 import { Recipient } from './recipient.entity.js';
 import type { RecipientListArgs } from './recipient.inputs.js';
@@ -26,14 +23,8 @@ export class RecipientService {
 
   async list(auth: Auth, args: RecipientListArgs) {
     const where: Record<string, unknown> = { account: auth.accountId, deleted_at: null };
-    if (args.domain_id) {
-      const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
-      if (!domain) throw errors.notFound();
-      assertDomainAccess(auth, domain.id);
-      where.domain = domain.id;
-    } else if (auth.domainId) {
-      where.domain = auth.domainId;
-    }
+    const domainId = await domainScope(this.em, auth, args.domain_id);
+    if (domainId) where.domain = domainId;
     const [rows, total] = await this.em.findAndCount(Recipient, where, {
       orderBy: { created_at: 'desc', id: 'desc' },
       limit: args.limit,

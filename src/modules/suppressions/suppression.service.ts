@@ -1,5 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ownedDomainId } from '../../db/scoped.js';
 import type { Auth } from '../../graphql/context.js';
 import { assertDomainAccess } from '../../graphql/auth.js';
 import { errors, msg } from '../../graphql/errors.js';
@@ -37,10 +38,7 @@ export class SuppressionService {
   async list(auth: Auth, list: SuppressionList, args: ListArgs): Promise<Suppression[]> {
     const where: Record<string, unknown> = { account: auth.accountId, list };
     if (args.domain_id) {
-      const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
-      if (!domain) throw errors.notFound();
-      assertDomainAccess(auth, domain.id);
-      where.domain = domain.id;
+      where.domain = await ownedDomainId(this.em, auth, args.domain_id);
     } else if (auth.domainId) {
       if (list === 'blocklist') where.$or = [{ domain: auth.domainId }, { domain: null }];
       else where.domain = auth.domainId;

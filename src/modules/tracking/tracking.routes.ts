@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
-import { escapeHtml, htmlPage } from '../../lib/html.js';
+import { escapeHtml, sendSecretLinkPage as page } from '../../lib/html.js';
 import { describeClient } from './client.js';
 import { readToken, type TrackKind } from './tokens.js';
 import { TrackingService } from './tracking.service.js';
@@ -10,15 +10,6 @@ import { TrackingService } from './tracking.service.js';
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const BODY_LIMIT = 16 * 1024;
 
-function page(reply: FastifyReply, status: number, title: string, body: string) {
-  // The token is the credential: keep it out of caches and out of Referer headers.
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .send(htmlPage(title, body));
-}
 
 /** The header-safe (percent-encoded) form of a signed target; only web links are ever followed. */
 function httpTarget(url: string): string | null {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { msg } from '../../graphql/errors.js';
 import type { AppServices } from '../../services.js';
-import { escapeHtml, htmlPage } from '../../lib/html.js';
+import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { InviteService } from './invite.service.js';
 
 const FORM_LIMIT = 16 * 1024;
@@ -11,15 +11,6 @@ const NAME_MAX = 191;
 type Fields = { name: string; last_name: string };
 type FieldErrors = Partial<Record<keyof Fields, string>>;
 
-function send(reply: FastifyReply, status: number, title: string, body: string) {
-  // The token travels in the URL: keep it out of caches and Referer headers.
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .send(htmlPage(title, body));
-}
 
 const badToken = (reply: FastifyReply) =>
   send(reply, 400, 'Invalid invitation link', '<p>This invitation link is not valid. Check that you opened the whole link from the email.</p>');
