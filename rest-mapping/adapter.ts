@@ -1,6 +1,7 @@
-import { execute, type ExecutionArgs, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { execute, getNamedType, isObjectType, type ExecutionArgs, type GraphQLField, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { filterSchema } from '@graphql-tools/utils';
 import { useSofa } from 'sofa-api';
+import { HIDDEN_FIELDS } from './hidden.js';
 import type { Logger } from 'pino';
 import type { Ctx } from '../src/graphql/context.js';
 import { INVALID_DATA, unwrap, isAppError } from '../src/graphql/errors.js';
@@ -22,6 +23,33 @@ interface CompiledRoute {
   regex: RegExp;
   params: string[];
   sofa: ReturnType<typeof useSofa>;
+  /** Keys of HIDDEN_FIELDS whose types this route's result can hold. */
+  hidden: Set<string>;
+}
+
+/** Names of the object types a result of `type` can contain, at any depth. */
+function reachableTypes(type: GraphQLOutputType, seen = new Set<string>()): Set<string> {
+  const named = getNamedType(type);
+  if (!isObjectType(named) || seen.has(named.name)) return seen;
+  seen.add(named.name);
+  for (const f of Object.values(named.getFields())) reachableTypes(f.type, seen);
+  return seen;
+}
+
+function hiddenKeys(field: GraphQLField<unknown, unknown>): Set<string> {
+  const types = reachableTypes(field.type);
+  return new Set(HIDDEN_FIELDS.map((h) => h.split('.')).filter(([t]) => types.has(t)).map(([, f]) => f));
+}
+
+/** Drops the named keys from every object of a /v1 answer. */
+function dropKeys(value: unknown, keys: ReadonlySet<string>): void {
+  if (Array.isArray(value)) for (const item of value) dropKeys(item, keys);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (keys.has(k)) delete (value as Record<string, unknown>)[k];
+      else dropKeys(v, keys);
+    }
+  }
 }
 
 export interface Matched {
@@ -128,7 +156,7 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
       const root = op === 'Query' ? schema.getQueryType() : schema.getMutationType();
       const field = root?.getFields()[name];
       if (!field) throw new Error(`rest-mapping: ${key} is not a field of the schema`);
-      const route: CompiledRoute = { key, spec, field, ...compilePath(spec.path), sofa };
+      const route: CompiledRoute = { key, spec, field, ...compilePath(spec.path), sofa, hidden: hiddenKeys(field) };
       const bucket = `${spec.method} ${seg}`;
       index.set(bucket, [...(index.get(bucket) ?? []), route]);
     }
@@ -172,6 +200,7 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
     const status = route.spec.status ?? 200;
     const body = shape(route.spec, payload, req.url);
     if (route.spec.omitNull) dropNulls(body, new Set(route.spec.omitNull));
+    if (route.hidden.size) dropKeys(body, route.hidden);
     return body === undefined ? { status: 204 } : { status, body };
   }
 

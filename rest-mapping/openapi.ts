@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { RouteSpec } from './types.js';
+import { HIDDEN_FIELDS } from './hidden.js';
 
 type Doc = {
   paths?: Record<string, Record<string, Operation>>;
@@ -80,6 +81,12 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
       // sofa leaves its basePath out of the document's paths.
       doc.paths[`/v1${path}`] = { ...(doc.paths[`/v1${path}`] ?? {}), ...ops };
     }
+  }
+  for (const hidden of HIDDEN_FIELDS) {
+    const [type, field] = hidden.split('.');
+    const schema = doc.components.schemas[type] as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+    if (schema?.properties) delete schema.properties[field];
+    if (schema?.required) schema.required = schema.required.filter((r) => r !== field);
   }
   doc.components.schemas.Error = errorSchema();
   doc.components.schemas.ValidationError = errorSchema(true);

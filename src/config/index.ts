@@ -69,6 +69,8 @@ export const configSchema = z.object({
   BLOCKLIST_CHECK_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
   /** DMARC monitoring: when every monitored domain's DMARC and SPF records are looked up again. */
   DMARC_CHECK_CRON: z.string().default('0 */6 * * *'),
+  /** The domain of monitors' report addresses (`dmarc+<key>@<domain>`); INBOUND_MX_HOST when unset. */
+  DMARC_REPORT_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'expected a domain name').optional(),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_TEST_SECRET: z.string().min(8).default('postbox-webhook-test-signing-secret'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),

@@ -18,7 +18,7 @@ import { Inbound, InboundMessage } from '../modules/inbound/inbound.entity.js';
 import { EmailVerification } from '../modules/verification/verification.entity.js';
 import { EmailVerificationList } from '../modules/verification/list.entity.js';
 import { BlocklistHit, BlocklistMonitor } from '../modules/blocklist/blocklist.entity.js';
-import { DmarcMonitor } from '../modules/dmarc/dmarc.entity.js';
+import { DmarcFavorite, DmarcMonitor, DmarcReport, DmarcReportRow } from '../modules/dmarc/dmarc.entity.js';
 
 export const entities = [
   Account,
@@ -53,4 +53,7 @@ export const entities = [
   BlocklistMonitor,
   BlocklistHit,
   DmarcMonitor,
+  DmarcReport,
+  DmarcReportRow,
+  DmarcFavorite,
 ];

@@ -10,6 +10,8 @@ export interface Dns {
   cname(name: string): Promise<string[]>;
   mx(name: string): Promise<{ exchange: string; priority: number }[]>;
   a(name: string): Promise<string[]>;
+  /** Reverse DNS (PTR) names of an IPv4 or IPv6 address. */
+  ptr(ip: string): Promise<string[]>;
   /** 'exists' | 'nxdomain' | 'unknown' (the server could not be asked or did not answer). */
   exists(name: string): Promise<'exists' | 'nxdomain' | 'unknown'>;
 }
@@ -34,6 +36,7 @@ export function createDns(opts: { servers?: string[]; timeoutMs?: number }): Dns
     cname: (name) => orEmpty(resolver.resolveCname(name)),
     mx: (name) => orEmpty(resolver.resolveMx(name)),
     a: (name) => orEmpty(resolver.resolve4(name)),
+    ptr: (ip) => orEmpty(resolver.reverse(ip)),
     async exists(name) {
       try {
         await resolver.resolveSoa(name);

@@ -2,6 +2,7 @@ import { Dmarc, type MailerSend } from 'mailersend';
 import { seedDomain } from '../support/factories.js';
 import { createAccount, ISO, startTestServer, type TestServer } from '../support/server.js';
 import { failure, INVALID, NOT_FOUND, sdkFor, UNKNOWN_ID } from '../sdk/sdk.js';
+import { gz, monitoredDomain, reportXml, upload, zip } from './reports-support.js';
 
 let s: TestServer;
 let ms: MailerSend;
@@ -41,5 +42,38 @@ describe('ms.dmarc', () => {
     expect(await failure(other.dmarc.delete(d.id))).toEqual({ status: 404, body: NOT_FOUND });
     expect((await ms.dmarc.delete(d.id)).statusCode).toBe(204);
     expect(await failure(ms.dmarc.delete(UNKNOWN_ID))).toEqual({ status: 404, body: NOT_FOUND });
+  });
+});
+
+describe('ms.dmarc reports', () => {
+  it('report, reportByIp, reportSources, addFavorite and removeFavorite', async () => {
+    const { monitor, domain } = await monitoredDomain(s);
+    expect((await upload(s, monitor.id, gz(reportXml('google', domain.name)))).status).toBe(201);
+    expect((await upload(s, monitor.id, zip({ 'r.xml': reportXml('outlook', domain.name) }))).status).toBe(201);
+
+    const report = await ms.dmarc.report(monitor.id, { date_from: '2026-11-01', date_to: '2026-11-02', limit: 2, page: 1 });
+    expect(report.statusCode).toBe(200);
+    expect(report.body.data.map((r: any) => [r.ip_address, r.total_volume, r.passed_spf])).toEqual([
+      ['192.0.2.10', 6, '66.67%'],
+      ['198.51.100.7', 5, '0%'],
+    ]);
+    const filtered = await ms.dmarc.report(monitor.id, { report_source: 'Outlook.com', category: 'non_compliant', search: '8.8' });
+    expect(filtered.body.data.map((r: any) => r.ip_address)).toEqual(['8.8.4.4']);
+
+    const byIp = await ms.dmarc.reportByIp(monitor.id, '192.0.2.10', { report_source: 'google.com' });
+    expect(byIp.statusCode).toBe(200);
+    expect(byIp.body.data.map((r: any) => r.passed_spf)).toEqual(['100%', '0%']);
+
+    const sources = await ms.dmarc.reportSources(monitor.id, { date_from: '2026-11-01', date_to: '2026-11-03', status: 'quarantined' });
+    expect(sources.body.data).toEqual([{ report_source: 'google.com', reports: 1 }]);
+    expect(await failure(ms.dmarc.reportSources(monitor.id, { date_from: '2026-11-03', date_to: '2026-11-01' }))).toMatchObject({ status: 422 });
+
+    const fav = await ms.dmarc.addFavorite(monitor.id, '198.51.100.7');
+    expect(fav.statusCode).toBe(200);
+    expect(fav.body).toEqual({});
+    expect((await ms.dmarc.report(monitor.id)).body.data[0]).toMatchObject({ ip_address: '198.51.100.7', is_favorite: true });
+    expect((await ms.dmarc.removeFavorite(monitor.id, '198.51.100.7')).statusCode).toBe(204);
+    expect(await failure(ms.dmarc.removeFavorite(monitor.id, '198.51.100.7'))).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await failure(other.dmarc.report(monitor.id))).toEqual({ status: 404, body: NOT_FOUND });
   });
 });

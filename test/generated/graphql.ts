@@ -309,6 +309,17 @@ export type CreatedToken = {
   scopes: Array<Scalars['String']['output']>;
 };
 
+export type DmarcAuthResult = {
+  __typename?: 'DmarcAuthResult';
+  domain: Scalars['String']['output'];
+  /** pass, fail, softfail, neutral, none, temperror, permerror or policy */
+  result: Scalars['String']['output'];
+  /** The DKIM selector; null for SPF. */
+  selector?: Maybe<Scalars['String']['output']>;
+  /** spf or dkim */
+  type: Scalars['String']['output'];
+};
+
 /** A sending domain's published DMARC and SPF records, checked through DNS. */
 export type DmarcMonitor = {
   __typename?: 'DmarcMonitor';
@@ -320,12 +331,95 @@ export type DmarcMonitor = {
   dmarc_valid: Scalars['Boolean']['output'];
   domain: DomainRef;
   id: Scalars['ID']['output'];
+  /** Where aggregate reports for this domain go: name it in the rua tag (the default wanted record does). Not on /v1. */
+  report_address: Scalars['String']['output'];
   spf_record?: Maybe<Scalars['String']['output']>;
   /** valid, invalid, multiple or not_found */
   spf_status: Scalars['String']['output'];
   updated_at: Scalars['IsoTimestamp']['output'];
   /** The record the domain should publish. */
   wanted_dmarc_record: Scalars['String']['output'];
+};
+
+/** Aggregate report figures of one source IP over the reports asked for. */
+export type DmarcReportIp = {
+  __typename?: 'DmarcReportIp';
+  /** Always null: the bundled geo data is country-level. */
+  city?: Maybe<Scalars['String']['output']>;
+  country?: Maybe<Scalars['String']['output']>;
+  country_code?: Maybe<Scalars['String']['output']>;
+  /** The From domain most of its mail used. */
+  domain: Scalars['String']['output'];
+  ip_address: Scalars['String']['output'];
+  /** True when the IP is a favorite; null (absent on /v1) otherwise. */
+  is_favorite?: Maybe<Scalars['Boolean']['output']>;
+  /** Share of the volume with a passing DKIM signature, aligned or not. */
+  passed_dkim: Scalars['String']['output'];
+  /** Share of the volume that passed DMARC (aligned SPF or DKIM), e.g. "66.67%". */
+  passed_dmarc: Scalars['String']['output'];
+  /** Share of the volume with a passing SPF check, aligned or not. */
+  passed_spf: Scalars['String']['output'];
+  /** Messages reported from this IP. */
+  total_volume: Scalars['Int']['output'];
+};
+
+/** A report file as stored. */
+export type DmarcReportReceipt = {
+  __typename?: 'DmarcReportReceipt';
+  created_at: Scalars['IsoTimestamp']['output'];
+  date_from: Scalars['IsoTimestamp']['output'];
+  date_to: Scalars['IsoTimestamp']['output'];
+  /** The domain of the published policy it reports on. */
+  domain: Scalars['String']['output'];
+  /** True when this report had been received before; nothing new was stored. */
+  duplicate: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  /** Records stored (one per source IP and outcome). */
+  records: Scalars['Int']['output'];
+  /** The report_id the reporter gave it. */
+  report_id: Scalars['String']['output'];
+  report_source: Scalars['String']['output'];
+  total_volume: Scalars['Int']['output'];
+};
+
+/** One record of one aggregate report for a source IP. */
+export type DmarcReportRecord = {
+  __typename?: 'DmarcReportRecord';
+  aligned_dkim: Scalars['Boolean']['output'];
+  aligned_spf: Scalars['Boolean']['output'];
+  /** What the receiver did: none, quarantine or reject. */
+  applied_policy: Scalars['String']['output'];
+  city?: Maybe<Scalars['String']['output']>;
+  country?: Maybe<Scalars['String']['output']>;
+  country_code?: Maybe<Scalars['String']['output']>;
+  /** When the report was received. */
+  created_at: Scalars['IsoTimestamp']['output'];
+  dkim_auth: Array<DmarcAuthResult>;
+  dkim_domain?: Maybe<Scalars['String']['output']>;
+  /** The From domain. */
+  domain: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  ip_address: Scalars['String']['output'];
+  /** The IP's reverse DNS name; empty when it has none (or until it is looked up). */
+  ip_domain: Scalars['String']['output'];
+  override_comment?: Maybe<Scalars['String']['output']>;
+  override_reason?: Maybe<Scalars['String']['output']>;
+  passed_dkim: Scalars['String']['output'];
+  passed_dmarc: Scalars['String']['output'];
+  passed_spf: Scalars['String']['output'];
+  /** The reporting organisation. */
+  report_source: Scalars['String']['output'];
+  spf_auth: Array<DmarcAuthResult>;
+  spf_domain?: Maybe<Scalars['String']['output']>;
+  total_volume: Scalars['Int']['output'];
+};
+
+export type DmarcReportSource = {
+  __typename?: 'DmarcReportSource';
+  /** The reporting organisation. */
+  report_source: Scalars['String']['output'];
+  /** Reports received from it in the period. */
+  reports: Scalars['Int']['output'];
 };
 
 export type DnsCheckResult = {
@@ -732,6 +826,8 @@ export type MessageScheduleDetail = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Marks a source IP of the monitor's reports as a favorite. */
+  add_dmarc_favorite: Scalars['Boolean']['output'];
   /** Entries added, or already there. */
   add_hard_bounces: Array<SuppressionEntry>;
   /** Entries added, or already there (an expired hold starts anew). */
@@ -801,6 +897,7 @@ export type Mutation = {
   operator_start_maintenance: MaintenanceWindowType;
   /** Pauses a verifying list; verify_email_verification_list resumes it. */
   pause_email_verification_list: EmailVerificationListType;
+  remove_dmarc_favorite: Scalars['Boolean']['output'];
   /** Sends again the failed and given-up deliveries created between since and until. */
   replay_webhook: WebhookReplay;
   /** Sends the invitation email again. */
@@ -831,6 +928,8 @@ export type Mutation = {
   update_user: AccountUser;
   /** A new url, or enabled turned on, sends the webhook.test request first. enabled=true also lifts an automatic pause. */
   update_webhook: Webhook;
+  /** Stores an aggregate report file, as if it had come to the report address. */
+  upload_dmarc_report: DmarcReportReceipt;
   /** Queries DNS now and stores what it finds. */
   verify_domain: DomainVerification;
   /** Verifies one address now (costs 1 verification credit unless the result is failed). */
@@ -839,6 +938,12 @@ export type Mutation = {
   verify_email_async: AsyncEmailVerification;
   /** Starts (reserving one credit per address; failed results are refunded) or resumes a paused list. */
   verify_email_verification_list: VerificationListMessage;
+};
+
+
+export type MutationAdd_Dmarc_FavoriteArgs = {
+  ip: Scalars['String']['input'];
+  monitor_id: Scalars['ID']['input'];
 };
 
 
@@ -1135,6 +1240,12 @@ export type MutationPause_Email_Verification_ListArgs = {
 };
 
 
+export type MutationRemove_Dmarc_FavoriteArgs = {
+  ip: Scalars['String']['input'];
+  monitor_id: Scalars['ID']['input'];
+};
+
+
 export type MutationReplay_WebhookArgs = {
   since: Scalars['String']['input'];
   until?: InputMaybe<Scalars['String']['input']>;
@@ -1307,6 +1418,12 @@ export type MutationUpdate_WebhookArgs = {
 };
 
 
+export type MutationUpload_Dmarc_ReportArgs = {
+  monitor_id: Scalars['ID']['input'];
+  report: Scalars['String']['input'];
+};
+
+
 export type MutationVerify_DomainArgs = {
   domain_id: Scalars['ID']['input'];
 };
@@ -1380,8 +1497,14 @@ export type Query = {
   /** Monitors of the account (ranges as one parent each). */
   blocklist_monitors: Array<BlocklistMonitor>;
   bulk_email: BulkEmail;
+  /** The report records of one source IP. */
+  dmarc_ip_report: Array<DmarcReportRecord>;
   /** DMARC monitors of the account. */
   dmarc_monitors: Array<DmarcMonitor>;
+  /** The monitor's aggregate reports per source IP. */
+  dmarc_report: Array<DmarcReportIp>;
+  /** Organisations that sent reports in a period. */
+  dmarc_report_sources: Array<DmarcReportSource>;
   domain: DomainType;
   /** The DNS records to publish for the domain. */
   domain_dns_records: DomainDnsRecords;
@@ -1534,12 +1657,45 @@ export type QueryBulk_EmailArgs = {
 };
 
 
+export type QueryDmarc_Ip_ReportArgs = {
+  category?: InputMaybe<Scalars['String']['input']>;
+  date_from?: InputMaybe<Scalars['String']['input']>;
+  date_to?: InputMaybe<Scalars['String']['input']>;
+  ip: Scalars['String']['input'];
+  limit?: Scalars['Int']['input'];
+  monitor_id: Scalars['ID']['input'];
+  page?: Scalars['Int']['input'];
+  report_source?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QueryDmarc_MonitorsArgs = {
   limit?: Scalars['Int']['input'];
   order?: InputMaybe<Scalars['String']['input']>;
   page?: Scalars['Int']['input'];
   query?: InputMaybe<Scalars['String']['input']>;
   sort_by?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryDmarc_ReportArgs = {
+  category?: InputMaybe<Scalars['String']['input']>;
+  date_from?: InputMaybe<Scalars['String']['input']>;
+  date_to?: InputMaybe<Scalars['String']['input']>;
+  limit?: Scalars['Int']['input'];
+  monitor_id: Scalars['ID']['input'];
+  page?: Scalars['Int']['input'];
+  report_source?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryDmarc_Report_SourcesArgs = {
+  date_from: Scalars['String']['input'];
+  date_to: Scalars['String']['input'];
+  monitor_id: Scalars['ID']['input'];
+  status?: InputMaybe<Scalars['String']['input']>;
 };
 
 

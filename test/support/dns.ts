@@ -7,9 +7,10 @@ type Rec =
   | { type: 'A'; address: string }
   | { type: 'TXT'; data: string }
   | { type: 'CNAME'; domain: string }
-  | { type: 'MX'; exchange: string; priority: number };
+  | { type: 'MX'; exchange: string; priority: number }
+  | { type: 'PTR'; domain: string };
 
-const TYPE: Record<string, number> = { A: 1, CNAME: 5, SOA: 6, MX: 15, TXT: 16 };
+const TYPE: Record<string, number> = { A: 1, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16 };
 
 /** TXT strings are at most 255 bytes each; long ones (DKIM keys) are split like real zones do. */
 function chunks(s: string): string[] {

@@ -21,6 +21,7 @@ function scriptedDns(answers: string[][]): Dns & { calls: number } {
     txt: async () => [],
     cname: async () => [],
     mx: async () => [],
+    ptr: async () => [],
     exists: async () => 'exists' as const,
   };
   return dns;

@@ -8,23 +8,13 @@ import { toRecipient } from '../recipients/recipient.type.js';
 import type { Recipient } from '../recipients/recipient.entity.js';
 import { asDate, asDateOrNull, LIFECYCLE_RANK, TEXT_ARRAY, Where } from '../email-log/sql.js';
 import { ownedDomainId } from '../../db/scoped.js';
+import { parseMoment } from '../../lib/moment.js';
 import type { ActivityListArgs } from './activity.inputs.js';
 import type { ActivityEntry, ActivityPage } from './activity.type.js';
 
 /** Types a free account neither sees nor filters by (SPEC.md "Activity"). */
 const PAID_TYPES = ['deferred', 'suppressed'];
 const PAID_ONLY = 'The selected event is available on the Starter plan or above.';
-
-/** `1700000000` or `2026-11-22 17:04:05` (UTC); null when it is neither, or not a real date. */
-export function parseMoment(value: string): Date | null {
-  const s = value.trim();
-  if (/^\d{1,11}$/.test(s)) return new Date(Number(s) * 1000);
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(s);
-  if (!m) return null;
-  const d = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`);
-  // 2026-02-30 would roll over to March: only dates that exist are taken.
-  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 19) !== `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}` ? null : d;
-}
 
 const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
     e.id as e_id, m.from_email, e.subject, coalesce(m.text, t.text) as text, coalesce(m.html, t.html) as html,

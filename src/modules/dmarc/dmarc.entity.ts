@@ -1,5 +1,7 @@
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
+import { newId } from '../../lib/ids.js';
+import type { AuthResult } from './aggregate.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 
@@ -37,4 +39,135 @@ export class DmarcMonitor extends BaseEntity {
   /** not_found until checked; see check.ts for the values. */
   @Property({ type: 'string', length: 20 })
   spf_status: string = 'not_found';
+
+  /** Names the monitor's report address, `dmarc+<key>@<DMARC_REPORT_DOMAIN>` (report.address.ts). */
+  @Property({ type: 'string', length: 32, unique: true })
+  report_key: string = newId(16);
+}
+
+/**
+ * One aggregate report as received: who sent it, for which period, under which published policy.
+ * A reporter that sends the same report twice (same organisation and report_id) is stored once.
+ */
+@Entity({ tableName: 'dmarc_reports' })
+@Unique({ properties: ['monitor', 'org_name', 'report_id'] })
+export class DmarcReport extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => DmarcMonitor, { deleteRule: 'cascade' })
+  monitor!: DmarcMonitor;
+
+  @Property({ type: 'text' })
+  org_name!: string;
+
+  @Property({ type: 'text', nullable: true })
+  org_email: string | null = null;
+
+  @Property({ type: 'text' })
+  report_id!: string;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  date_begin!: Date;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  date_end!: Date;
+
+  /** policy_published: domain, adkim, aspf, p, sp, pct. */
+  @Property({ type: 'json' })
+  policy!: Record<string, unknown>;
+
+  @Property({ type: 'integer' })
+  records: number = 0;
+
+  @Property({ type: 'bigint', columnType: 'bigint' })
+  total_volume: number = 0;
+
+  /** smtp or upload. */
+  @Property({ type: 'string', length: 10 })
+  received_via!: string;
+}
+
+/**
+ * One `<record>` of a report: a source IP and what receivers saw of its mail. The report's
+ * period and organisation are copied here so the reads filter one table.
+ */
+@Entity({ tableName: 'dmarc_report_rows' })
+@Index({ properties: ['monitor', 'date_begin'] })
+@Index({ properties: ['monitor', 'source_ip', 'date_begin'] })
+export class DmarcReportRow extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => DmarcMonitor, { deleteRule: 'cascade' })
+  monitor!: DmarcMonitor;
+
+  @ManyToOne(() => DmarcReport, { deleteRule: 'cascade' })
+  @Index()
+  report!: DmarcReport;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  date_begin!: Date;
+
+  @Property({ type: 'text' })
+  org_name!: string;
+
+  @Property({ type: 'string', length: 45 })
+  source_ip!: string;
+
+  /** Reverse DNS of source_ip: null until looked up (dmarc.resolve-ips), '' when it has none. */
+  @Property({ type: 'text', nullable: true })
+  ip_domain: string | null = null;
+
+  /** ISO 3166 alpha-2 from the geo data; null when the IP is not in it. */
+  @Property({ type: 'string', length: 2, nullable: true })
+  country_code: string | null = null;
+
+  @Property({ type: 'integer' })
+  count!: number;
+
+  @Property({ type: 'string', length: 10 })
+  disposition!: string;
+
+  @Property({ type: 'boolean' })
+  aligned_dkim!: boolean;
+
+  @Property({ type: 'boolean' })
+  aligned_spf!: boolean;
+
+  /** Any DKIM / SPF check passed, aligned or not (auth_results). */
+  @Property({ type: 'boolean' })
+  passed_dkim!: boolean;
+
+  @Property({ type: 'boolean' })
+  passed_spf!: boolean;
+
+  @Property({ type: 'text', nullable: true })
+  override_reason: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  override_comment: string | null = null;
+
+  @Property({ type: 'text' })
+  header_from!: string;
+
+  @Property({ type: 'text', nullable: true })
+  envelope_from: string | null = null;
+
+  @Property({ type: 'json' })
+  spf_auth: AuthResult[] = [];
+
+  @Property({ type: 'json' })
+  dkim_auth: AuthResult[] = [];
+}
+
+/** An IP the customer marked in the report of one monitor. */
+@Entity({ tableName: 'dmarc_favorites' })
+@Unique({ properties: ['monitor', 'ip'] })
+export class DmarcFavorite extends BaseEntity {
+  @ManyToOne(() => DmarcMonitor, { deleteRule: 'cascade' })
+  monitor!: DmarcMonitor;
+
+  @Property({ type: 'string', length: 45 })
+  ip!: string;
 }

@@ -34,3 +34,52 @@ export class UpdateDmarcMonitorArgs {
   @MaxLen(1000)
   wanted_dmarc_record!: string;
 }
+
+/** Values of the reports' `category` filter (SPEC.md leaves them open; README "DMARC reports"). */
+export const DMARC_CATEGORIES = ['favorites', 'compliant', 'non_compliant'] as const;
+export const REPORT_SOURCE_STATUSES = ['accepted', 'rejected', 'quarantined'] as const;
+
+const DATE_HELP = 'UTC: YYYY-MM-DD (a whole day), YYYY-MM-DD HH:MM:SS or a Unix timestamp.';
+
+@ArgsType()
+export class DmarcReportArgs {
+  @Field(() => ID) monitor_id!: string;
+  @Field(() => Int, { defaultValue: 1 }) @MinInt(1) page: number = 1;
+  @Field(() => Int, { defaultValue: 25 }) @MinInt(1) @MaxInt(100) limit: number = 25;
+  @Field(() => String, { nullable: true, description: `Reports whose period begins at or after this. ${DATE_HELP}` }) date_from?: string | null;
+  @Field(() => String, { nullable: true, description: `Reports whose period begins at or before this (a day: through its end); after date_from, not in the future. ${DATE_HELP}` })
+  date_to?: string | null;
+  @Field(() => String, { nullable: true, description: 'Part of the source IP, its reverse DNS name or the From domain.' }) @MaxLen(255) search?: string | null;
+  @Field(() => String, { nullable: true, description: 'favorites (IPs marked favorite), compliant (mail that passed DMARC) or non_compliant (mail that failed it).' })
+  @OneOf(DMARC_CATEGORIES)
+  category?: string | null;
+  @Field(() => String, { nullable: true, description: 'The reporting organisation (org_name), exactly.' }) @MaxLen(255) report_source?: string | null;
+}
+
+@ArgsType()
+export class DmarcIpReportArgs extends DmarcReportArgs {
+  @Field({ description: 'The source IP address.' }) @MaxLen(45) ip!: string;
+}
+
+@ArgsType()
+export class DmarcReportSourcesArgs {
+  @Field(() => ID) monitor_id!: string;
+  @Field({ description: DATE_HELP }) date_from!: string;
+  @Field({ description: `After date_from, not in the future. ${DATE_HELP}` }) date_to!: string;
+  @Field(() => String, { nullable: true, description: 'accepted, rejected or quarantined: only reports with mail the receiver treated so.' })
+  @OneOf(REPORT_SOURCE_STATUSES)
+  status?: string | null;
+}
+
+@ArgsType()
+export class DmarcFavoriteArgs {
+  @Field(() => ID) monitor_id!: string;
+  @Field({ description: 'The source IP address.' }) @MaxLen(45) ip!: string;
+}
+
+@ArgsType()
+export class UploadDmarcReportArgs {
+  @Field(() => ID) monitor_id!: string;
+  @Field({ description: 'The report file in base64 (XML, .xml.gz or .zip, told apart by content), or the XML itself.' })
+  report!: string;
+}

@@ -9,9 +9,10 @@ import { Domain } from '../domains/domain.entity.js';
 import { applyCheck } from './check.js';
 import { DmarcMonitor } from './dmarc.entity.js';
 import type { CreateDmarcMonitorArgs, DmarcListArgs, UpdateDmarcMonitorArgs } from './dmarc.inputs.js';
-import { DEFAULT_WANTED_RECORD, parseDmarcRecord } from './record.js';
+import { parseDmarcRecord } from './record.js';
+import { defaultWantedRecord } from './report-address.js';
 
-type Services = Pick<AppServices, 'dns' | 'log'>;
+type Services = Pick<AppServices, 'dns' | 'log' | 'config'>;
 
 export class DmarcService {
   constructor(
@@ -42,8 +43,8 @@ export class DmarcService {
     const monitor = this.em.create(DmarcMonitor, {
       account: this.em.getReference(Account, auth.accountId),
       domain,
-      wanted_dmarc_record: DEFAULT_WANTED_RECORD,
     } as never);
+    monitor.wanted_dmarc_record = defaultWantedRecord(this.services.config, monitor.report_key);
     // Checked inline so the answer shows what DNS has now; when DNS cannot answer, the cron does it.
     try {
       await applyCheck(this.services.dns, monitor);

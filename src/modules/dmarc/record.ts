@@ -87,6 +87,3 @@ export function parseDmarcRecord(record: string): ParseResult {
   if (!tags.p) return fail('the p tag (none, quarantine or reject) is required.');
   return { ok: true, tags };
 }
-
-/** The record a new monitor suggests: monitoring only, nothing rejected. */
-export const DEFAULT_WANTED_RECORD = 'v=DMARC1; p=none;';

@@ -11,7 +11,7 @@ import type { LoggedEmail, LoggedEmailDetail } from './email.type.js';
 import { asDate, asDateOrNull, LIFECYCLE_RANK, likeEscape, Where } from './sql.js';
 import { domainScope } from '../../db/scoped.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
-import { parseMoment } from '../activity/activity.service.js';
+import { parseMoment } from '../../lib/moment.js';
 
 /** The optional date range of the log: each bound a Unix timestamp or a plain UTC date-time. */
 function checkRange(args: EmailListArgs): { from: Date | null; to: Date | null } {

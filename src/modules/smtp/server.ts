@@ -7,6 +7,8 @@ import { checkSender, relayMessage, smtpError, userOf, type RelayUser } from './
 import { loadTlsCredentials } from './tls.js';
 import { isReturnPath, processReport } from '../bounces/bounce.js';
 import { hasInboundRoute, receiveInbound } from '../inbound/inbound.receive.js';
+import { ingestReportMail } from '../dmarc/ingest.js';
+import { reportKeyOf } from '../dmarc/report-address.js';
 
 export interface SmtpRelay {
   port: number;
@@ -20,16 +22,25 @@ export const isLoopback = (address: string) => address === '::1' || /^(::ffff:)?
  * return-path address, or an ARF complaint to FEEDBACK_ADDRESS), or an inbound route. Anything
  * else needs AUTH: the listener is no open relay.
  */
-type Ingress = 'report' | 'inbound';
+type Ingress = 'report' | 'inbound' | 'dmarc';
 
 async function ingressOf(services: AppServices, address: string): Promise<Ingress | null> {
   const feedback = services.config.FEEDBACK_ADDRESS?.toLowerCase();
   if (isReturnPath(address) || (feedback && address.toLowerCase() === feedback)) return 'report';
+  if (await dmarcMonitorOf(services, address)) return 'dmarc';
   if (await hasInboundRoute(services, address)) return 'inbound';
   return null;
 }
 
-type Session = SMTPServerSession & { ingress?: Ingress };
+/** The DMARC monitor whose report address this is (dmarc/report-address.ts), if any. */
+async function dmarcMonitorOf(services: AppServices, address: string): Promise<string | null> {
+  const key = reportKeyOf(services.config, address);
+  if (!key) return null;
+  const [row] = await services.orm.em.fork().execute<{ id: string }[]>('select id from dmarc_monitors where report_key = ?', [key]);
+  return row?.id ?? null;
+}
+
+type Session = SMTPServerSession & { ingress?: Ingress; dmarcMonitors?: string[] };
 
 /** Credentials may cross the wire in the clear only on loopback: elsewhere STARTTLS comes first. */
 export const authAllowed = (session: Pick<SMTPServerSession, 'secure' | 'remoteAddress'>) =>
@@ -116,6 +127,7 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
     onMailFrom(address, session, callback) {
       guarded('mail from', session, async () => {
         (session as Session).ingress = undefined;
+        (session as Session).dmarcMonitors = undefined;
         // Without a login the sender is another mail server's business (bounces use the null sender).
         if (session.user) session.user = await checkSender(services, session.user as RelayUser, address.address);
       }, callback);
@@ -130,6 +142,7 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
         // One transaction carries one kind of mail; the other recipients can follow in another.
         if (s.ingress && s.ingress !== kind) throw smtpError(451, '4.5.3 Send this recipient in a separate transaction');
         s.ingress = kind;
+        if (kind === 'dmarc') s.dmarcMonitors = [...(s.dmarcMonitors ?? []), (await dmarcMonitorOf(services, address.address))!];
       }, callback);
     },
 
@@ -152,6 +165,13 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
             const outcome = await processReport(services, { rcptTo: envelope, raw });
             log.info({ outcome, session: session.id }, 'smtp report received');
             return 'Report received';
+          }
+          if (ingress === 'dmarc') {
+            const outcome = await ingestReportMail(services, [...new Set((session as Session).dmarcMonitors)], raw);
+            log.info({ outcome, session: session.id }, 'smtp dmarc report received');
+            // Nothing usable in it: a permanent answer, since sending it again cannot help.
+            if (!outcome.stored && !outcome.duplicates) throw smtpError(554, `5.6.0 ${outcome.problems[0].replace(/[^\x20-\x7e]+/g, ' ').slice(0, 400)}`);
+            return `${outcome.stored} DMARC report(s) stored`;
           }
           const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
           const result = await receiveInbound(services, { mailFrom, rcptTo: envelope, raw });

@@ -1,4 +1,5 @@
 import { UAParser } from 'ua-parser-js';
+import { countryCodeOf } from '../../lib/geo.js';
 import type { ActivityData } from '../activity/activity.entity.js';
 
 export type UaType = 'webmail' | 'mobile' | 'desktop';
@@ -21,18 +22,6 @@ const APPS: [RegExp, string, UaType | null][] = [
 
 const MOBILE_DEVICES = new Set(['mobile', 'tablet', 'wearable']);
 
-// geoip-country reads its whole database when first loaded: only processes that track pay for it.
-let geoip: Promise<{ lookup(ip: string): { country: string } | null }> | null = null;
-
-async function countryOf(ip: string): Promise<string> {
-  geoip ??= import('geoip-country').then((m) => m.default);
-  try {
-    return (await geoip).lookup(ip)?.country ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 export function describeAgent(userAgent: string): { ua_name: string; ua_os: string; ua_type: UaType } {
   const parsed = new UAParser(userAgent).getResult();
   const os = parsed.os.name ?? 'unknown';
@@ -54,6 +43,6 @@ export async function describeClient(ip: string, userAgent: string): Promise<Act
     ip: address,
     user_agent: userAgent.slice(0, 1000),
     ...describeAgent(userAgent),
-    country: await countryOf(address),
+    country: (await countryCodeOf(address)) ?? 'unknown',
   };
 }

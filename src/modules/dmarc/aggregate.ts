@@ -1,0 +1,227 @@
+import { isIP } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { XMLParser } from 'fast-xml-parser';
+import { unzipSync } from 'fflate';
+
+/**
+ * DMARC aggregate reports (RFC 7489 section 7.2 and appendix C): unpacking (plain XML, gzip or
+ * zip, told apart by their first bytes, never by a file name a reporter may get wrong) and a
+ * strict reading of the XML into what the service stores. Pure: no database, no network.
+ */
+
+/** The most XML one report may unpack to; a larger one is refused rather than read (zip bombs). */
+export const MAX_REPORT_BYTES = 25 * 1024 * 1024;
+
+export type AuthResult = { type: 'spf' | 'dkim'; result: string; domain: string; selector: string | null };
+
+export interface AggregateRecord {
+  source_ip: string;
+  count: number;
+  /** policy_evaluated: what the receiver did, and the aligned results DMARC decided on. */
+  disposition: 'none' | 'quarantine' | 'reject';
+  aligned_dkim: boolean;
+  aligned_spf: boolean;
+  override_reason: string | null;
+  override_comment: string | null;
+  header_from: string;
+  envelope_from: string | null;
+  /** auth_results: the raw checks, aligned or not. */
+  spf_auth: AuthResult[];
+  dkim_auth: AuthResult[];
+}
+
+export interface AggregateReport {
+  org_name: string;
+  org_email: string | null;
+  report_id: string;
+  date_begin: Date;
+  date_end: Date;
+  policy: { domain: string; adkim: string | null; aspf: string | null; p: string | null; sp: string | null; pct: number | null };
+  records: AggregateRecord[];
+}
+
+export class ReportError extends Error {}
+
+const fail = (message: string): never => {
+  throw new ReportError(message);
+};
+
+/** One report file, as XML text: gunzipped or unzipped when it is compressed. */
+export function unpack(data: Buffer): string {
+  if (data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b) {
+    try {
+      return gunzipSync(data, { maxOutputLength: MAX_REPORT_BYTES }).toString('utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') fail(`The report unpacks to more than ${MAX_REPORT_BYTES} bytes.`);
+      return fail('The gzip data is damaged.');
+    }
+  }
+  if (data.length >= 4 && data.readUInt32LE(0) === 0x04034b50) {
+    let files: Record<string, Uint8Array>;
+    let tooBig = false;
+    try {
+      files = unzipSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
+        // The sizes in the central directory are checked before anything is inflated.
+        filter: (f) => {
+          if (!/\.xml$/i.test(f.name)) return false;
+          if (f.originalSize > MAX_REPORT_BYTES) tooBig = true;
+          return !tooBig;
+        },
+      });
+    } catch {
+      return fail('The zip archive is damaged.');
+    }
+    if (tooBig) fail(`The report unpacks to more than ${MAX_REPORT_BYTES} bytes.`);
+    const names = Object.keys(files);
+    if (names.length !== 1) fail(names.length ? 'The zip archive holds more than one XML file.' : 'The zip archive holds no XML file.');
+    const xml = files[names[0]];
+    // A deflate stream may inflate past what its header claims: checked again on what came out.
+    if (xml.byteLength > MAX_REPORT_BYTES) fail(`The report unpacks to more than ${MAX_REPORT_BYTES} bytes.`);
+    return Buffer.from(xml).toString('utf8');
+  }
+  if (data.length > MAX_REPORT_BYTES) fail(`The report is larger than ${MAX_REPORT_BYTES} bytes.`);
+  return data.toString('utf8');
+}
+
+/** Elements the schema lets repeat: always arrays, even when a report has one. */
+const ARRAYS = new Set([
+  'feedback.record',
+  'feedback.record.auth_results.dkim',
+  'feedback.record.auth_results.spf',
+  'feedback.record.row.policy_evaluated.reason',
+]);
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  // Every value stays text: report_id "0012" and org names made of digits must not become numbers.
+  parseTagValue: false,
+  trimValues: true,
+  jPath: true,
+  isArray: (_name, path) => ARRAYS.has(String(path)),
+});
+
+type Node = Record<string, unknown>;
+
+const text = (v: unknown): string | null => {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return v.trim() || null;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  // An element with attributes or children where text was expected.
+  const t = (v as Node)['#text'];
+  return typeof t === 'string' ? t.trim() || null : null;
+};
+
+function required(node: Node | undefined, key: string, where: string): string {
+  return text(node?.[key]) ?? fail(`The report has no ${where}.`);
+}
+
+function uint(value: string, where: string): number {
+  if (!/^\d{1,15}$/.test(value)) fail(`The ${where} "${value}" is not a whole number.`);
+  return Number(value);
+}
+
+const PASS_FAIL = new Set(['pass', 'fail']);
+const DISPOSITIONS = new Set(['none', 'quarantine', 'reject']);
+
+/** IPv6 written one way (lowercase, compressed) so one source is one row in the reads. */
+export function normalizeIp(ip: string): string | null {
+  const s = ip.trim();
+  const v = isIP(s);
+  if (v === 4) return s.split('.').map((o) => String(Number(o))).join('.');
+  if (v === 6) {
+    // An IPv4 source written as IPv4-mapped IPv6 is that IPv4 source.
+    const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(s);
+    if (mapped && isIP(mapped[1]) === 4) return normalizeIp(mapped[1]);
+    try {
+      return new URL(`http://[${s}]/`).hostname.slice(1, -1);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+function authResults(list: unknown, type: 'spf' | 'dkim', n: number): AuthResult[] {
+  return ((list as Node[] | undefined) ?? []).map((a) => ({
+    type,
+    domain: (text(a?.domain) ?? fail(`Record ${n} has a ${type} result without a domain.`)).toLowerCase(),
+    result: (text(a?.result) ?? fail(`Record ${n} has a ${type} result without a result.`)).toLowerCase(),
+    selector: type === 'dkim' ? text(a?.selector) : null,
+  }));
+}
+
+function readRecord(rec: Node, n: number): AggregateRecord {
+  const row = rec.row as Node | undefined;
+  if (!row) fail(`Record ${n} has no row.`);
+  const ipText = required(row, 'source_ip', `source_ip in record ${n}`);
+  const source_ip = normalizeIp(ipText) ?? fail(`Record ${n} has an invalid source_ip "${ipText}".`);
+  const count = uint(required(row, 'count', `count in record ${n}`), `count in record ${n}`);
+  const pe = row!.policy_evaluated as Node | undefined;
+  if (!pe) fail(`Record ${n} has no policy_evaluated.`);
+  const disposition = required(pe, 'disposition', `disposition in record ${n}`).toLowerCase();
+  if (!DISPOSITIONS.has(disposition)) fail(`Record ${n} has an unknown disposition "${disposition}".`);
+  const dkim = required(pe, 'dkim', `policy_evaluated dkim in record ${n}`).toLowerCase();
+  const spf = required(pe, 'spf', `policy_evaluated spf in record ${n}`).toLowerCase();
+  if (!PASS_FAIL.has(dkim) || !PASS_FAIL.has(spf)) fail(`Record ${n} has a policy_evaluated result other than pass or fail.`);
+  const [reason] = ((pe!.reason as Node[] | undefined) ?? []).filter(Boolean);
+  const ids = rec.identifiers as Node | undefined;
+  const header_from = required(ids, 'header_from', `header_from in record ${n}`).toLowerCase();
+  const auth = (rec.auth_results as Node | undefined) ?? {};
+  return {
+    source_ip,
+    count,
+    disposition: disposition as AggregateRecord['disposition'],
+    aligned_dkim: dkim === 'pass',
+    aligned_spf: spf === 'pass',
+    override_reason: text(reason?.type),
+    override_comment: text(reason?.comment),
+    header_from,
+    envelope_from: text(ids?.envelope_from)?.toLowerCase() ?? null,
+    spf_auth: authResults(auth.spf, 'spf', n),
+    dkim_auth: authResults(auth.dkim, 'dkim', n),
+  };
+}
+
+/** Reads one aggregate report; a ReportError names the first thing that is missing or wrong. */
+export function parseAggregate(xml: string): AggregateReport {
+  // Reports never declare a DTD; one that does is refused rather than expanded (entity bombs).
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) fail('The report declares a DTD, which DMARC reports never do.');
+  let doc: Node;
+  try {
+    doc = parser.parse(xml, true) as Node;
+  } catch (err) {
+    return fail(`The report is not well-formed XML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const feedback = doc.feedback as Node | undefined;
+  if (!feedback || typeof feedback !== 'object') fail('The XML is not a DMARC aggregate report (no <feedback> element).');
+  const meta = feedback!.report_metadata as Node | undefined;
+  const range = meta?.date_range as Node | undefined;
+  const begin = uint(required(range, 'begin', 'date_range begin'), 'date_range begin');
+  const end = uint(required(range, 'end', 'date_range end'), 'date_range end');
+  if (end < begin) fail('The report ends before it begins.');
+  const published = feedback!.policy_published as Node | undefined;
+  const pct = text(published?.pct);
+  const records = ((feedback!.record as Node[] | undefined) ?? []).map((r, i) => readRecord(r ?? {}, i + 1));
+  return {
+    org_name: required(meta, 'org_name', 'org_name'),
+    org_email: text(meta?.email),
+    report_id: required(meta, 'report_id', 'report_id'),
+    date_begin: new Date(begin * 1000),
+    date_end: new Date(end * 1000),
+    policy: {
+      domain: required(published, 'domain', 'policy_published domain').toLowerCase().replace(/\.$/, ''),
+      adkim: text(published?.adkim),
+      aspf: text(published?.aspf),
+      p: text(published?.p),
+      sp: text(published?.sp),
+      pct: pct && /^\d{1,3}$/.test(pct) ? Number(pct) : null,
+    },
+    records,
+  };
+}
+
+/** The passes a percentage of the volume, as the reads show it: "100%", "66.67%", "0%". */
+export function percent(part: number, whole: number): string {
+  if (!whole) return '0%';
+  return `${Number(((part * 100) / whole).toFixed(2))}%`;
+}

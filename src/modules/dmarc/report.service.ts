@@ -1,0 +1,237 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { errors, label } from '../../graphql/errors.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { findOwned } from '../../db/scoped.js';
+import { countryName } from '../../lib/geo.js';
+import { parseMomentOrDay, type Moment } from '../../lib/moment.js';
+import type { AppServices } from '../../services.js';
+import { asDate, likeEscape, Where } from '../email-log/sql.js';
+import { normalizeIp, percent, ReportError, type AuthResult } from './aggregate.js';
+import { DmarcFavorite, DmarcMonitor } from './dmarc.entity.js';
+import type { DmarcFavoriteArgs, DmarcIpReportArgs, DmarcReportArgs, DmarcReportSourcesArgs, UploadDmarcReportArgs } from './dmarc.inputs.js';
+import type { DmarcReportIpType, DmarcReportReceiptType, DmarcReportRecordType, DmarcReportSourceType } from './dmarc.type.js';
+import { storeReport } from './ingest.js';
+
+type Services = Pick<AppServices, 'orm' | 'boss' | 'log'>;
+
+/** receiver's disposition per `status` of /report-sources. */
+const DISPOSITION_OF: Record<string, string> = { accepted: 'none', rejected: 'reject', quarantined: 'quarantine' };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The reporting period filter of SPEC.md: date_to after date_from and not in the future. A bare
+ * day as date_to reaches through that day's end. Reports are placed by the start of their period.
+ */
+function period(args: { date_from?: string | null; date_to?: string | null }, required: boolean, now = new Date()) {
+  const bag = new FieldErrorBag();
+  const read = (field: 'date_from' | 'date_to'): Moment | null => {
+    const value = args[field];
+    if (value === undefined || value === null || value === '') {
+      if (required) bag.add(field, `The ${label(field)} field is required.`);
+      return null;
+    }
+    const m = parseMomentOrDay(value);
+    if (!m) bag.add(field, `The ${label(field)} must be a date (YYYY-MM-DD), a date and time (YYYY-MM-DD HH:MM:SS) or a Unix timestamp.`);
+    return m;
+  };
+  const from = read('date_from');
+  const to = read('date_to');
+  if (to && to.at.getTime() > now.getTime()) bag.add('date_to', 'The date to must not be in the future.');
+  if (from && to && to.at.getTime() <= from.at.getTime()) bag.add('date_to', 'The date to must be a date after date from.');
+  bag.throwIfAny();
+  return { from: from?.at ?? null, to: to ? new Date(to.at.getTime() + (to.day ? DAY_MS - 1 : 0)) : null };
+}
+
+type Filter = DmarcReportArgs & { ip?: string };
+
+const FAVORITE = 'exists (select 1 from dmarc_favorites f where f.monitor_id = r.monitor_id and f.ip = r.source_ip)';
+
+function rowFilter(monitorId: string, args: Filter, { from, to }: ReturnType<typeof period>): Where {
+  const w = new Where().add('r.monitor_id = ?', monitorId);
+  if (from) w.add('r.date_begin >= ?', from);
+  if (to) w.add('r.date_begin <= ?', to);
+  if (args.ip !== undefined) w.add('r.source_ip = ?', args.ip);
+  if (args.report_source) w.add('lower(r.org_name) = lower(?)', args.report_source);
+  if (args.search) {
+    const like = `%${likeEscape(args.search.trim())}%`;
+    w.add("(r.source_ip ilike ? or coalesce(r.ip_domain, '') ilike ? or r.header_from ilike ?)", like, like, like);
+  }
+  if (args.category === 'favorites') w.add(FAVORITE);
+  if (args.category === 'compliant') w.add('(r.aligned_spf or r.aligned_dkim)');
+  if (args.category === 'non_compliant') w.add('not (r.aligned_spf or r.aligned_dkim)');
+  return w;
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+export class DmarcReportService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly services: Services,
+  ) {}
+
+  private monitor(auth: Auth, id: string): Promise<DmarcMonitor> {
+    return findOwned(this.em, DmarcMonitor, auth, { id }, ['domain']);
+  }
+
+  /** Per source IP over the matching records: favorites first, then the largest volume. */
+  async report(auth: Auth, args: DmarcReportArgs): Promise<DmarcReportIpType[]> {
+    const when = period(args, false);
+    const monitor = await this.monitor(auth, args.monitor_id);
+    const w = rowFilter(monitor.id, args, when);
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      `select r.source_ip, sum(r.count) as volume,
+              sum(r.count) filter (where r.aligned_spf or r.aligned_dkim) as dmarc_pass,
+              sum(r.count) filter (where r.passed_spf) as spf_pass,
+              sum(r.count) filter (where r.passed_dkim) as dkim_pass,
+              mode() within group (order by r.header_from) as domain,
+              max(r.country_code) as country_code,
+              bool_or(${FAVORITE}) as favorite
+         from dmarc_report_rows r
+        where ${w.sql}
+        group by r.source_ip
+        order by favorite desc, volume desc, r.source_ip asc
+        limit ? offset ?`,
+      [...w.params, args.limit, (args.page - 1) * args.limit],
+    );
+    return rows.map((r) => {
+      const volume = num(r.volume);
+      const code = (r.country_code as string | null) ?? null;
+      return {
+        ip_address: r.source_ip as string,
+        total_volume: volume,
+        passed_dmarc: percent(num(r.dmarc_pass), volume),
+        passed_spf: percent(num(r.spf_pass), volume),
+        passed_dkim: percent(num(r.dkim_pass), volume),
+        domain: r.domain as string,
+        country: countryName(code),
+        country_code: code,
+        city: null,
+        is_favorite: r.favorite ? true : null,
+      };
+    });
+  }
+
+  /** The records of one source IP: newest report first, then the largest and best-passing records. */
+  async ipReport(auth: Auth, args: DmarcIpReportArgs): Promise<DmarcReportRecordType[]> {
+    const when = period(args, false);
+    const monitor = await this.monitor(auth, args.monitor_id);
+    // An IP written another way (IPv6 case, zeros) is the same source; a non-IP matches nothing.
+    const ip = normalizeIp(args.ip);
+    if (!ip) return [];
+    const w = rowFilter(monitor.id, { ...args, ip }, when);
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      `select r.* from dmarc_report_rows r where ${w.sql} order by r.date_begin desc, lower(r.org_name), r.count desc, (r.aligned_spf or r.aligned_dkim) desc, r.passed_spf desc, r.passed_dkim desc, r.id limit ? offset ?`,
+      [...w.params, args.limit, (args.page - 1) * args.limit],
+    );
+    return rows.map((r) => {
+      const spf = (r.spf_auth ?? []) as AuthResult[];
+      const dkim = (r.dkim_auth ?? []) as AuthResult[];
+      const volume = num(r.count);
+      const dmarc = Boolean(r.aligned_spf || r.aligned_dkim);
+      const code = (r.country_code as string | null) ?? null;
+      // The domain each check was made for: the passing one when there is one.
+      const pick = (list: AuthResult[]) => (list.find((a) => a.result === 'pass') ?? list[0])?.domain ?? null;
+      return {
+        id: r.id as string,
+        ip_address: r.source_ip as string,
+        ip_domain: (r.ip_domain as string | null) ?? '',
+        total_volume: volume,
+        passed_dmarc: percent(dmarc ? volume : 0, volume),
+        passed_spf: percent(r.passed_spf ? volume : 0, volume),
+        passed_dkim: percent(r.passed_dkim ? volume : 0, volume),
+        spf_domain: pick(spf),
+        dkim_domain: pick(dkim),
+        aligned_spf: Boolean(r.aligned_spf),
+        aligned_dkim: Boolean(r.aligned_dkim),
+        created_at: asDate(r.created_at),
+        applied_policy: r.disposition as string,
+        override_reason: (r.override_reason as string | null) ?? null,
+        override_comment: (r.override_comment as string | null) ?? null,
+        domain: r.header_from as string,
+        country: countryName(code),
+        country_code: code,
+        city: null,
+        report_source: r.org_name as string,
+        spf_auth: spf.map((a) => ({ ...a, selector: null })),
+        dkim_auth: dkim.map((a) => ({ ...a, selector: a.selector ?? null })),
+      };
+    });
+  }
+
+  /** Reporting organisations in the period, with how many reports each sent. */
+  async sources(auth: Auth, args: DmarcReportSourcesArgs): Promise<DmarcReportSourceType[]> {
+    const { from, to } = period(args, true);
+    const monitor = await this.monitor(auth, args.monitor_id);
+    const w = new Where().add('d.monitor_id = ?', monitor.id).add('d.date_begin >= ?', from!).add('d.date_begin <= ?', to!);
+    if (args.status) {
+      w.add('exists (select 1 from dmarc_report_rows r where r.report_id = d.id and r.disposition = ?)', DISPOSITION_OF[args.status]);
+    }
+    const rows = await this.em.execute<{ org_name: string; reports: string | number }[]>(
+      `select d.org_name, count(*) as reports from dmarc_reports d where ${w.sql} group by d.org_name order by reports desc, lower(d.org_name) asc, d.org_name asc`,
+      w.params,
+    );
+    return rows.map((r) => ({ report_source: r.org_name, reports: num(r.reports) }));
+  }
+
+  /** Marks an IP that appears in the monitor's reports; marking it again changes nothing. */
+  async addFavorite(auth: Auth, args: DmarcFavoriteArgs): Promise<boolean> {
+    const monitor = await this.monitor(auth, args.monitor_id);
+    const ip = normalizeIp(args.ip);
+    if (!ip) throw errors.notFound();
+    const [seen] = await this.em.execute('select 1 from dmarc_report_rows where monitor_id = ? and source_ip = ? limit 1', [monitor.id, ip]);
+    if (!seen) throw errors.notFound();
+    await this.em.execute(
+      `insert into dmarc_favorites (id, created_at, updated_at, monitor_id, ip) values (?, now(), now(), ?, ?)
+       on conflict (monitor_id, ip) do nothing`,
+      [new DmarcFavorite().id, monitor.id, ip],
+    );
+    return true;
+  }
+
+  async removeFavorite(auth: Auth, args: DmarcFavoriteArgs): Promise<boolean> {
+    const monitor = await this.monitor(auth, args.monitor_id);
+    const ip = normalizeIp(args.ip);
+    const removed = ip ? await this.em.nativeDelete(DmarcFavorite, { monitor: monitor.id, ip }) : 0;
+    if (!removed) throw errors.notFound();
+    return true;
+  }
+
+  /** An uploaded report file: stored like one that came by mail. */
+  async upload(auth: Auth, args: UploadDmarcReportArgs): Promise<DmarcReportReceiptType> {
+    const monitor = await this.monitor(auth, args.monitor_id);
+    const data = decodeUpload(args.report);
+    try {
+      const { report, duplicate } = await storeReport(this.services, monitor.id, data, 'upload');
+      return {
+        id: report.id,
+        report_source: report.org_name,
+        report_id: report.report_id,
+        domain: String(report.policy.domain ?? monitor.domain.name),
+        date_from: report.date_begin,
+        date_to: report.date_end,
+        records: report.records,
+        total_volume: Number(report.total_volume),
+        duplicate,
+        created_at: report.created_at,
+      };
+    } catch (err) {
+      if (err instanceof ReportError) throw errors.invalid('report', err.message);
+      throw err;
+    }
+  }
+}
+
+/** The XML as text, or any report file in base64 (whitespace and line breaks allowed). */
+function decodeUpload(report: string): Buffer {
+  const s = report.trim();
+  if (!s) throw errors.invalid('report', 'The report field is required.');
+  if (s.startsWith('<')) return Buffer.from(s, 'utf8');
+  const b64 = s.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 === 1) {
+    throw errors.invalid('report', 'The report must be the report file in base64 (XML, gzip or zip), or the XML itself.');
+  }
+  return Buffer.from(b64, 'base64');
+}
