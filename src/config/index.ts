@@ -62,6 +62,10 @@ export const configSchema = z.object({
   VERIFY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   VERIFY_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
   VERIFY_HOST_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Verification lists: addresses per job run, checks side by side within a run, list jobs per worker process. */
+  VERIFY_LIST_CHUNK_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
+  VERIFY_LIST_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
+  VERIFY_LIST_JOBS: z.coerce.number().int().min(1).max(16).default(2),
   /** Blocklist monitoring: DNSBL zones (comma-separated) for IPs and for domains, the re-check cron and interval. */
   BLOCKLIST_IP_ZONES: z.string().default('zen.spamhaus.org,bl.spamcop.net,b.barracudacentral.org,dnsbl.sorbs.net'),
   BLOCKLIST_DOMAIN_ZONES: z.string().default('dbl.spamhaus.org,multi.uribl.com,multi.surbl.org'),

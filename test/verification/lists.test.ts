@@ -1,5 +1,6 @@
 import { seedDomain } from '../support/factories.js';
 import { createAccount, tokenWith, type TestServer } from '../support/server.js';
+import { runListChunk } from '../../src/modules/verification/list.run.js';
 import { addCredits, credits, mailDomain, sql, startVerificationServer, type ProbeSink } from './setup.js';
 
 let s: TestServer;
@@ -159,6 +160,32 @@ describe('verification lists', () => {
     expect(done.status).toEqual({ name: 'verified', count: 2 });
     expect(done.statistics).toMatchObject({ valid: 1, failed: 1 });
     expect(await credits(s)).toBe(before - 1);
+  });
+
+  it('only the current job chain works on a list: a run queued before a pause and resume leaves it alone', async () => {
+    const list = (await create({ name: 'Chains', emails: ['jane@list-ok.test'] })).body.data;
+    // Verifying under chain "current", with no job of its own queued.
+    await sql(s, "update email_verification_lists set status = 'verifying', run_id = 'current' where id = $1", [list.id]);
+    const results = async () => (await sql(s, 'select result from email_verifications where list_id = $1', [list.id])).map((r: { result: string | null }) => r.result);
+    await runListChunk(s.app.services, list.id, 'older');
+    expect(await results()).toEqual([null]);
+    await runListChunk(s.app.services, list.id, 'current');
+    expect(await results()).toEqual(['valid']);
+    expect((await get(list.id)).body.data.status.name).toBe('verified');
+  });
+
+  it('each start and resume begins a new chain', async () => {
+    const list = (await create({ name: 'Runs', emails: ['slow@list-ok.test', 'jane@list-ok.test'] })).body.data;
+    const runOf = async () => (await sql(s, 'select run_id from email_verification_lists where id = $1', [list.id]))[0].run_id;
+    await start(list.id);
+    const first = await runOf();
+    await s.rest('PUT', `/email-verification/${list.id}/pause`);
+    await start(list.id);
+    const second = await runOf();
+    expect(first).toMatch(/^[a-z0-9]{16}$/);
+    expect(second).toMatch(/^[a-z0-9]{16}$/);
+    expect(second).not.toBe(first);
+    expect((await settled(list.id)).body.data.status.name).toBe('verified');
   });
 
   it('cancel refunds what was not verified', async () => {

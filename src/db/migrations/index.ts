@@ -13,6 +13,7 @@ import { Migration20261122202754_blocklist } from './Migration20261122202754_blo
 import { Migration20261122204930_verification_lists } from './Migration20261122204930_verification_lists.js';
 import { Migration20261122205020_dmarc } from './Migration20261122205020_dmarc.js';
 import { Migration20261122213949_dmarc_reports } from './Migration20261122213949_dmarc_reports.js';
+import { Migration20261122215006_verification_list_run } from './Migration20261122215006_verification_list_run.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122204930_verification_lists', class: Migration20261122204930_verification_lists },
   { name: 'Migration20261122205020_dmarc', class: Migration20261122205020_dmarc },
   { name: 'Migration20261122213949_dmarc_reports', class: Migration20261122213949_dmarc_reports },
+  { name: 'Migration20261122215006_verification_list_run', class: Migration20261122215006_verification_list_run },
 ];

@@ -36,4 +36,11 @@ export class EmailVerificationList extends BaseEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   verification_ended: Date | null = null;
+
+  /**
+   * The job chain allowed to work on the list: each start or resume begins a new one, and a run
+   * of an older chain (still queued from before a pause) ends without touching anything.
+   */
+  @Property({ type: 'string', length: 32, nullable: true })
+  run_id: string | null = null;
 }

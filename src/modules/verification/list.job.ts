@@ -5,14 +5,14 @@ import { defineJob } from '../../jobs/job.js';
  * Short runs keep a worker from being held by one big list and let pause/cancel take effect
  * between chunks; a retried run picks up exactly the addresses still queued.
  */
-export const verificationListJob = defineJob<{ list_id: string }>({
+export const verificationListJob = defineJob<{ list_id: string; run_id?: string }>({
   name: 'email-verification.list',
   retryLimit: 5,
   retryDelay: 30,
   batchSize: 1,
-  concurrency: () => 2,
+  concurrency: (config) => config.VERIFY_LIST_JOBS,
   async perform(data, services) {
     const { runListChunk } = await import('./list.run.js');
-    await runListChunk(services, data.list_id);
+    await runListChunk(services, data.list_id, data.run_id ?? null);
   },
 });

@@ -9,10 +9,6 @@ import { verificationListJob } from './list.job.js';
 import { toVerificationList, type ResultCounts } from './list.type.js';
 import { EmailVerification } from './verification.entity.js';
 
-/** Addresses one job run takes, and how many of them are checked side by side. */
-export const LIST_CHUNK = 50;
-export const LIST_CONCURRENCY = 5;
-
 /** Result counts per list, in one grouped query for a whole page of lists. */
 export async function resultCounts(em: EntityManager, listIds: string[]): Promise<Map<string, ResultCounts>> {
   const out = new Map<string, ResultCounts>(listIds.map((id) => [id, {}]));
@@ -54,17 +50,24 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
   await Promise.all(lanes);
 }
 
-/** One job run: verify up to LIST_CHUNK queued addresses, storing each result as it completes. */
-export async function runListChunk(services: AppServices, listId: string): Promise<void> {
+/**
+ * One job run: verify up to VERIFY_LIST_CHUNK_SIZE queued addresses, VERIFY_LIST_CONCURRENCY at a
+ * time, storing each result as it completes. Only the list's current chain works (`run_id`): a
+ * pause and resume while a run is queued cannot leave two chains probing the same addresses.
+ * (Jobs enqueued before run_id existed carry none and are taken as current.)
+ */
+export async function runListChunk(services: AppServices, listId: string, runId: string | null = null): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
   const list = await em.findOne(EmailVerificationList, { id: listId });
   if (!list || list.status !== 'verifying') return;
+  if (runId && list.run_id && runId !== list.run_id) return;
+  const { VERIFY_LIST_CHUNK_SIZE, VERIFY_LIST_CONCURRENCY } = services.config;
   const rows = await em.find(
     EmailVerification,
     { list_id: listId, kind: 'list', status: 'queued' },
-    { orderBy: { created_at: 'asc', id: 'asc' }, limit: LIST_CHUNK },
+    { orderBy: { created_at: 'asc', id: 'asc' }, limit: VERIFY_LIST_CHUNK_SIZE },
   );
-  await eachLimited(rows, LIST_CONCURRENCY, async (row) => {
+  await eachLimited(rows, VERIFY_LIST_CONCURRENCY, async (row) => {
     const outcome = await verifyAddress(services, row.address);
     // Stored only while the list is still verifying: a result that arrives after pause or cancel
     // stays queued (checked again on resume, never charged after cancel). FOR SHARE orders this
@@ -79,7 +82,7 @@ export async function runListChunk(services: AppServices, listId: string): Promi
   const left = await em.count(EmailVerification, { list_id: listId, kind: 'list', status: 'queued' });
   await em.transactional(async (tx) => {
     if (left > 0) {
-      await enqueue(tx, services.boss, verificationListJob, { list_id: listId });
+      await enqueue(tx, services.boss, verificationListJob, { list_id: listId, ...(runId ? { run_id: runId } : {}) });
       return;
     }
     await finishList(tx, listId);

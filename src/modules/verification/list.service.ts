@@ -9,6 +9,7 @@ import { takeCredits } from './credits.js';
 import { EmailVerificationList, type ListStatus } from './list.entity.js';
 import type { CreateVerificationListArgs, VerificationListArgs, VerificationListResultsArgs, VerificationListsArgs } from './list.inputs.js';
 import { verificationListJob } from './list.job.js';
+import { newId } from '../../lib/ids.js';
 import { resultCounts, settleCredits } from './list.run.js';
 import { listPageMeta, toVerificationList, type EmailVerificationListType, type ResultCounts, type VerificationListResultsPage } from './list.type.js';
 import { EmailVerification } from './verification.entity.js';
@@ -81,14 +82,15 @@ export class VerificationListService {
     if (list.status !== 'created' && list.status !== 'paused') throw errors.invalid('email_verification_id', notStartable(list.status));
     await this.em.transactional(async (tx) => {
       const fresh = list.status === 'created';
+      const run_id = newId();
       const moved = await tx.nativeUpdate(
         EmailVerificationList,
         { id, status: list.status },
-        fresh ? { status: 'verifying', verification_started: new Date(), credits_reserved: list.total } : { status: 'verifying' },
+        fresh ? { status: 'verifying', verification_started: new Date(), credits_reserved: list.total, run_id } : { status: 'verifying', run_id },
       );
       if (!moved) throw errors.invalid('email_verification_id', notStartable('verifying'));
       if (fresh) await takeCredits(tx, auth.accountId, list.total);
-      await enqueue(tx, this.services.boss, verificationListJob, { list_id: id });
+      await enqueue(tx, this.services.boss, verificationListJob, { list_id: id, run_id });
     });
     return 'The verification of the list has started.';
   }
