@@ -75,6 +75,12 @@ export const configSchema = z.object({
   DMARC_CHECK_CRON: z.string().default('0 */6 * * *'),
   /** The domain of monitors' report addresses (`dmarc+<key>@<domain>`); INBOUND_MX_HOST when unset. */
   DMARC_REPORT_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'expected a domain name').optional(),
+  /** SMS: capture (offline, every text delivered) or twilio (Messages REST API at TWILIO_BASE_URL). */
+  SMS_PROVIDER: z.enum(['capture', 'twilio']).default('capture'),
+  TWILIO_BASE_URL: z.url().default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  SMS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_TEST_SECRET: z.string().min(8).default('postbox-webhook-test-signing-secret'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
@@ -99,6 +105,9 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   if (!result.success) {
     const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
+  }
+  if (result.data.SMS_PROVIDER === 'twilio' && (!result.data.TWILIO_ACCOUNT_SID || !result.data.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid settings:\n  SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
   }
   return result.data;
 }

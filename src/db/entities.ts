@@ -4,6 +4,7 @@ import { Domain } from '../modules/domains/domain.entity.js';
 import { SenderIdentity } from '../modules/identities/identity.entity.js';
 import { SmtpUser } from '../modules/smtp-users/smtp-user.entity.js';
 import { AccountUser, Invite } from '../modules/users/user.entity.js';
+import { Sms, SmsActivity, SmsInbound, SmsInboundMessage, SmsMessage, SmsRecipient } from '../modules/sms/sms.entity.js';
 import { SmsNumber } from '../modules/sms-numbers/sms-number.entity.js';
 import { DomainEvent, MaintenanceWindow } from '../modules/events/domain-event.entity.js';
 import { CapturedMail } from '../modules/mail/captured-mail.entity.js';
@@ -29,6 +30,12 @@ export const entities = [
   AccountUser,
   Invite,
   SmsNumber,
+  SmsRecipient,
+  SmsMessage,
+  Sms,
+  SmsActivity,
+  SmsInbound,
+  SmsInboundMessage,
   DomainEvent,
   MaintenanceWindow,
   CapturedMail,

@@ -14,6 +14,7 @@ import { Migration20261122204930_verification_lists } from './Migration202611222
 import { Migration20261122205020_dmarc } from './Migration20261122205020_dmarc.js';
 import { Migration20261122213949_dmarc_reports } from './Migration20261122213949_dmarc_reports.js';
 import { Migration20261122215006_verification_list_run } from './Migration20261122215006_verification_list_run.js';
+import { Migration20261122215441_sms } from './Migration20261122215441_sms.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122205020_dmarc', class: Migration20261122205020_dmarc },
   { name: 'Migration20261122213949_dmarc_reports', class: Migration20261122213949_dmarc_reports },
   { name: 'Migration20261122215006_verification_list_run', class: Migration20261122215006_verification_list_run },
+  { name: 'Migration20261122215441_sms', class: Migration20261122215441_sms },
 ];

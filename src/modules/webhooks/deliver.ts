@@ -146,7 +146,7 @@ async function recordSuccess(services: AppServices, deliveryId: string, at: Date
  * its transaction commits.
  */
 async function notifyAttempt(tx: EntityManager, webhook: Webhook, a: WebhookAttempt): Promise<void> {
-  const detail = { webhook_id: webhook.id, domain_id: webhook.domain.id, entry: toWebhookLogEntry(a) };
+  const detail = { webhook_id: webhook.id, domain_id: webhook.domain?.id ?? null, entry: toWebhookLogEntry(a) };
   await tx.execute('select pg_notify(?, ?)', [CHANNEL, JSON.stringify({ topic: `webhook_attempts:${webhook.account.id}`, detail })]);
 }
 

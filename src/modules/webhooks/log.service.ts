@@ -26,7 +26,7 @@ export class WebhookLogService {
 
   /** The webhook's attempts, newest first. Another account's webhook is a 404. */
   async log(auth: Auth, args: WebhookLogArgs) {
-    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id });
+    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: 'email' });
     const [rows, total] = await this.em.findAndCount(
       WebhookAttempt,
       { webhook_id: webhook.id },
@@ -41,7 +41,7 @@ export class WebhookLogService {
    * from the delivery's creation, so an old delivery gets one attempt per replay.
    */
   async replay(auth: Auth, args: ReplayWebhookArgs): Promise<number> {
-    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id });
+    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: 'email' });
     const bag = new FieldErrorBag();
     const since = parseInstant(args.since);
     if (!since) bag.add('since', notInstant('since'));

@@ -3,20 +3,39 @@ import { BaseEntity } from '../../db/base.entity.js';
 import { newId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
+import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 
 /** Why a webhook stopped receiving: too many failures, a 410 Gone, or down past the retry window. */
 export type WebhookPause = 'failures' | 'gone' | 'retry_window';
 
-/** An email webhook (COMPAT.md "Email webhooks"): events of one domain pushed to one URL. */
+/**
+ * - `email`: an email webhook (COMPAT.md "Email webhooks"), events of one domain.
+ * - `sms`: an SMS webhook, `sms.*` events of one SMS number.
+ * - `sms_inbound`: the delivery target of an SMS inbound route (sms/sms.entity.ts SmsInbound);
+ *   never listed as a webhook.
+ */
+export type WebhookKind = 'email' | 'sms' | 'sms_inbound';
+
+/** Where the webhook engine POSTs: a URL, its signing secret, and what it is subscribed to. */
 @Entity({ tableName: 'webhooks' })
 @Unique({ properties: ['domain', 'url'] })
+@Unique({ properties: ['sms_number', 'kind', 'url'] })
 @Index({ properties: ['account', 'created_at'] })
 export class Webhook extends BaseEntity {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;
 
-  @ManyToOne(() => Domain, { deleteRule: 'cascade' })
-  domain!: Domain;
+  @Property({ type: 'string', length: 20 })
+  kind: WebhookKind = 'email';
+
+  /** Set for email webhooks only. */
+  @ManyToOne(() => Domain, { deleteRule: 'cascade', nullable: true })
+  domain!: Domain | null;
+
+  /** Set for sms and sms_inbound webhooks. */
+  @ManyToOne(() => SmsNumber, { deleteRule: 'cascade', nullable: true })
+  @Index()
+  sms_number: SmsNumber | null = null;
 
   @Property({ type: 'string', length: 191 })
   name!: string;

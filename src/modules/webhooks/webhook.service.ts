@@ -49,7 +49,8 @@ export class WebhookService {
   }
 
   get(auth: Auth, id: string): Promise<Webhook> {
-    return findOwned(this.em, Webhook, auth, { id }, ['domain']);
+    // Only email webhooks: SMS webhooks and inbound-route targets live in the same table.
+    return findOwned(this.em, Webhook, auth, { id, kind: 'email' }, ['domain']);
   }
 
   async create(auth: Auth, args: CreateWebhookArgs): Promise<Webhook> {
@@ -90,7 +91,7 @@ export class WebhookService {
     if (!name) bag.add('name', msg.required('name'));
     if (args.events && !args.events.length) bag.add('events', msg.required('events'));
     const urlChanged = url !== webhook.url;
-    if (urlChanged && !bag.has('url')) await this.checkTaken(webhook.domain.id, url, webhook.id, bag);
+    if (urlChanged && !bag.has('url')) await this.checkTaken(webhook.domain!.id, url, webhook.id, bag);
     bag.throwIfAny();
 
     // A paused webhook counts as off, whatever its enabled flag says.

@@ -37,6 +37,6 @@ export function toWebhook(w: Webhook, appSecret: string): WebhookType {
     secret: decrypt(appSecret, w.secret_enc),
     created_at: w.created_at,
     updated_at: w.updated_at,
-    domain: toDomainRef(w.domain),
+    domain: toDomainRef(w.domain!),
   };
 }
