@@ -188,7 +188,8 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
     if (Object.keys(errors).length) return { status: 422, body: { message: INVALID_DATA, errors } };
     req.ctx.restVariables = variables;
 
-    const path = req.url.pathname;
+    // The matcher takes a trailing slash (SPEC.md writes `POST /v1/sms-webhooks/`); sofa's router does not.
+    const path = req.url.pathname.length > 1 ? req.url.pathname.replace(/\/+$/, '') : req.url.pathname;
     const response = await route.sofa.fetch(new Request(`http://sofa${path}`, { method: route.spec.method }), {
       ctx: req.ctx,
     });

@@ -19,6 +19,10 @@ import { verificationRoutes } from './verification.js';
 import { verificationListRoutes } from './verification-lists.js';
 import { blocklistRoutes } from './blocklist.js';
 import { dmarcRoutes } from './dmarc.js';
+import { smsNumberRoutes } from './sms-numbers.js';
+import { smsRoutes } from './sms.js';
+import { smsWebhookRoutes } from './sms-webhooks.js';
+import { smsInboundRoutes } from './sms-inbounds.js';
 
 /** The whole /v1 surface: every route, from the per-resource tables. */
 export const routeTable: RouteTable = {
@@ -43,4 +47,8 @@ export const routeTable: RouteTable = {
   ...verificationListRoutes,
   ...blocklistRoutes,
   ...dmarcRoutes,
+  ...smsNumberRoutes,
+  ...smsRoutes,
+  ...smsWebhookRoutes,
+  ...smsInboundRoutes,
 };

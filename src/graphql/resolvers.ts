@@ -22,6 +22,13 @@ import { VerificationResolver } from '../modules/verification/verification.resol
 import { VerificationListResolver } from '../modules/verification/list.resolver.js';
 import { BlocklistResolver } from '../modules/blocklist/blocklist.resolver.js';
 import { DmarcResolver } from '../modules/dmarc/dmarc.resolver.js';
+import { SmsNumberResolver } from '../modules/sms-numbers/sms-number.resolver.js';
+import { SmsSendResolver } from '../modules/sms/send.resolver.js';
+import { SmsMessageResolver } from '../modules/sms/messages.resolver.js';
+import { SmsActivityResolver } from '../modules/sms/activity.resolver.js';
+import { SmsRecipientResolver } from '../modules/sms/recipients.resolver.js';
+import { SmsWebhookResolver } from '../modules/sms-webhooks/sms-webhook.resolver.js';
+import { SmsInboundResolver } from '../modules/sms-inbound/sms-inbound.resolver.js';
 
 /** Every resolver of the schema. */
 export const resolvers = [
@@ -49,4 +56,11 @@ export const resolvers = [
   VerificationListResolver,
   BlocklistResolver,
   DmarcResolver,
+  SmsNumberResolver,
+  SmsSendResolver,
+  SmsMessageResolver,
+  SmsActivityResolver,
+  SmsRecipientResolver,
+  SmsWebhookResolver,
+  SmsInboundResolver,
 ] as const;

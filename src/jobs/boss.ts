@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../services.js';
 import type { Config } from '../config/index.js';
 import type { JobDef } from './job.js';
-import { jobs } from './registry.js';
 
 export type Boss = PgBoss;
 
@@ -18,6 +17,14 @@ export function queueOptions(job: JobDef<never>, config: Config) {
   };
 }
 
+/**
+ * The job registry imports every job module, and job modules import this file (enqueue): loaded
+ * when needed, it cannot meet a job module half-initialised whatever a file imports first.
+ */
+async function registeredJobs(): Promise<JobDef<never>[]> {
+  return (await import('./registry.js')).jobs;
+}
+
 export async function createBoss(url: string, log: AppServices['log'], config: Config): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString: url,
@@ -29,7 +36,7 @@ export async function createBoss(url: string, log: AppServices['log'], config: C
   });
   boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
   await boss.start();
-  for (const job of jobs) {
+  for (const job of await registeredJobs()) {
     const options = queueOptions(job, config);
     // createQueue leaves an existing queue as it is; settings may have changed since.
     if (await boss.getQueue(job.name)) await boss.updateQueue(job.name, options);
@@ -41,7 +48,7 @@ export async function createBoss(url: string, log: AppServices['log'], config: C
 /** The worker role: every registered job gets a worker, and cron jobs their schedule. */
 export async function startWorkers(services: AppServices): Promise<void> {
   const { boss, log } = services;
-  for (const job of jobs as JobDef<object>[]) {
+  for (const job of (await registeredJobs()) as JobDef<object>[]) {
     await boss.work(
       job.name,
       {

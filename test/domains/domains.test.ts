@@ -310,3 +310,12 @@ describe('GraphQL surface', () => {
     expect(del.body.data.delete_domain).toBe(true);
   });
 });
+
+describe('trailing slash', () => {
+  it('a /v1 path written with a trailing slash is the same route (SPEC.md writes POST /v1/sms-webhooks/)', async () => {
+    const plain = await s.rest('GET', '/domains?limit=10');
+    const slashed = await s.rest('GET', '/domains/?limit=10');
+    expect(slashed.status).toBe(200);
+    expect(slashed.body.data).toEqual(plain.body.data);
+  });
+});

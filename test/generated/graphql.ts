@@ -851,6 +851,10 @@ export type Mutation = {
   create_inbound: Inbound;
   /** Sends a confirmation mail to the address. */
   create_sender_identity: SenderIdentity;
+  /** The route gets its own signing secret. */
+  create_sms_inbound: SmsInbound;
+  /** Sends the signed webhook.test request first; a non-2xx answer is a 422 on url. */
+  create_sms_webhook: SmsWebhook;
   /** The password is returned this once; only its hash is stored. */
   create_smtp_user: CreatedSmtpUser;
   /** The answer has category and domain null, as SPEC.md says. */
@@ -874,6 +878,10 @@ export type Mutation = {
   delete_recipient: Scalars['Boolean']['output'];
   delete_sender_identity: Scalars['Boolean']['output'];
   delete_sender_identity_by_email: Scalars['Boolean']['output'];
+  delete_sms_inbound: Scalars['Boolean']['output'];
+  /** Releases the number, with its messages, texts and activity. */
+  delete_sms_number: Scalars['Boolean']['output'];
+  delete_sms_webhook: Scalars['Boolean']['output'];
   delete_smtp_user: Scalars['Boolean']['output'];
   delete_spam_complaints: Scalars['Boolean']['output'];
   delete_template: Scalars['Boolean']['output'];
@@ -908,6 +916,8 @@ export type Mutation = {
   send_bulk_email: BulkEmailAccepted;
   /** Accepts one email for sending (POST /v1/email). An Idempotency-Key request header makes retries safe for 24 h. */
   send_email: SendEmailResult;
+  /** Accepts one SMS send (POST /v1/sms): one text per recipient, sent in the background. */
+  send_sms: SendSmsResult;
   update_blocklist_monitor: BlocklistMonitor;
   update_dmarc_monitor: DmarcMonitor;
   /** Changes any subset of domain_settings. */
@@ -916,6 +926,14 @@ export type Mutation = {
   update_inbound: Inbound;
   update_sender_identity: SenderIdentity;
   update_sender_identity_by_email: SenderIdentity;
+  /** Only the fields sent change; filter: null removes the filter. */
+  update_sms_inbound: SmsInbound;
+  /** Pause or unpause; unpausing sends the texts that waited. */
+  update_sms_number: SmsNumberType;
+  /** Opt a number out (its texts are then skipped) or back in. */
+  update_sms_recipient: SmsRecipientDetail;
+  /** A new url, or enabled turned on, sends the webhook.test request first. enabled=true also lifts an automatic pause. */
+  update_sms_webhook: SmsWebhook;
   /** Rename, enable or disable. */
   update_smtp_user: SmtpUser;
   /** Only templates created through the API can be updated. */
@@ -1038,6 +1056,24 @@ export type MutationCreate_Sender_IdentityArgs = {
 };
 
 
+export type MutationCreate_Sms_InboundArgs = {
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  filter?: InputMaybe<SmsInboundFilterInput>;
+  forward_url: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  sms_number_id: Scalars['ID']['input'];
+};
+
+
+export type MutationCreate_Sms_WebhookArgs = {
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events: Array<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  sms_number_id: Scalars['ID']['input'];
+  url: Scalars['String']['input'];
+};
+
+
 export type MutationCreate_Smtp_UserArgs = {
   domain_id: Scalars['ID']['input'];
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
@@ -1143,6 +1179,21 @@ export type MutationDelete_Sender_IdentityArgs = {
 
 export type MutationDelete_Sender_Identity_By_EmailArgs = {
   email: Scalars['String']['input'];
+};
+
+
+export type MutationDelete_Sms_InboundArgs = {
+  sms_inbound_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_Sms_NumberArgs = {
+  sms_number_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_Sms_WebhookArgs = {
+  sms_webhook_id: Scalars['ID']['input'];
 };
 
 
@@ -1292,6 +1343,14 @@ export type MutationSend_EmailArgs = {
 };
 
 
+export type MutationSend_SmsArgs = {
+  from: Scalars['String']['input'];
+  personalization?: InputMaybe<Array<SmsPersonalizationInput>>;
+  text: Scalars['String']['input'];
+  to: Array<Scalars['String']['input']>;
+};
+
+
 export type MutationUpdate_Blocklist_MonitorArgs = {
   monitor_id: Scalars['ID']['input'];
   name?: InputMaybe<Scalars['String']['input']>;
@@ -1360,6 +1419,37 @@ export type MutationUpdate_Sender_Identity_By_EmailArgs = {
   personal_note?: InputMaybe<Scalars['String']['input']>;
   reply_to_email?: InputMaybe<Scalars['String']['input']>;
   reply_to_name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdate_Sms_InboundArgs = {
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  filter?: InputMaybe<SmsInboundFilterInput>;
+  forward_url?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  sms_inbound_id: Scalars['ID']['input'];
+  sms_number_id?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationUpdate_Sms_NumberArgs = {
+  paused: Scalars['Boolean']['input'];
+  sms_number_id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdate_Sms_RecipientArgs = {
+  sms_recipient_id: Scalars['ID']['input'];
+  status: Scalars['String']['input'];
+};
+
+
+export type MutationUpdate_Sms_WebhookArgs = {
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  sms_webhook_id: Scalars['ID']['input'];
+  url?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1546,6 +1636,26 @@ export type Query = {
   sender_identity: SenderIdentity;
   /** Looks the address up without regard to case. */
   sender_identity_by_email: SenderIdentity;
+  /** Status changes of the account's texts, newest first. */
+  sms_activity: Array<SmsActivity>;
+  /** One route, with its SMS number. */
+  sms_inbound: SmsInbound;
+  /** The account's SMS inbound routes, newest first. */
+  sms_inbounds: Array<SmsInbound>;
+  /** One SMS message with each of its texts. */
+  sms_message: SmsMessageDetail;
+  /** The account's SMS messages (sends), newest first. */
+  sms_messages: Array<SmsMessage>;
+  sms_number: SmsNumberType;
+  /** The account's SMS phone numbers, newest first. */
+  sms_numbers: Array<SmsNumberType>;
+  /** One recipient with its most recent texts. */
+  sms_recipient: SmsRecipientDetail;
+  /** Numbers the account has texted, newest first. */
+  sms_recipients: Array<SmsRecipient>;
+  sms_webhook: SmsWebhook;
+  /** The SMS webhooks of one SMS number, newest first. */
+  sms_webhooks: Array<SmsWebhook>;
   smtp_user: SmtpUser;
   /** The SMTP users of a domain, newest first. */
   smtp_users: Array<SmtpUser>;
@@ -1866,6 +1976,77 @@ export type QuerySender_Identity_By_EmailArgs = {
 };
 
 
+export type QuerySms_ActivityArgs = {
+  date_from?: InputMaybe<Scalars['Int']['input']>;
+  date_to?: InputMaybe<Scalars['Int']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  sms_number_id?: InputMaybe<Scalars['ID']['input']>;
+  status?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type QuerySms_InboundArgs = {
+  sms_inbound_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySms_InboundsArgs = {
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  sms_number_id?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QuerySms_MessageArgs = {
+  sms_message_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySms_MessagesArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QuerySms_NumberArgs = {
+  sms_number_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySms_NumbersArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  paused?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QuerySms_RecipientArgs = {
+  sms_recipient_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySms_RecipientsArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  sms_number_id?: InputMaybe<Scalars['ID']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySms_WebhookArgs = {
+  sms_webhook_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySms_WebhooksArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  sms_number_id: Scalars['ID']['input'];
+};
+
+
 export type QuerySmtp_UserArgs = {
   domain_id: Scalars['ID']['input'];
   smtp_user_id: Scalars['ID']['input'];
@@ -2010,6 +2191,12 @@ export type SendEmailResult = {
   warnings: Array<SendWarning>;
 };
 
+export type SendSmsResult = {
+  __typename?: 'SendSmsResult';
+  /** The x-sms-message-id of /v1: the id of GET /v1/sms-messages/{id}. */
+  sms_message_id: Scalars['ID']['output'];
+};
+
 export type SendWarning = {
   __typename?: 'SendWarning';
   recipients: Array<SuppressedRecipient>;
@@ -2042,12 +2229,138 @@ export type SingleEmailVerification = {
   status: Scalars['String']['output'];
 };
 
+export type Sms = {
+  __typename?: 'Sms';
+  created_at: Scalars['IsoTimestamp']['output'];
+  error_description?: Maybe<Scalars['String']['output']>;
+  /** The provider's error code when failed. */
+  error_type?: Maybe<Scalars['String']['output']>;
+  from: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  segment_count: Scalars['Int']['output'];
+  /** queued, sent, delivered, failed, or skipped (the recipient opted out) */
+  status: Scalars['String']['output'];
+  /** The text as this recipient got it (personalized). */
+  text: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+};
+
+export type SmsActivity = {
+  __typename?: 'SmsActivity';
+  /** The text as the recipient got it. */
+  content: Scalars['String']['output'];
+  /** When the text reached this status. */
+  created_at: Scalars['IsoTimestamp']['output'];
+  from: Scalars['String']['output'];
+  sms_message_id: Scalars['ID']['output'];
+  /** queued, sent, delivered or failed */
+  status: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+};
+
+/** An SMS inbound route: texts to its number that pass its filter are POSTed to forward_url. */
+export type SmsInbound = {
+  __typename?: 'SmsInbound';
+  created_at: Scalars['IsoTimestamp']['output'];
+  /** False when turned off, or when the service paused it after its forward URL kept failing. */
+  enabled: Scalars['Boolean']['output'];
+  /** Null: every text is forwarded. */
+  filter?: Maybe<SmsInboundFilter>;
+  forward_url: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** Signs every forward (the Signature header), as webhook secrets do. */
+  secret: Scalars['String']['output'];
+  /** Set on the single-route query (sms_inbound) only. */
+  sms_number?: Maybe<SmsNumberType>;
+};
+
+export type SmsInboundFilter = {
+  __typename?: 'SmsInboundFilter';
+  comparer: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
+export type SmsInboundFilterInput = {
+  /** equal, not-equal, contains, not-contains, starts-with, ends-with, not-starts-with, not-ends-with */
+  comparer: Scalars['String']['input'];
+  /** Compared with the text (surrounding spaces trimmed), ignoring case; at most 255 characters. */
+  value: Scalars['String']['input'];
+};
+
+export type SmsMessage = {
+  __typename?: 'SmsMessage';
+  created_at: Scalars['IsoTimestamp']['output'];
+  from: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  /** Texts of it wait because its number was paused after it was accepted. */
+  paused: Scalars['Boolean']['output'];
+  text: Scalars['String']['output'];
+  to: Array<Scalars['String']['output']>;
+};
+
+export type SmsMessageDetail = {
+  __typename?: 'SmsMessageDetail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  from: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  /** Texts of it wait because its number was paused after it was accepted. */
+  paused: Scalars['Boolean']['output'];
+  /** One per recipient, in the order of `to`. */
+  sms: Array<Sms>;
+  text: Scalars['String']['output'];
+  to: Array<Scalars['String']['output']>;
+};
+
 export type SmsNumberType = {
   __typename?: 'SmsNumberType';
   created_at: Scalars['IsoTimestamp']['output'];
   id: Scalars['ID']['output'];
   paused: Scalars['Boolean']['output'];
   telephone_number: Scalars['String']['output'];
+};
+
+export type SmsPersonalizationInput = {
+  data: Scalars['JSONObject']['input'];
+  /** One of the `to` numbers; its `{{var}}`s are filled from `data`. */
+  phone_number: Scalars['String']['input'];
+};
+
+export type SmsRecipient = {
+  __typename?: 'SmsRecipient';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  /** E.164 */
+  number: Scalars['String']['output'];
+  /** active or opt_out */
+  status: Scalars['String']['output'];
+};
+
+export type SmsRecipientDetail = {
+  __typename?: 'SmsRecipientDetail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  /** E.164 */
+  number: Scalars['String']['output'];
+  /** Its most recent texts, newest first. */
+  sms: Array<Sms>;
+  /** active or opt_out */
+  status: Scalars['String']['output'];
+};
+
+/** An SMS webhook: sms.* events of one SMS number pushed to one URL. */
+export type SmsWebhook = {
+  __typename?: 'SmsWebhook';
+  created_at: Scalars['IsoTimestamp']['output'];
+  enabled: Scalars['Boolean']['output'];
+  events: Array<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** The signing secret of the Signature and webhook-signature headers. */
+  secret: Scalars['String']['output'];
+  sms_number: SmsNumberType;
+  updated_at: Scalars['IsoTimestamp']['output'];
+  url: Scalars['String']['output'];
 };
 
 /** Credentials for sending through the SMTP relay on behalf of one domain. */

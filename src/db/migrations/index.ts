@@ -15,6 +15,7 @@ import { Migration20261122205020_dmarc } from './Migration20261122205020_dmarc.j
 import { Migration20261122213949_dmarc_reports } from './Migration20261122213949_dmarc_reports.js';
 import { Migration20261122215006_verification_list_run } from './Migration20261122215006_verification_list_run.js';
 import { Migration20261122215441_sms } from './Migration20261122215441_sms.js';
+import { Migration20261122223000_webhook_url_255 } from './Migration20261122223000_webhook_url_255.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122213949_dmarc_reports', class: Migration20261122213949_dmarc_reports },
   { name: 'Migration20261122215006_verification_list_run', class: Migration20261122215006_verification_list_run },
   { name: 'Migration20261122215441_sms', class: Migration20261122215441_sms },
+  { name: 'Migration20261122223000_webhook_url_255', class: Migration20261122223000_webhook_url_255 },
 ];

@@ -39,6 +39,8 @@ async function windowStart(tx: EntityManager, webhookId: string, now: Date): Pro
  * Counts a failed attempt (already written) against its webhook, whose row the caller holds
  * locked in `tx`: at NOTIFY_AT the account's admins get one email for the window, at PAUSE_AT the
  * webhook is paused. Both happen in the caller's transaction, with the attempt that caused them.
+ * SPEC.md sets these thresholds "for email webhooks" only: SMS webhooks and inbound-route targets
+ * are stopped by a 410 or by the retry window alone (deliver.ts).
  */
 export async function accountFailure(
   tx: EntityManager,
@@ -46,7 +48,7 @@ export async function accountFailure(
   webhook: Webhook,
   now: Date,
 ): Promise<AccountingOutcome> {
-  if (!webhook.enabled || webhook.paused_reason) return 'none';
+  if (webhook.kind !== 'email' || !webhook.enabled || webhook.paused_reason) return 'none';
   const since = await windowStart(tx, webhook.id, now);
   const [row] = await tx.execute<{ n: number }[]>(
     `select count(*)::int as n from webhook_attempts

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
-import { deliveryBody, type EventRow } from './payload.js';
+import { deliveryBody, isSmsEvent, type EventRow } from './payload.js';
 
 /** Events taken per transaction: enough to amortise the round trips, small enough to keep locks short. */
 export const DISPATCH_BATCH = 200;
@@ -14,25 +14,41 @@ const FREE_PLAN = 'free';
 interface WebhookRow {
   id: string;
   account_id: string;
-  domain_id: string;
+  kind: 'email' | 'sms';
+  domain_id: string | null;
+  sms_number_id: string | null;
+  url: string;
   events: string[];
   created_at: Date;
   plan: string;
 }
 
+/** The SMS number an `sms.*` event belongs to (events/sms-events.ts payload). */
+function smsNumberOf(event: EventRow): string | null {
+  const id = (event.payload as { sms_number_id?: unknown }).sms_number_id;
+  return typeof id === 'string' ? id : null;
+}
+
 /**
  * Which of the candidate webhooks an event goes to:
- * - an event of a domain: that domain's webhooks;
- * - an event of an account without a domain (a bulk send by an unrestricted token): every
- *   webhook of the account;
- * - a platform-wide event (no account: a maintenance window): every webhook.
+ * - an `sms.*` event: the SMS webhooks of its SMS number, and nothing else;
+ * - any other event goes to email webhooks only:
+ *   - an event of a domain: that domain's webhooks;
+ *   - an event of an account without a domain (a bulk send by an unrestricted token): every
+ *     email webhook of the account;
+ *   - a platform-wide event (no account: a maintenance window): every email webhook.
  * Each must subscribe to the type and have existed when the event happened, and
- * `activity.deferred` reaches only paid plans.
+ * `activity.deferred` reaches only paid plans. Inbound-route targets (kind sms_inbound) are not
+ * candidates at all: their deliveries are written by the inbound route itself.
  */
 export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[] {
+  const sms = isSmsEvent(event.type);
+  const smsNumber = sms ? smsNumberOf(event) : null;
   return webhooks.filter((w) => {
     if (!w.events.includes(event.type)) return false;
     if (new Date(w.created_at).getTime() > new Date(event.created_at).getTime()) return false;
+    if (sms) return w.kind === 'sms' && w.sms_number_id === smsNumber && w.account_id === event.account_id;
+    if (w.kind !== 'email') return false;
     if (event.domain_id) {
       if (w.domain_id !== event.domain_id) return false;
     } else if (event.account_id && w.account_id !== event.account_id) return false;
@@ -57,15 +73,19 @@ export async function dispatchBatch(em: EntityManager, limit = DISPATCH_BATCH): 
     if (!events.length) return 0;
     const types = [...new Set(events.map((e) => e.type))];
     const domains = [...new Set(events.filter((e) => e.domain_id).map((e) => e.domain_id!))];
-    const accounts = [...new Set(events.filter((e) => !e.domain_id && e.account_id).map((e) => e.account_id!))];
+    const accounts = [
+      ...new Set(events.filter((e) => !e.domain_id && e.account_id && !isSmsEvent(e.type)).map((e) => e.account_id!)),
+    ];
+    const smsNumbers = [...new Set(events.filter((e) => isSmsEvent(e.type)).map(smsNumberOf).filter((n) => n !== null))];
     const platformWide = events.some((e) => !e.domain_id && !e.account_id);
     // A paused or disabled webhook gets no new deliveries.
     const webhooks: WebhookRow[] = await tx.execute(
-      `select w.id, w.account_id, w.domain_id, w.events, w.created_at, a.plan
+      `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number_id, w.url, w.events, w.created_at, a.plan
          from webhooks w join accounts a on a.id = w.account_id
-        where w.enabled and w.paused_reason is null and w.events && ${TEXT_ARRAY}
-          and (w.domain_id = any(${TEXT_ARRAY}) or w.account_id = any(${TEXT_ARRAY}) or ?::boolean)`,
-      [JSON.stringify(types), JSON.stringify(domains), JSON.stringify(accounts), platformWide],
+        where w.enabled and w.paused_reason is null and w.kind in ('email', 'sms') and w.events && ${TEXT_ARRAY}
+          and (w.domain_id = any(${TEXT_ARRAY}) or w.account_id = any(${TEXT_ARRAY})
+               or w.sms_number_id = any(${TEXT_ARRAY}) or ?::boolean)`,
+      [JSON.stringify(types), JSON.stringify(domains), JSON.stringify(accounts), JSON.stringify(smsNumbers), platformWide],
     );
     const now = new Date().toISOString();
     const rows = events.flatMap((event) =>
@@ -74,7 +94,7 @@ export async function dispatchBatch(em: EntityManager, limit = DISPATCH_BATCH): 
         webhook_id: w.id,
         event_id: event.id,
         type: event.type,
-        body: deliveryBody(event, w.domain_id),
+        body: deliveryBody(event, w),
       })),
     );
     if (rows.length) {

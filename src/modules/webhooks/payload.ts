@@ -23,11 +23,38 @@ export function eventData(event: EventRow, webhookDomainId: string): Record<stri
   return event.payload;
 }
 
+/** The receiving webhook, as far as its body depends on it. */
+export interface BodyTarget {
+  id: string;
+  url: string;
+  domain_id: string | null;
+}
+
+/** `sms.sent`, `sms.delivered`, `sms.failed`: events of one SMS number, for SMS webhooks only. */
+export function isSmsEvent(type: string): boolean {
+  return type.startsWith('sms.');
+}
+
 /**
- * The exact body of a delivery: the envelope `{type, created_at, data}` (SPEC.md "Email event
- * kinds"). It is built once and stored, so every retry sends, and signs, the same bytes.
+ * The exact body of a delivery. It is built once and stored, so every retry sends, and signs,
+ * the same bytes.
+ * - Email events: the envelope `{type, created_at, data}` (SPEC.md "Email event kinds").
+ * - SMS events: `{type, sms_number_id, created_at, sms_webhook_id, url, data}` (SPEC.md "SMS
+ *   events"); the producer recorded `{sms_number_id, data}` (events/sms-events.ts), and the
+ *   webhook's id and url are this target's.
  */
-export function deliveryBody(event: EventRow, webhookDomainId: string): string {
+export function deliveryBody(event: EventRow, target: BodyTarget): string {
+  if (isSmsEvent(event.type)) {
+    const { sms_number_id, data } = event.payload as { sms_number_id: string; data: unknown };
+    return JSON.stringify({
+      type: event.type,
+      sms_number_id,
+      created_at: isoTimestamp(event.created_at),
+      sms_webhook_id: target.id,
+      url: target.url,
+      data,
+    });
+  }
   const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? plainTimestamp(event.created_at) : isoTimestamp(event.created_at);
-  return JSON.stringify({ type: event.type, created_at: at, data: eventData(event, webhookDomainId) });
+  return JSON.stringify({ type: event.type, created_at: at, data: eventData(event, target.domain_id!) });
 }

@@ -40,7 +40,8 @@ export class Webhook extends BaseEntity {
   @Property({ type: 'string', length: 191 })
   name!: string;
 
-  @Property({ type: 'string', length: 191 })
+  /** 191 for webhooks (SPEC.md Limits, checked by their services); an SMS inbound route's forward_url may have 255. */
+  @Property({ type: 'string', length: 255 })
   url!: string;
 
   @Property({ type: 'text[]' })

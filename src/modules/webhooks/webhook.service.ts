@@ -3,28 +3,17 @@ import type { Auth } from '../../graphql/context.js';
 import { assertDomainAccess } from '../../graphql/auth.js';
 import { errors, msg } from '../../graphql/errors.js';
 import { offsetOf, pageMeta } from '../../graphql/pagination.js';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { takenIfDuplicate } from '../../db/unique.js';
-import { newId } from '../../lib/ids.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
-import { postWebhook, webhookUrlProblem, type WebhookCallResult } from './http.js';
-import { signatureHeaders } from './sign.js';
-import { Webhook, WebhookAttempt } from './webhook.entity.js';
+import { webhookUrlProblem } from './http.js';
+import { logTestRequest, sendTestRequest, testFailure } from './test-request.js';
+import { Webhook } from './webhook.entity.js';
 import type { CreateWebhookArgs, UpdateWebhookArgs, WebhookListArgs } from './webhook.inputs.js';
-
-export const TEST_EVENT = 'webhook.test';
-const TEST_MESSAGE = 'This is a test request to check that the webhook URL accepts events.';
-
-/** Why the URL failed its test request, as the 422 on `url` says it. */
-function testFailure(result: WebhookCallResult): string {
-  if (result.status !== null) return `The url answered the test request with HTTP ${result.status}; a 2xx answer is required.`;
-  return `The url could not be reached by the test request: ${result.error}.`;
-}
 
 /**
  * Email webhooks of the account. Every create, and every update that changes where or whether
@@ -66,7 +55,7 @@ export class WebhookService {
     if (domain && !bag.has('url')) await this.checkTaken(domain.id, url, null, bag);
     bag.throwIfAny();
 
-    const result = await this.sendTest(url);
+    const result = await sendTestRequest(this.services, url);
     if (!result.ok) throw errors.invalid('url', testFailure(result));
     const webhook = this.em.create(Webhook, {
       account: this.em.getReference(Account, auth.accountId),
@@ -78,7 +67,7 @@ export class WebhookService {
       secret_enc: encrypt(this.services.config.APP_SECRET, randomSecret()),
     } as never);
     await takenIfDuplicate('url', () => this.em.flush());
-    await this.logTest(webhook.id, result);
+    await logTestRequest(this.em, webhook.id, result);
     return webhook;
   }
 
@@ -97,9 +86,9 @@ export class WebhookService {
     // A paused webhook counts as off, whatever its enabled flag says.
     const reenabling = args.enabled === true && (!webhook.enabled || webhook.paused_reason !== null);
     if (urlChanged || reenabling) {
-      const result = await this.sendTest(url);
+      const result = await sendTestRequest(this.services, url);
       // The attempt is logged even when the change is refused: the webhook exists.
-      await this.logTest(webhook.id, result);
+      await logTestRequest(this.em, webhook.id, result);
       if (!result.ok) throw errors.invalid('url', testFailure(result));
     }
     webhook.url = url;
@@ -130,35 +119,5 @@ export class WebhookService {
     const where: Record<string, unknown> = { domain: domainId, url };
     if (exceptId) where.id = { $ne: exceptId };
     if (await this.em.count(Webhook, where)) bag.add('url', msg.taken('url'));
-  }
-
-  /** The `webhook.test` request, signed with the fixed test secret (all four headers). */
-  private sendTest(url: string): Promise<WebhookCallResult> {
-    const { config, dns } = this.services;
-    const at = new Date();
-    const body = JSON.stringify({ type: TEST_EVENT, message: TEST_MESSAGE, created_at: isoTimestamp(at) });
-    return postWebhook({
-      url,
-      body,
-      headers: signatureHeaders(config.WEBHOOK_TEST_SECRET, body, `msg_${newId(24)}`, at),
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-      dns,
-    });
-  }
-
-  private async logTest(webhookId: string, result: WebhookCallResult) {
-    await this.em.insert(WebhookAttempt, {
-      id: newId(),
-      webhook_id: webhookId,
-      delivery_id: null,
-      type: TEST_EVENT,
-      attempted_at: new Date(),
-      success: result.ok,
-      status: result.status,
-      duration_ms: result.durationMs,
-      response_excerpt: result.excerpt,
-      error: result.error?.slice(0, 1000) ?? null,
-    });
   }
 }

@@ -1,0 +1,159 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { msg } from '../../graphql/errors.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { findOwned } from '../../db/scoped.js';
+import { takenIfDuplicate } from '../../db/unique.js';
+import { encrypt, randomSecret } from '../../lib/secrets.js';
+import type { AppServices } from '../../services.js';
+import { Account } from '../accounts/account.entity.js';
+import { SmsInbound } from '../sms/sms.entity.js';
+import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
+import { Webhook } from '../webhooks/webhook.entity.js';
+import type { CreateSmsInboundArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
+import { checkFilter, checkForwardUrl, checkName } from './sms-inbound.validate.js';
+
+/** A route and the `webhooks` row (kind sms_inbound) through which the engine delivers its texts. */
+export interface RouteWithTarget {
+  route: SmsInbound;
+  webhook: Webhook;
+}
+
+/** SQL over `sms_inbounds r join webhooks w`: on, and its target not paused by the engine (what `enabled` shows). */
+export const LIVE = 'r.enabled and w.enabled and w.paused_reason is null';
+
+/**
+ * SMS inbound routes of the account. A route and its webhook row are written in one flush (one
+ * transaction): the row holds the URL, the sealed secret and whether deliveries go out.
+ */
+export class SmsInboundService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly services: Pick<AppServices, 'config'>,
+  ) {}
+
+  async list(auth: Auth, args: SmsInboundListArgs): Promise<RouteWithTarget[]> {
+    const where = ['r.account_id = ?'];
+    const params: unknown[] = [auth.accountId];
+    if (args.sms_number_id) {
+      await findOwned(this.em, SmsNumber, auth, { id: args.sms_number_id });
+      where.push('r.sms_number_id = ?');
+      params.push(args.sms_number_id);
+    }
+    if (args.enabled != null) {
+      where.push(`(${LIVE}) = ?`);
+      params.push(args.enabled);
+    }
+    const rows = await this.em.execute<{ id: string }[]>(
+      `select r.id from sms_inbounds r join webhooks w on w.id = r.webhook_id
+        where ${where.join(' and ')} order by r.created_at desc, r.id desc limit ? offset ?`,
+      [...params, args.limit, offsetOf(args)] as never[],
+    );
+    const ids = rows.map((r) => r.id);
+    const routes = await this.em.find(SmsInbound, { id: { $in: ids } });
+    const webhooks = await this.em.find(Webhook, { id: { $in: routes.map((r) => r.webhook_id) } });
+    const byId = new Map(webhooks.map((w) => [w.id, w]));
+    return ids
+      .map((id) => routes.find((r) => r.id === id)!)
+      .map((route) => ({ route, webhook: byId.get(route.webhook_id)! }));
+  }
+
+  async get(auth: Auth, id: string): Promise<RouteWithTarget> {
+    const route = await findOwned(this.em, SmsInbound, auth, { id }, ['sms_number']);
+    const webhook = await this.em.findOneOrFail(Webhook, { id: route.webhook_id });
+    return { route, webhook };
+  }
+
+  async create(auth: Auth, args: CreateSmsInboundArgs): Promise<RouteWithTarget> {
+    const bag = new FieldErrorBag();
+    const url = args.forward_url.trim();
+    checkName(bag, args.name);
+    checkForwardUrl(bag, url, this.services.config.WEBHOOK_ALLOW_PRIVATE);
+    if (args.filter) checkFilter(bag, args.filter);
+    const number = await this.ownNumber(auth, args.sms_number_id);
+    if (!number) bag.add('sms_number_id', msg.in('sms_number_id'));
+    else if (!bag.has('forward_url')) await this.checkUrlFree(bag, number.id, url, null);
+    bag.throwIfAny();
+
+    const account = this.em.getReference(Account, auth.accountId);
+    const enabled = args.enabled ?? true;
+    const name = args.name.trim();
+    const webhook = this.em.create(Webhook, {
+      account,
+      kind: 'sms_inbound',
+      domain: null,
+      sms_number: number!,
+      name,
+      url,
+      events: [],
+      enabled,
+      secret_enc: encrypt(this.services.config.APP_SECRET, randomSecret()),
+    } as never);
+    const route = this.em.create(SmsInbound, {
+      account,
+      sms_number: number!,
+      name,
+      filter_comparer: args.filter?.comparer ?? null,
+      filter_value: args.filter?.value ?? null,
+      forward_url: url,
+      enabled,
+      webhook_id: webhook.id,
+    } as never);
+    await takenIfDuplicate('forward_url', () => this.em.flush());
+    return { route, webhook };
+  }
+
+  async update(auth: Auth, args: UpdateSmsInboundArgs): Promise<RouteWithTarget> {
+    const { route, webhook } = await this.get(auth, args.sms_inbound_id);
+    const bag = new FieldErrorBag();
+    if (args.name != null) checkName(bag, args.name);
+    if (args.forward_url != null) checkForwardUrl(bag, args.forward_url, this.services.config.WEBHOOK_ALLOW_PRIVATE);
+    if (args.filter) checkFilter(bag, args.filter);
+    let number = route.sms_number;
+    if (args.sms_number_id != null && args.sms_number_id !== number.id) {
+      const found = await this.ownNumber(auth, args.sms_number_id);
+      if (!found) bag.add('sms_number_id', msg.in('sms_number_id'));
+      else number = found;
+    }
+    const url = args.forward_url?.trim() ?? route.forward_url;
+    const moved = url !== route.forward_url || number.id !== route.sms_number.id;
+    if (moved && !bag.has('forward_url') && !bag.has('sms_number_id')) await this.checkUrlFree(bag, number.id, url, webhook.id);
+    bag.throwIfAny();
+
+    if (args.name != null) route.name = webhook.name = args.name.trim();
+    route.forward_url = webhook.url = url;
+    route.sms_number = webhook.sms_number = number;
+    if (args.filter !== undefined) {
+      route.filter_comparer = args.filter?.comparer ?? null;
+      route.filter_value = args.filter?.value ?? null;
+    }
+    if (args.enabled != null) route.enabled = webhook.enabled = args.enabled;
+    if (args.enabled === true) {
+      // Turning a route on again is how a target the engine paused is resumed.
+      webhook.paused_reason = null;
+      webhook.paused_at = null;
+      webhook.notified_at = null;
+    }
+    await takenIfDuplicate('forward_url', () => this.em.flush());
+    return { route, webhook };
+  }
+
+  async remove(auth: Auth, id: string): Promise<boolean> {
+    const { route, webhook } = await this.get(auth, id);
+    // The webhook row's pending deliveries go with it (their foreign key cascades).
+    await this.em.remove(route).remove(webhook).flush();
+    return true;
+  }
+
+  private ownNumber(auth: Auth, id: string): Promise<SmsNumber | null> {
+    return this.em.findOne(SmsNumber, { id, account: auth.accountId });
+  }
+
+  /** One number's routes cannot share a forward URL: each route owns a distinct webhook row. */
+  private async checkUrlFree(bag: FieldErrorBag, numberId: string, url: string, exceptWebhookId: string | null) {
+    const where: Record<string, unknown> = { sms_number: numberId, kind: 'sms_inbound', url };
+    if (exceptWebhookId) where.id = { $ne: exceptWebhookId };
+    if (await this.em.count(Webhook, where)) bag.add('forward_url', msg.taken('forward_url'));
+  }
+}

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOwned, visibleTo } from '../../db/scoped.js';
+import type { Auth } from '../../graphql/context.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import { enqueue } from '../../jobs/boss.js';
+import type { AppServices } from '../../services.js';
+import { smsSendJob } from '../sms/send.job.js';
+import { SmsNumber } from './sms-number.entity.js';
+import type { SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';
+
+export class SmsNumberService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly services: Pick<AppServices, 'boss'>,
+  ) {}
+
+  list(auth: Auth, args: SmsNumberListArgs): Promise<SmsNumber[]> {
+    const where: Record<string, unknown> = visibleTo(auth, null);
+    if (args.paused != null) where.paused = args.paused;
+    return this.em.find(SmsNumber, where, { orderBy: { created_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) });
+  }
+
+  get(auth: Auth, id: string): Promise<SmsNumber> {
+    return findOwned(this.em, SmsNumber, auth, { id });
+  }
+
+  /**
+   * Unpausing sends what waited: the send job leaves a paused number's texts queued, so each
+   * message still holding queued texts of this number gets its job again.
+   */
+  async update(auth: Auth, args: UpdateSmsNumberArgs): Promise<SmsNumber> {
+    return this.em.transactional(async (tx) => {
+      const number = await findOwned(tx, SmsNumber, auth, { id: args.sms_number_id });
+      const resumed = number.paused && !args.paused;
+      number.paused = args.paused;
+      await tx.flush();
+      if (resumed) {
+        const waiting = await tx.execute<{ message_id: string }[]>(
+          `select distinct message_id from sms where sms_number_id = ? and status = 'queued'`,
+          [number.id],
+        );
+        for (const { message_id } of waiting) await enqueue(tx, this.services.boss, smsSendJob, { sms_message_id: message_id });
+      }
+      return number;
+    });
+  }
+
+  /** The number leaves the account with everything sent from it (messages, texts, activity). */
+  async remove(auth: Auth, id: string): Promise<boolean> {
+    const number = await this.get(auth, id);
+    await this.em.remove(number).flush();
+    return true;
+  }
+}

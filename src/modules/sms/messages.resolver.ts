@@ -1,0 +1,23 @@
+import { Args, Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
+import { caller, type Ctx } from '../../graphql/context.js';
+import { SmsMessageIdArgs, SmsMessageListArgs } from './messages.inputs.js';
+import { SmsMessageService } from './messages.service.js';
+import { SmsMessageDetail, SmsMessageType, toSmsMessage, toSmsMessageDetail } from './messages.type.js';
+
+const svc = (ctx: Ctx) => new SmsMessageService(ctx.em);
+
+@Resolver()
+export class SmsMessageResolver {
+  @Authorized('sms_read')
+  @Query(() => [SmsMessageType], { description: 'The account\'s SMS messages (sends), newest first.' })
+  async sms_messages(@Context() ctx: Ctx, @Args() args: SmsMessageListArgs): Promise<SmsMessageType[]> {
+    return (await svc(ctx).list(caller(ctx), args)).map((v) => toSmsMessage(v.message, v.paused));
+  }
+
+  @Authorized('sms_read')
+  @Query(() => SmsMessageDetail, { description: 'One SMS message with each of its texts.' })
+  async sms_message(@Context() ctx: Ctx, @Args() { sms_message_id }: SmsMessageIdArgs): Promise<SmsMessageDetail> {
+    const v = await svc(ctx).get(caller(ctx), sms_message_id);
+    return toSmsMessageDetail(v.message, v.paused, v.sms);
+  }
+}

@@ -1,0 +1,43 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOwned, visibleTo } from '../../db/scoped.js';
+import type { Auth } from '../../graphql/context.js';
+import { offsetOf } from '../../graphql/pagination.js';
+import type { SmsMessageListArgs } from './messages.inputs.js';
+import { Sms, SmsMessage } from './sms.entity.js';
+
+export interface MessageView {
+  message: SmsMessage;
+  paused: boolean;
+}
+
+export class SmsMessageService {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(auth: Auth, args: SmsMessageListArgs): Promise<MessageView[]> {
+    const messages = await this.em.find(SmsMessage, visibleTo(auth, null), {
+      populate: ['sms_number'],
+      orderBy: { created_at: 'desc', id: 'desc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+    const waiting = await this.waiting(messages.filter((m) => m.sms_number.paused).map((m) => m.id));
+    return messages.map((message) => ({ message, paused: waiting.has(message.id) }));
+  }
+
+  async get(auth: Auth, id: string): Promise<MessageView & { sms: Sms[] }> {
+    const message = await findOwned(this.em, SmsMessage, auth, { id }, ['sms_number']);
+    const sms = await this.em.find(Sms, { message: message.id }, { orderBy: { created_at: 'asc', id: 'asc' } });
+    const paused = message.sms_number.paused && sms.some((s) => s.status === 'queued');
+    return { message, paused, sms };
+  }
+
+  /** Of these messages (all of paused numbers), those with texts still queued. */
+  private async waiting(ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.em.execute<{ message_id: string }[]>(
+      `select distinct message_id from sms where message_id = any(?) and status = 'queued'`,
+      [`{${ids.join(',')}}`],
+    );
+    return new Set(rows.map((r) => r.message_id));
+  }
+}

@@ -1,0 +1,105 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
+import { msg } from '../../graphql/errors.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { enqueue } from '../../jobs/boss.js';
+import { newId } from '../../lib/ids.js';
+import type { AppServices } from '../../services.js';
+import { Account } from '../accounts/account.entity.js';
+import { personalize } from '../sending/render.js';
+import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
+import { segmentCount } from './segments.js';
+import { E164, type SendSmsArgs } from './send.inputs.js';
+import { smsSendJob } from './send.job.js';
+import { Sms, SmsActivity, SmsMessage, SmsRecipient } from './sms.entity.js';
+
+const notE164 = (path: string) => `The ${path} must be a phone number in E.164 format (e.g. +15551234567).`;
+
+/** Every rule of a send, all reported at once; answers the sending number. */
+async function checkSend(em: EntityManager, auth: Auth, args: SendSmsArgs): Promise<SmsNumber> {
+  const bag = new FieldErrorBag();
+  const number = await em.findOne(SmsNumber, { account: auth.accountId, telephone_number: args.from });
+  if (!number) bag.add('from', msg.in('from'));
+  else if (number.paused) bag.add('from', 'The from number is paused: unpause it to send from it.');
+  if (args.to.length === 0) bag.add('to', msg.required('to'));
+  const seen = new Set<string>();
+  args.to.forEach((n, i) => {
+    if (!E164.test(n)) bag.add(`to.${i}`, notE164(`to.${i}`));
+    else if (seen.has(n)) bag.add(`to.${i}`, `The to.${i} field has a duplicate value.`);
+    seen.add(n);
+  });
+  if (!args.text.trim()) bag.add('text', msg.required('text'));
+  (args.personalization ?? []).forEach((p, i) => {
+    if (!E164.test(p.phone_number)) bag.add(`personalization.${i}.phone_number`, notE164(`personalization.${i}.phone_number`));
+  });
+  bag.throwIfAny();
+  return number!;
+}
+
+/**
+ * Accepts one send (POST /v1/sms): the message, one text per recipient (personalized, its
+ * segments counted), their `queued` activity and the send job, in one transaction. A recipient
+ * who opted out gets a `skipped` text: kept for the record, never sent, no activity or event.
+ */
+export async function acceptSms(services: AppServices, em: EntityManager, auth: Auth, args: SendSmsArgs): Promise<{ sms_message_id: string }> {
+  const number = await checkSend(em, auth, args);
+  const data = new Map<string, Record<string, unknown>>();
+  for (const p of args.personalization ?? []) data.set(p.phone_number, p.data);
+  const now = new Date();
+
+  return em.transactional(async (tx) => {
+    const account = tx.getReference(Account, auth.accountId);
+    const message = tx.create(SmsMessage, {
+      account,
+      sms_number: number,
+      from: number.telephone_number,
+      to: args.to,
+      text: args.text,
+      personalization: (args.personalization ?? []).map((p) => ({ phone_number: p.phone_number, data: p.data })),
+      created_at: now,
+      updated_at: now,
+    } as never);
+    const recipients = await upsertRecipients(tx, auth.accountId, args.to, now);
+    let queued = 0;
+    for (const to of args.to) {
+      const recipient = recipients.get(to)!;
+      const text = personalize(args.text, data.get(to) ?? {}, 'text');
+      const status = recipient.status === 'opt_out' ? 'skipped' : 'queued';
+      const sms = tx.create(Sms, {
+        account,
+        message,
+        sms_number: number,
+        recipient: tx.getReference(SmsRecipient, recipient.id),
+        from: number.telephone_number,
+        to,
+        text,
+        status,
+        segment_count: segmentCount(text),
+        created_at: now,
+        updated_at: now,
+      } as never);
+      if (status === 'queued') {
+        queued++;
+        tx.create(SmsActivity, { account, sms_number: number, sms, status: 'queued', created_at: now, updated_at: now } as never);
+      }
+    }
+    await tx.flush();
+    if (queued) await enqueue(tx, services.boss, smsSendJob, { sms_message_id: message.id });
+    return { sms_message_id: message.id };
+  });
+}
+
+/**
+ * The recipient row of each number, created on first send; its status says who opted out. Rows
+ * are taken in number order, so two sends to the same numbers cannot lock them crosswise.
+ */
+async function upsertRecipients(tx: EntityManager, accountId: string, numbers: string[], now: Date) {
+  const rows = await tx.execute<{ id: string; number: string; status: string }[]>(
+    `insert into sms_recipients (id, created_at, updated_at, account_id, number, status)
+     select x.id, ?, ?, ?, x.number, 'active' from jsonb_to_recordset(?::jsonb) as x(id text, number text)
+     on conflict (account_id, number) do update set updated_at = excluded.updated_at
+     returning id, number, status`,
+    [now, now, accountId, JSON.stringify([...numbers].sort().map((number) => ({ id: newId(), number })))],
+  );
+  return new Map(rows.map((r) => [r.number, r]));
+}
