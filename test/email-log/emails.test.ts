@@ -1,6 +1,6 @@
 import { seedDomain, accountIdOf } from '../support/factories.js';
 import { createAccount, PLAIN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
-import { address, emailsOf, send, sql, waitFor } from './helpers.js';
+import { address, emailsOf, send, sql } from './helpers.js';
 
 let s: TestServer;
 let domain: { id: string; name: string };

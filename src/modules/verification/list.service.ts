@@ -11,7 +11,7 @@ import type { CreateVerificationListArgs, VerificationListArgs, VerificationList
 import { verificationListJob } from './list.job.js';
 import { newId } from '../../lib/ids.js';
 import { resultCounts, settleCredits } from './list.run.js';
-import { listPageMeta, toVerificationList, type EmailVerificationListType, type ResultCounts, type VerificationListResultsPage } from './list.type.js';
+import { listPageMeta, toVerificationList, type EmailVerificationListType, type VerificationListResultsPage } from './list.type.js';
 import { EmailVerification } from './verification.entity.js';
 
 /** Verification lists are per account, like single checks: no domain is involved. */

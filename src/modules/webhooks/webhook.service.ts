@@ -1,17 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Auth } from '../../graphql/context.js';
 import { assertDomainAccess } from '../../graphql/auth.js';
-import { errors, msg } from '../../graphql/errors.js';
+import { msg } from '../../graphql/errors.js';
 import { offsetOf, pageMeta } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
-import { takenIfDuplicate } from '../../db/unique.js';
-import { encrypt, randomSecret } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
-import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
-import { webhookUrlProblem } from './http.js';
-import { logTestRequest, sendTestRequest, testFailure } from './test-request.js';
+import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from './registration.js';
 import { Webhook } from './webhook.entity.js';
 import type { CreateWebhookArgs, UpdateWebhookArgs, WebhookListArgs } from './webhook.inputs.js';
 
@@ -44,64 +40,17 @@ export class WebhookService {
 
   async create(auth: Auth, args: CreateWebhookArgs): Promise<Webhook> {
     const bag = new FieldErrorBag();
-    const url = args.url.trim();
-    const name = args.name.trim();
-    this.checkUrl(url, bag);
-    if (!name) bag.add('name', msg.required('name'));
-    if (!args.events.length) bag.add('events', msg.required('events'));
+    const { url, name } = checkNew(args, bag);
     const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
     if (!domain) bag.add('domain_id', msg.in('domain_id'));
     else assertDomainAccess(auth, domain.id);
-    if (domain && !bag.has('url')) await this.checkTaken(domain.id, url, null, bag);
-    bag.throwIfAny();
-
-    const result = await sendTestRequest(this.services, url);
-    if (!result.ok) throw errors.invalid('url', testFailure(result));
-    const webhook = this.em.create(Webhook, {
-      account: this.em.getReference(Account, auth.accountId),
-      domain: domain!,
-      name,
-      url,
-      events: [...new Set(args.events)],
-      enabled: args.enabled ?? true,
-      secret_enc: encrypt(this.services.config.APP_SECRET, randomSecret()),
-    } as never);
-    await takenIfDuplicate('url', () => this.em.flush());
-    await logTestRequest(this.em, webhook.id, result);
-    return webhook;
+    // No domain means a bag error: createWebhookRow throws before it needs the owner.
+    return createWebhookRow(this.em, this.services, auth.accountId, domain && this.owner(domain.id), { ...args, url, name }, bag);
   }
 
   async update(auth: Auth, args: UpdateWebhookArgs): Promise<Webhook> {
     const webhook = await this.get(auth, args.webhook_id);
-    const bag = new FieldErrorBag();
-    const url = args.url?.trim() ?? webhook.url;
-    const name = args.name?.trim() ?? webhook.name;
-    if (args.url != null) this.checkUrl(url, bag);
-    if (!name) bag.add('name', msg.required('name'));
-    if (args.events && !args.events.length) bag.add('events', msg.required('events'));
-    const urlChanged = url !== webhook.url;
-    if (urlChanged && !bag.has('url')) await this.checkTaken(webhook.domain!.id, url, webhook.id, bag);
-    bag.throwIfAny();
-
-    // A paused webhook counts as off, whatever its enabled flag says.
-    const reenabling = args.enabled === true && (!webhook.enabled || webhook.paused_reason !== null);
-    if (urlChanged || reenabling) {
-      const result = await sendTestRequest(this.services, url);
-      // The attempt is logged even when the change is refused: the webhook exists.
-      await logTestRequest(this.em, webhook.id, result);
-      if (!result.ok) throw errors.invalid('url', testFailure(result));
-    }
-    webhook.url = url;
-    webhook.name = name;
-    if (args.events) webhook.events = [...new Set(args.events)];
-    if (args.enabled != null) webhook.enabled = args.enabled;
-    if (args.enabled === true) {
-      webhook.paused_reason = null;
-      webhook.paused_at = null;
-      webhook.notified_at = null;
-    }
-    await takenIfDuplicate('url', () => this.em.flush());
-    return webhook;
+    return updateWebhookRow(this.em, this.services, webhook, this.owner(webhook.domain!.id), args);
   }
 
   async remove(auth: Auth, id: string): Promise<boolean> {
@@ -110,14 +59,11 @@ export class WebhookService {
     return true;
   }
 
-  private checkUrl(url: string, bag: FieldErrorBag) {
-    if (!url) bag.add('url', msg.required('url'));
-    else if (webhookUrlProblem(url)) bag.add('url', msg.url('url'));
-  }
-
-  private async checkTaken(domainId: string, url: string, exceptId: string | null, bag: FieldErrorBag) {
-    const where: Record<string, unknown> = { domain: domainId, url };
-    if (exceptId) where.id = { $ne: exceptId };
-    if (await this.em.count(Webhook, where)) bag.add('url', msg.taken('url'));
+  /** One URL once per domain (the unique index agrees). */
+  private owner(domainId: string): WebhookOwner {
+    return {
+      fields: { kind: 'email', domain: this.em.getReference(Domain, domainId) },
+      taken: async (url, exceptId) => (await this.em.count(Webhook, { domain: domainId, url, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0,
+    };
   }
 }

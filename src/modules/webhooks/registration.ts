@@ -1,0 +1,104 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { errors, msg } from '../../graphql/errors.js';
+import { FieldErrorBag } from '../../graphql/validation.js';
+import { takenIfDuplicate } from '../../db/unique.js';
+import { encrypt, randomSecret } from '../../lib/secrets.js';
+import type { AppServices } from '../../services.js';
+import { Account } from '../accounts/account.entity.js';
+import { webhookUrlProblem } from './http.js';
+import { logTestRequest, sendTestRequest, testFailure } from './test-request.js';
+import { Webhook } from './webhook.entity.js';
+
+/**
+ * Creating and changing a webhook a customer registers (email or SMS). Every create, and every
+ * update that changes where or whether events go (a new url, or enabled turned on), first sends
+ * the signed `webhook.test` request; only a 2xx answer lets the change be saved.
+ */
+type Services = Pick<AppServices, 'config' | 'dns'>;
+
+/** Where a webhook hangs (its domain, or its SMS number) and how URLs are kept unique there. */
+export interface WebhookOwner {
+  /** Fields of the row that place it: `{domain}` or `{kind: 'sms', sms_number}`. */
+  fields: Record<string, unknown>;
+  /** Whether another webhook of the same owner already has this URL. */
+  taken(url: string, exceptId: string | null): Promise<boolean>;
+}
+
+export function checkUrl(url: string, bag: FieldErrorBag): void {
+  if (!url) bag.add('url', msg.required('url'));
+  else if (webhookUrlProblem(url)) bag.add('url', msg.url('url'));
+}
+
+/** The name and events rules every create shares; the caller adds its owner's own. */
+export function checkNew(args: { url: string; name: string; events: string[] }, bag: FieldErrorBag) {
+  const url = args.url.trim();
+  const name = args.name.trim();
+  checkUrl(url, bag);
+  if (!name) bag.add('name', msg.required('name'));
+  if (!args.events.length) bag.add('events', msg.required('events'));
+  return { url, name };
+}
+
+export async function createWebhookRow(
+  em: EntityManager,
+  services: Services,
+  accountId: string,
+  owner: WebhookOwner | null,
+  args: { url: string; name: string; events: string[]; enabled?: boolean | null },
+  bag: FieldErrorBag,
+): Promise<Webhook> {
+  if (owner && !bag.has('url') && (await owner.taken(args.url, null))) bag.add('url', msg.taken('url'));
+  bag.throwIfAny();
+  const result = await sendTestRequest(services, args.url);
+  if (!result.ok) throw errors.invalid('url', testFailure(result));
+  const webhook = em.create(Webhook, {
+    account: em.getReference(Account, accountId),
+    ...owner!.fields,
+    name: args.name,
+    url: args.url,
+    events: [...new Set(args.events)],
+    enabled: args.enabled ?? true,
+    secret_enc: encrypt(services.config.APP_SECRET, randomSecret()),
+  } as never);
+  await takenIfDuplicate('url', () => em.flush());
+  await logTestRequest(em, webhook.id, result);
+  return webhook;
+}
+
+export async function updateWebhookRow(
+  em: EntityManager,
+  services: Services,
+  webhook: Webhook,
+  owner: WebhookOwner,
+  args: { url?: string | null; name?: string | null; events?: string[] | null; enabled?: boolean | null },
+): Promise<Webhook> {
+  const bag = new FieldErrorBag();
+  const url = args.url?.trim() ?? webhook.url;
+  const name = args.name?.trim() ?? webhook.name;
+  if (args.url != null) checkUrl(url, bag);
+  if (!name) bag.add('name', msg.required('name'));
+  if (args.events && !args.events.length) bag.add('events', msg.required('events'));
+  const urlChanged = url !== webhook.url;
+  if (urlChanged && !bag.has('url') && (await owner.taken(url, webhook.id))) bag.add('url', msg.taken('url'));
+  bag.throwIfAny();
+
+  // A paused webhook counts as off, whatever its enabled flag says.
+  const reenabling = args.enabled === true && (!webhook.enabled || webhook.paused_reason !== null);
+  if (urlChanged || reenabling) {
+    const result = await sendTestRequest(services, url);
+    // The attempt is logged even when the change is refused: the webhook exists.
+    await logTestRequest(em, webhook.id, result);
+    if (!result.ok) throw errors.invalid('url', testFailure(result));
+  }
+  webhook.url = url;
+  webhook.name = name;
+  if (args.events) webhook.events = [...new Set(args.events)];
+  if (args.enabled != null) webhook.enabled = args.enabled;
+  if (args.enabled === true) {
+    webhook.paused_reason = null;
+    webhook.paused_at = null;
+    webhook.notified_at = null;
+  }
+  await takenIfDuplicate('url', () => em.flush());
+  return webhook;
+}
