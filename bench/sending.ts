@@ -23,6 +23,7 @@ import pg from 'pg';
 import { startApp, type RunningApp } from '../src/app.js';
 import { newId } from '../src/lib/ids.js';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
+import { NO_API_LIMITS } from './limits.js';
 
 const seconds = Number(process.argv[2] ?? 8);
 const messages = Number(process.argv[3] ?? 2000);
@@ -40,6 +41,7 @@ const env = (extra: Record<string, string> = {}) => ({
   ADMIN_TOKEN: token,
   // DNS is offline here: the domain is marked verified by hand below.
   DOMAIN_REQUIRE_DNS: 'false',
+  ...NO_API_LIMITS,
   ...extra,
 });
 

@@ -21,6 +21,7 @@ import { startApp } from '../src/app.js';
 import { buildAppSchema } from '../src/graphql/schema.js';
 import { createRestSurface } from '../rest-mapping/adapter.js';
 import { routeTable } from '../rest-mapping/index.js';
+import { NO_API_LIMITS } from './limits.js';
 
 /** The dispatcher alone: nanoseconds per match() of a route, by its position in the table. */
 async function matchCost() {
@@ -45,7 +46,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-'));
 const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
 const app = await startApp({
   roles: ['api'],
-  env: { DATA_DIR: dir, EMBEDDED_PG_PORT: '5498', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN: token },
+  env: { DATA_DIR: dir, EMBEDDED_PG_PORT: '5498', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN: token, ...NO_API_LIMITS },
 });
 
 async function run(name: string, path: string, opts: Partial<autocannon.Options> = {}, expect = 200) {

@@ -20,6 +20,7 @@ import { startApp } from '../src/app.js';
 import { newId } from '../src/lib/ids.js';
 import { runTick } from '../src/modules/webhooks/dispatch.job.js';
 import { signatureHeaders } from '../src/modules/webhooks/sign.js';
+import { NO_API_LIMITS } from './limits.js';
 
 const events = Number(process.argv[2] ?? 2000);
 const IN_FLIGHT = 10;
@@ -42,7 +43,7 @@ const app = await startApp({
   roles: ['api'],
   env: {
     DATA_DIR: dir, EMBEDDED_PG_PORT: '5496', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    ADMIN_TOKEN: token, DOMAIN_REQUIRE_DNS: 'false', WEBHOOK_ALLOW_PRIVATE: 'true',
+    ADMIN_TOKEN: token, DOMAIN_REQUIRE_DNS: 'false', WEBHOOK_ALLOW_PRIVATE: 'true', ...NO_API_LIMITS,
   },
 });
 

@@ -23,6 +23,8 @@ import { smsNumberRoutes } from './sms-numbers.js';
 import { smsRoutes } from './sms.js';
 import { smsWebhookRoutes } from './sms-webhooks.js';
 import { smsInboundRoutes } from './sms-inbounds.js';
+import { quotaRoutes } from './quota.js';
+import { auditRoutes } from './audit.js';
 
 /** The whole /v1 surface: every route, from the per-resource tables. */
 export const routeTable: RouteTable = {
@@ -51,4 +53,6 @@ export const routeTable: RouteTable = {
   ...smsRoutes,
   ...smsWebhookRoutes,
   ...smsInboundRoutes,
+  ...quotaRoutes,
+  ...auditRoutes,
 };

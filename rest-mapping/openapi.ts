@@ -42,6 +42,21 @@ const pagedSchema = (item: unknown, meta: unknown = { $ref: '#/components/schema
 
 const EXTRA: Record<number, string> = { 402: 'PaymentRequired', 429: 'TooManyRequests' };
 
+/** Headers every authenticated answer carries (src/http/ratelimit.ts). */
+const LIMIT_HEADERS: Record<string, string> = {
+  'x-ratelimit-limit': 'Requests the token may make per rate window',
+  'x-ratelimit-remaining': 'Requests left in the current window',
+  'x-ratelimit-reset': 'When the window ends (Unix seconds)',
+  'x-apiquota-remaining': "Requests left in the account's daily quota",
+  'x-apiquota-reset': 'When the daily quota starts again (next UTC midnight, ISO 8601)',
+};
+const headerKey = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
+
+function withLimitHeaders(response: Record<string, unknown>): Record<string, unknown> {
+  const headers = Object.fromEntries(Object.keys(LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${headerKey(name)}` }]));
+  return { ...response, headers: { ...((response.headers as object) ?? {}), ...headers } };
+}
+
 function toOpenApiPath(path: string): string {
   return `/v1${path}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -63,9 +78,10 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
         NotFound: { description: 'Resource not found', ...json({ $ref: '#/components/schemas/Error' }) },
         Invalid: { description: 'The given data was invalid', ...json({ $ref: '#/components/schemas/ValidationError' }) },
         PaymentRequired: { description: 'Not enough credits; the message names how many are needed', ...json({ $ref: '#/components/schemas/Error' }) },
-        TooManyRequests: { description: 'Rate limited; see retry-after', ...json({ $ref: '#/components/schemas/Error' }) },
+        TooManyRequests: { description: 'Over the rate limit or the daily API quota; see retry-after', ...json({ $ref: '#/components/schemas/Error' }) },
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      headers: Object.fromEntries(Object.entries(LIMIT_HEADERS).map(([name, description]) => [headerKey(name), { description, schema: { type: 'string' } }])),
     },
     security: [{ bearer: [] }],
   };
@@ -131,11 +147,13 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
       op.requestBody.content['application/json'] = { schema: inner as never };
     }
     op.responses = {
-      [status]: spec.responseDoc ?? success,
+      [status]: withLimitHeaders((spec.responseDoc ?? success) as Record<string, unknown>),
       '401': { $ref: '#/components/responses/Unauthenticated' },
       '403': { $ref: '#/components/responses/Forbidden' },
       '404': { $ref: '#/components/responses/NotFound' },
       '422': { $ref: '#/components/responses/Invalid' },
+      // Every route is behind the per-token rate limit and the daily quota (src/http/ratelimit.ts).
+      '429': { $ref: '#/components/responses/TooManyRequests' },
       ...Object.fromEntries((spec.extraErrors ?? []).map((code) => [String(code), { $ref: `#/components/responses/${EXTRA[code]}` }])),
     };
   }

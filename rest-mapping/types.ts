@@ -29,8 +29,8 @@ export interface RouteSpec {
    * `parent.key` only inside what `parent` holds.
    */
   omitNull?: string[];
-  /** Statuses this route answers besides 401/403/404/422, for the OpenAPI document (402 of verification). */
-  extraErrors?: (402 | 429)[];
+  /** Statuses this route answers besides 401/403/404/422/429, for the OpenAPI document (402 of verification). */
+  extraErrors?: 402[];
   /** The OpenAPI success response, when `respond` answers something the envelope cannot describe. */
   responseDoc?: Record<string, unknown>;
   /** The JSON body is an array (POST /v1/bulk-email): it is passed as this argument. */

@@ -44,6 +44,16 @@ export const configSchema = z.object({
   DOMAIN_CHECK_CRON: z.string().default('*/15 * * * *'),
   DOMAIN_REQUIRE_DNS: bool.default(true),
   GRAPHQL_INTROSPECTION: bool.default(true),
+  /** What one GraphQL document may ask for on /graphql and /graphql/stream (src/graphql/limits.ts). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10_000),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).default(1000),
+  /** A JSON file of persisted operations; when set, only those run on /graphql and /graphql/stream. */
+  GRAPHQL_ALLOWLIST: z.string().optional(),
+  /** Request bodies: the routes that take files (src/http/body-limits.ts) and all others. */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024 * 1024).default(40 * 1024 * 1024),
+  DEFAULT_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   MAIL_FROM: z.string().default('no-reply@postbox.local'),
   MAIL_TRANSPORT: z
     .string()
@@ -92,6 +102,11 @@ export const configSchema = z.object({
   SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(40 * 1024 * 1024),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests one API token may make per window, and the window's length; the window starts at the token's first request after the last one ended. */
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests one account may make per UTC day, over all its tokens. */
+  API_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(100_000),
 });
 
 export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string; APP_SECRET: string };

@@ -20,6 +20,8 @@ import { EmailVerification } from '../modules/verification/verification.entity.j
 import { EmailVerificationList } from '../modules/verification/list.entity.js';
 import { BlocklistHit, BlocklistMonitor } from '../modules/blocklist/blocklist.entity.js';
 import { DmarcFavorite, DmarcMonitor, DmarcReport, DmarcReportRow } from '../modules/dmarc/dmarc.entity.js';
+import { AuditEvent } from '../modules/audit/audit-event.entity.js';
+import { ApiQuotaCounter, ApiRateCounter } from '../modules/quota/counter.entity.js';
 
 export const entities = [
   Account,
@@ -63,4 +65,7 @@ export const entities = [
   DmarcReport,
   DmarcReportRow,
   DmarcFavorite,
+  AuditEvent,
+  ApiRateCounter,
+  ApiQuotaCounter,
 ];

@@ -20,7 +20,7 @@ export async function authenticate(
   const secret = m[1];
   if (operatorToken && safeEqual(secret, operatorToken)) return { kind: 'operator' };
   const hash = sha256Hex(secret);
-  const token = await em.findOne(ApiToken, { token_hash: hash }, { fields: ['id', 'account', 'status', 'scopes', 'domain', 'token_hash'] });
+  const token = await em.findOne(ApiToken, { token_hash: hash }, { fields: ['id', 'name', 'account', 'status', 'scopes', 'domain', 'token_hash'] });
   // The lookup is by hash; the final comparison is constant-time all the same.
   if (!token || !safeEqual(token.token_hash, hash) || token.status === 'pause') return { kind: 'invalid' };
   return {
@@ -28,6 +28,7 @@ export async function authenticate(
     auth: {
       accountId: token.account.id,
       tokenId: token.id,
+      tokenName: token.name,
       scopes: new Set(token.scopes),
       domainId: token.domain?.id ?? null,
     },

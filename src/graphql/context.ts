@@ -9,6 +9,10 @@ export interface Auth {
   scopes: ReadonlySet<string>;
   /** Set when the token is limited to one domain. */
   domainId: string | null;
+  /** The token's name, for the audit log; absent for callers that are no API token (SMTP relay, bulk jobs). */
+  tokenName?: string;
+  /** The client's address, for the audit log, when the entry point knows it. */
+  ip?: string | null;
 }
 
 export interface Ctx {

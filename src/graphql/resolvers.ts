@@ -29,6 +29,8 @@ import { SmsActivityResolver } from '../modules/sms/activity.resolver.js';
 import { SmsRecipientResolver } from '../modules/sms/recipients.resolver.js';
 import { SmsWebhookResolver } from '../modules/sms-webhooks/sms-webhook.resolver.js';
 import { SmsInboundResolver } from '../modules/sms-inbound/sms-inbound.resolver.js';
+import { QuotaResolver } from '../modules/quota/quota.resolver.js';
+import { AuditEventResolver } from '../modules/audit/audit-event.resolver.js';
 
 /** Every resolver of the schema. */
 export const resolvers = [
@@ -63,4 +65,6 @@ export const resolvers = [
   SmsRecipientResolver,
   SmsWebhookResolver,
   SmsInboundResolver,
+  AuditEventResolver,
+  QuotaResolver,
 ] as const;

@@ -3,20 +3,39 @@ import { authenticate } from '../graphql/auth.js';
 import type { Ctx } from '../graphql/context.js';
 import { errors } from '../graphql/errors.js';
 import type { AppServices } from '../services.js';
+import { meterRequest } from './ratelimit.js';
 
-/** Builds the per-request context (a forked entity manager and the caller) from HTTP headers. */
+/** Where a request's rate and quota headers go, and whether it uses up the daily quota. */
+export interface Metering {
+  countQuota: boolean;
+  setHeaders(headers: Record<string, string>): void;
+}
+
+/**
+ * Builds the per-request context (a forked entity manager and the caller) from HTTP headers.
+ * With `metering`, an account token's request is also counted, and refused (429) over a limit;
+ * the operator and anonymous callers are not metered.
+ */
 export async function contextFromHeaders(
   services: AppServices,
   headers: IncomingHttpHeaders,
   requestId: string,
   baseUrl: string,
+  metering?: Metering,
+  /** The client's address (fastify's req.ip, which honours TRUST_PROXY): the audit log records it. */
+  ip?: string,
 ): Promise<Ctx> {
   const em = services.orm.em.fork() as Ctx['em'];
   const cred = await authenticate(em, headers.authorization, services.config.OPERATOR_TOKEN);
   if (cred.kind === 'invalid') throw errors.unauthenticated();
+  if (metering && cred.kind === 'token') {
+    const { headers: limitHeaders, refusal } = await meterRequest(em, services.config, cred.auth, metering.countQuota);
+    metering.setHeaders(limitHeaders);
+    if (refusal) throw refusal;
+  }
   return {
     em,
-    auth: cred.kind === 'token' ? cred.auth : null,
+    auth: cred.kind === 'token' ? { ...cred.auth, ip: ip ?? null } : null,
     operator: cred.kind === 'operator',
     requestId,
     services,

@@ -1,20 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
-import fastifyApollo from '@as-integrations/fastify';
-import { createYoga } from 'graphql-yoga';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import { createGraphQLError, createYoga } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
 import qs from 'qs';
 import type { AppServices } from '../services.js';
 import type { Ctx } from '../graphql/context.js';
 import { isAppError, unwrap } from '../graphql/errors.js';
-import { createRestSurface } from '../../rest-mapping/adapter.js';
+import { createRestSurface, errorAnswer } from '../../rest-mapping/adapter.js';
 import { routeTable } from '../../rest-mapping/index.js';
 import { buildOpenApi } from '../../rest-mapping/openapi.js';
-import { baseUrlOf, contextFromHeaders } from './context.js';
+import { baseUrlOf, contextFromHeaders, type Metering } from './context.js';
+import { rateLimitPlugin, UNCOUNTED_FIELDS } from './ratelimit.js';
 import { createMetrics } from './metrics.js';
 import { registerPlainRoutes } from './plain-routes.js';
+import { BODY_TOO_LARGE, bodyTooLargeMessage, largeBodyRoutes } from './body-limits.js';
+import { apolloGuard, yogaGuard } from './graphql-guard.js';
+import { limitsFromConfig } from '../graphql/limits.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -50,7 +54,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
         },
       },
     ) as unknown as import('fastify').FastifyBaseLogger,
-    bodyLimit: 60 * 1024 * 1024,
+    // Routes that take files raise their own limit (body-limits.ts).
+    bodyLimit: config.DEFAULT_BODY_BYTES,
     // Behind a reverse proxy, client addresses (tracking's country) come from X-Forwarded-For.
     trustProxy: services.config.TRUST_PROXY as boolean | string,
     genReqId: (req) => {
@@ -68,7 +73,10 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   });
 
   // Malformed JSON and other body errors answer in the documented `{message}` shape.
-  app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
+  app.setErrorHandler((err: { statusCode?: number; message: string; code?: string }, req, reply) => {
+    if (err.code === BODY_TOO_LARGE) {
+      return reply.status(413).send({ message: bodyTooLargeMessage(req.routeOptions.bodyLimit ?? config.DEFAULT_BODY_BYTES) });
+    }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       metrics.unexpectedErrors.inc();
@@ -89,17 +97,23 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       .observe(reply.elapsedTime / 1000);
   });
 
-  const ctxFor = (req: FastifyRequest) =>
-    contextFromHeaders(services, req.headers, req.id, baseUrlOf(services, req.headers.host, req.protocol));
+  const ctxFor = (req: FastifyRequest, metering?: Metering) =>
+    contextFromHeaders(services, req.headers, req.id, baseUrlOf(services, req.headers.host, req.protocol), metering, req.ip);
+  const meterInto = (reply: FastifyReply, countQuota = true): Metering => ({ countQuota, setHeaders: (h) => void reply.headers(h) });
 
   // --- GraphQL (Apollo Server 5) ---
+  const limits = limitsFromConfig(config);
+  const bodies = largeBodyRoutes(config);
+  const guard = apolloGuard<Ctx>(limits);
   const apollo = new ApolloServer<Ctx>({
     schema,
-    introspection: config.GRAPHQL_INTROSPECTION,
+    ...guard.options,
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown; Apollo's own handler would re-raise the signal and skip ours.
     stopOnTerminationSignals: false,
     plugins: [
+      // Apollo requests are metered once their operation is known, not in the context.
+      rateLimitPlugin(config, log),
       {
         // Logged here rather than in formatError, which has no request context.
         async requestDidStart() {
@@ -115,6 +129,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
           };
         },
       },
+      ...guard.plugins,
     ],
     formatError: (formatted: GraphQLFormattedError, error: unknown) => {
       const err = unwrap(error);
@@ -126,29 +141,38 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   await apollo.start();
   // Fastify's close drains connections; Apollo stops with it (its drain plugin would call close again).
   app.addHook('onClose', async () => apollo.stop());
-  await app.register(fastifyApollo(apollo), { path: '/graphql', context: async (req) => ctxFor(req) });
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    bodyLimit: bodies.graphql,
+    handler: fastifyApolloHandler(apollo, { context: async (req) => ctxFor(req) }),
+  });
 
   // --- GraphQL subscriptions over SSE (graphql-yoga), same schema ---
-  const yoga = createYoga<{ req: FastifyRequest }>({
+  const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
     schema,
     graphqlEndpoint: '/graphql/stream',
     logging: false,
     graphiql: false,
+    plugins: yogaGuard(limits),
     maskedErrors: {
+      errorMessage: 'Internal server error',
       maskError: (error, message) => {
         const err = unwrap(error);
         if (isAppError(err)) return err;
         log.error({ err: error }, 'unexpected GraphQL stream error');
-        return new Error(message);
+        // The same answer as Apollo's formatError gives on /graphql.
+        return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },
     },
-    context: async ({ req }) => ctxFor(req),
+    // A subscription is metered once, when it connects.
+    context: async ({ req, reply }) => ctxFor(req, meterInto(reply)),
   });
   app.route({
     url: '/graphql/stream',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => reply.header(key, value));
       reply.status(response.status);
       reply.send(response.body);
@@ -166,10 +190,13 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     if (!matched) return reply.status(404).send({ message: 'Resource not found.' });
     let ctx: Ctx;
     try {
-      ctx = await ctxFor(req);
+      ctx = await ctxFor(req, meterInto(reply, !UNCOUNTED_FIELDS.has(matched.route.field.name)));
     } catch (err) {
-      // Only a bad credential is a 401; a database that cannot be asked is the service's fault.
-      if (isAppError(err)) return reply.status(401).send({ message: 'Unauthenticated.' });
+      // A bad credential (401) or a limit (429); a database that cannot be asked is the service's fault.
+      if (isAppError(err)) {
+        const refused = errorAnswer([err], log, req.id);
+        return reply.status(refused.status).headers(refused.headers ?? {}).send(refused.body);
+      }
       throw err;
     }
     // The operator token is for the GraphQL operator API only.
@@ -186,6 +213,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     return reply.status(answer.status).send(answer.body);
   };
   app.route({ url: '/v1/*', method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], handler: v1 });
+  // The same handler where bodies carry files, with a bigger body limit.
+  for (const route of bodies.v1) app.route({ ...route, handler: v1 });
 
   // --- plain routes: health, metrics, confirmation links ---
   app.get('/health', async (_req, reply) => {

@@ -117,6 +117,17 @@ export type AnalyticsNameCount = {
   name: Scalars['String']['output'];
 };
 
+/** The account's daily API quota (UTC day), over all its tokens. */
+export type ApiQuota = {
+  __typename?: 'ApiQuota';
+  /** Requests allowed per UTC day. */
+  quota: Scalars['Int']['output'];
+  /** Requests left today. */
+  remaining: Scalars['Int']['output'];
+  /** When the quota starts again: the next UTC midnight. */
+  reset: Scalars['IsoTimestamp']['output'];
+};
+
 /** An asynchronous verification of one address. */
 export type AsyncEmailVerification = {
   __typename?: 'AsyncEmailVerification';
@@ -138,6 +149,40 @@ export type AttachmentInput = {
   filename: Scalars['String']['input'];
   /** Content-ID for `cid:` references; needs disposition `inline`. */
   id?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Who made a change. */
+export type AuditActor = {
+  __typename?: 'AuditActor';
+  /** The token id, or the user an accepted invitation created; null for the operator. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The token name at the time, the invitee's email, or operator. */
+  name?: Maybe<Scalars['String']['output']>;
+  /** token, operator or invitee */
+  type: Scalars['String']['output'];
+};
+
+export type AuditEventPage = {
+  __typename?: 'AuditEventPage';
+  data: Array<AuditEventType>;
+  meta: PageMeta;
+};
+
+/** One recorded change to a token, SMTP user, webhook, SMS webhook or account user. */
+export type AuditEventType = {
+  __typename?: 'AuditEventType';
+  /** e.g. token.created, token.paused, smtp_user.updated, user.invite_accepted */
+  action: Scalars['String']['output'];
+  actor: AuditActor;
+  /** Field name → {from, to}. Values only for plain fields (names, statuses, roles, scopes, events); others, like url, by name only. Never secrets. */
+  changes: Scalars['JSONObject']['output'];
+  created_at: Scalars['IsoTimestamp']['output'];
+  id: Scalars['ID']['output'];
+  /** The client address, when known. */
+  ip?: Maybe<Scalars['String']['output']>;
+  subject_id: Scalars['ID']['output'];
+  /** token, smtp_user, webhook, sms_webhook, user or invite */
+  subject_type: Scalars['String']['output'];
 };
 
 /** A blocklist entry: an exact address or a regular expression, for a domain or the whole account. */
@@ -1579,7 +1624,11 @@ export type Query = {
   analytics_ua_name: AnalyticsByName;
   /** Opens per reading environment: webmail, mobile or desktop. */
   analytics_ua_type: AnalyticsByName;
+  /** The daily API quota. Asking for it does not use it up. */
+  api_quota: ApiQuota;
   async_email_verification: AsyncEmailVerification;
+  /** Changes to tokens, SMTP users, webhooks, SMS webhooks and users, newest first. A domain-limited token sees only its domain's subjects. */
+  audit_events: AuditEventPage;
   /** Blocklist entries, newest first. */
   blocklist: Array<BlocklistEntry>;
   /** One monitor, with its hits, or its children for a range. */
@@ -1738,6 +1787,16 @@ export type QueryAnalytics_Ua_TypeArgs = {
 
 export type QueryAsync_Email_VerificationArgs = {
   email_verification_id: Scalars['ID']['input'];
+};
+
+
+export type QueryAudit_EventsArgs = {
+  action?: InputMaybe<Scalars['String']['input']>;
+  date_from?: InputMaybe<Scalars['String']['input']>;
+  date_to?: InputMaybe<Scalars['String']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  subject_id?: InputMaybe<Scalars['ID']['input']>;
 };
 
 

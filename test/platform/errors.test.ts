@@ -61,8 +61,8 @@ describe('unexpected errors', () => {
 });
 
 describe('the error catalogue on /v1', () => {
-  // No endpoint of this issue raises 402 or 429 yet (verification credits and rate limits come
-  // later); the mapping they will go through is checked here.
+  // The mapping 402 (verification credits) and 429 (rate limit, quota) go through, unit by unit;
+  // test/platform/ratelimit.test.ts and the verification tests check them end to end.
   it('answers 402 and 429 in the documented shape, 429 with retry-after', async () => {
     const { errorAnswer } = await import('../../rest-mapping/adapter.js');
     const { errors } = await import('../../src/graphql/errors.js');

@@ -86,6 +86,9 @@ export async function startTestServer(
       OPERATOR_TOKEN,
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '1000',
+      // Suites make many requests with one token; the rate-limit tests set low limits themselves.
+      RATE_LIMIT_REQUESTS: '1000000',
+      API_QUOTA_PER_DAY: '100000000',
       ...opts.env,
     },
   }));

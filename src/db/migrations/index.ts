@@ -16,6 +16,8 @@ import { Migration20261122213949_dmarc_reports } from './Migration20261122213949
 import { Migration20261122215006_verification_list_run } from './Migration20261122215006_verification_list_run.js';
 import { Migration20261122215441_sms } from './Migration20261122215441_sms.js';
 import { Migration20261122223000_webhook_url_255 } from './Migration20261122223000_webhook_url_255.js';
+import { Migration20261122222603_audit_events } from './Migration20261122222603_audit_events.js';
+import { Migration20261122222631_api_counters } from './Migration20261122222631_api_counters.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +38,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122215006_verification_list_run', class: Migration20261122215006_verification_list_run },
   { name: 'Migration20261122215441_sms', class: Migration20261122215441_sms },
   { name: 'Migration20261122223000_webhook_url_255', class: Migration20261122223000_webhook_url_255 },
+  { name: 'Migration20261122222603_audit_events', class: Migration20261122222603_audit_events },
+  { name: 'Migration20261122222631_api_counters', class: Migration20261122222631_api_counters },
 ];

@@ -6,6 +6,7 @@ import { ApiToken } from '../tokens/token.entity.js';
 import { newTokenSecret } from '../tokens/token.service.js';
 import { AccountUser } from '../users/user.entity.js';
 import { Account, type Plan } from './account.entity.js';
+import { created, recordAudit } from '../audit/record.js';
 
 /** What the instance operator does to accounts. No account-scoped caller here: operators see all. */
 export class AccountService {
@@ -26,6 +27,8 @@ export class AccountService {
       if (input.admin_email) {
         em.create(AccountUser, { account, email: input.admin_email.toLowerCase(), role: 'admin' } as never);
       }
+      // The first token is the operator's doing (operator_create_account, or the first start).
+      recordAudit(em, { accountId: account.id, actor: { type: 'operator', id: null, name: 'operator', ip: null } }, 'token.created', { type: 'token', id: token.id }, created({ name: token.name, scopes: token.scopes, domain_id: null }));
       await em.flush();
       return { account, token, secret };
     });

@@ -5,6 +5,7 @@ import { offsetOf } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import type { AppServices } from '../../services.js';
+import { recordAudit, removed } from '../audit/record.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from '../webhooks/registration.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
@@ -40,16 +41,17 @@ export class SmsWebhookService {
     const number = await this.em.findOne(SmsNumber, { id: args.sms_number_id, ...visibleTo(auth, null) });
     if (!number) bag.add('sms_number_id', msg.in('sms_number_id'));
     // No number means a bag error: createWebhookRow throws before it needs the owner.
-    return createWebhookRow(this.em, this.services, auth.accountId, number && this.owner(number), { ...args, url, name }, bag);
+    return createWebhookRow(this.em, this.services, auth, number && this.owner(number), { ...args, url, name }, bag);
   }
 
   async update(auth: Auth, args: UpdateSmsWebhookArgs): Promise<Webhook> {
     const webhook = await this.get(auth, args.sms_webhook_id);
-    return updateWebhookRow(this.em, this.services, webhook, this.owner(webhook.sms_number!), args);
+    return updateWebhookRow(this.em, this.services, auth, webhook, this.owner(webhook.sms_number!), args);
   }
 
   async remove(auth: Auth, id: string): Promise<boolean> {
     const webhook = await this.get(auth, id);
+    recordAudit(this.em, auth, 'sms_webhook.deleted', { type: 'sms_webhook', id: webhook.id }, removed({ name: webhook.name, sms_number_id: webhook.sms_number?.id }));
     await this.em.remove(webhook).flush();
     return true;
   }

@@ -9,6 +9,7 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
+import { created, diff, recordAudit, recordUpdate, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { SmtpUser } from './smtp-user.entity.js';
 import type { CreateSmtpUserArgs, SmtpUserListArgs, UpdateSmtpUserArgs } from './smtp-user.inputs.js';
@@ -30,6 +31,8 @@ const DUMMY_HASH = ['scrypt', 1 << 15, 8, 1, randomBytes(16).toString('base64url
 
 // 36^6 names per domain: a collision is rare, so a few fresh draws always suffice in practice.
 const USERNAME_ATTEMPTS = 5;
+
+const subjectOf = (u: SmtpUser) => ({ type: 'smtp_user' as const, id: u.id, domainId: u.domain.id });
 
 export class SmtpUserService {
   constructor(
@@ -72,6 +75,7 @@ export class SmtpUserService {
       password_hash: await hashPassword(password),
       enabled: args.enabled ?? true,
     } as never);
+    recordAudit(this.em, auth, 'smtp_user.created', subjectOf(user), created({ name: user.name, enabled: user.enabled, domain_id: domain.id }));
     for (let attempt = 1; ; attempt++) {
       try {
         await this.em.flush();
@@ -86,17 +90,20 @@ export class SmtpUserService {
 
   async update(auth: Auth, args: UpdateSmtpUserArgs): Promise<SmtpUser> {
     const user = await this.get(auth, args.domain_id, args.smtp_user_id);
+    const before = { name: user.name, enabled: user.enabled };
     if (args.name != null) {
       if (!args.name.trim()) throw errors.invalid('name', msg.required('name'));
       user.name = args.name.trim();
     }
     if (args.enabled != null) user.enabled = args.enabled;
+    recordUpdate(this.em, auth, 'smtp_user.updated', subjectOf(user), diff(before, { name: user.name, enabled: user.enabled }));
     await this.em.flush();
     return user;
   }
 
   async remove(auth: Auth, domainId: string, id: string): Promise<boolean> {
     const user = await this.get(auth, domainId, id);
+    recordAudit(this.em, auth, 'smtp_user.deleted', subjectOf(user), removed({ name: user.name, username: user.username }));
     await this.em.remove(user).flush();
     return true;
   }

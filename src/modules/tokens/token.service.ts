@@ -9,6 +9,7 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import { sha256Hex } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
+import { created, diff, recordAudit, recordUpdate, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { ApiToken, type TokenStatus } from './token.entity.js';
 import type { CreateTokenArgs, TokenListArgs, UpdateTokenArgs } from './token.inputs.js';
@@ -27,6 +28,8 @@ export interface TokenEventPayload {
 export function newTokenSecret(): string {
   return `mlsn.${randomBytes(32).toString('hex')}`;
 }
+
+const subjectOf = (t: ApiToken) => ({ type: 'token' as const, id: t.id, domainId: t.domain?.id ?? null });
 
 export class TokenService {
   constructor(
@@ -69,6 +72,7 @@ export class TokenService {
       scopes: [...new Set(args.scopes)],
       domain,
     } as never);
+    recordAudit(this.em, auth, 'token.created', subjectOf(token), created({ name: token.name, scopes: token.scopes, domain_id: token.domain?.id ?? null }));
     await this.em.flush();
     await this.publish(auth, 'created', token);
     return { token, secret };
@@ -77,11 +81,15 @@ export class TokenService {
   async update(auth: Auth, args: UpdateTokenArgs): Promise<ApiToken> {
     if (args.status == null && args.name == null) throw errors.invalid('name', msg.requiredWithout('name', 'status'));
     const token = await this.get(auth, args.token_id);
+    const before = { name: token.name, status: token.status };
     if (args.name != null) {
       if (!args.name.trim()) throw errors.invalid('name', msg.required('name'));
       token.name = args.name.trim();
     }
     if (args.status != null) token.status = args.status as TokenStatus;
+    const changes = diff(before, { name: token.name, status: token.status });
+    const action = !changes.status ? 'token.updated' : token.status === 'pause' ? 'token.paused' : 'token.unpaused';
+    recordUpdate(this.em, auth, action, subjectOf(token), changes);
     await this.em.flush();
     await this.publish(auth, 'updated', token);
     return token;
@@ -89,6 +97,7 @@ export class TokenService {
 
   async remove(auth: Auth, id: string): Promise<boolean> {
     const token = await this.get(auth, id);
+    recordAudit(this.em, auth, 'token.deleted', subjectOf(token), removed({ name: token.name }));
     await this.em.remove(token).flush();
     await this.publish(auth, 'deleted', token);
     return true;

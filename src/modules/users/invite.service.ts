@@ -9,6 +9,7 @@ import { enqueue } from '../../jobs/boss.js';
 import { signToken, verifyToken } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
+import { accessOf, created, memberSubject, recordAudit } from '../audit/record.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
 import { assertConfined, assertVisible, reachFilter, resolveAccess } from './access.js';
 import { inviteMail } from './invite.mail.js';
@@ -53,6 +54,7 @@ export class InviteService {
     return takenIfDuplicate('email', () =>
       this.em.transactional(async (tx) => {
         const invite = tx.create(Invite, { account: tx.getReference(Account, auth.accountId), email, ...access } as never);
+        recordAudit(tx, auth, 'user.invited', memberSubject('invite', invite.id, access.domain_ids), created({ email, ...accessOf(access) }));
         await tx.flush();
         await this.sendMail(tx, invite);
         return invite;
@@ -102,6 +104,13 @@ export class InviteService {
           requires_periodic_password_change: invite.requires_periodic_password_change,
         } as never);
         tx.remove(invite);
+        recordAudit(
+          tx,
+          { accountId: invite.account.id, actor: { type: 'invitee', id: user.id, name: invite.email, ip: null } },
+          'user.invite_accepted',
+          memberSubject('user', user.id, invite.domain_ids),
+          created({ invite_id: invite.id, email: invite.email, role: invite.role }),
+        );
         await tx.flush();
         return { kind: 'ok', user, accountName: invite.account.name };
       });

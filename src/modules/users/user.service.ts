@@ -5,6 +5,7 @@ import { errors } from '../../graphql/errors.js';
 import { offsetOf } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
+import { accessOf, diff, memberSubject, recordAudit, recordUpdate, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
 import { assertConfined, assertVisible, reachFilter, resolveAccess } from './access.js';
@@ -52,7 +53,9 @@ export class UserService {
     return this.em.transactional(async (tx) => {
       if (user.role === ADMIN_ROLE && access.role !== ADMIN_ROLE) await this.assertOtherAdmin(tx, auth, user, 'role');
       const row = await tx.findOneOrFail(AccountUser, { id: user.id });
+      const before = accessOf(row);
       Object.assign(row, access);
+      recordUpdate(tx, auth, 'user.updated', memberSubject('user', row.id, row.domain_ids), diff(before, accessOf(row)));
       await tx.flush();
       return row;
     });
@@ -64,6 +67,7 @@ export class UserService {
     await this.em.transactional(async (tx) => {
       if (user.role === ADMIN_ROLE) await this.assertOtherAdmin(tx, auth, user, 'user_id');
       await tx.nativeDelete(AccountUser, { id: user.id, account: auth.accountId });
+      recordAudit(tx, auth, 'user.deleted', memberSubject('user', user.id, user.domain_ids), removed({ email: user.email, role: user.role }));
     });
     return true;
   }

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../graphql/context.js';
 import { errors, msg } from '../../graphql/errors.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
+import { created, diff, recordAudit, recordUpdate, type AuditSubject } from '../audit/record.js';
 import { webhookUrlProblem } from './http.js';
 import { logTestRequest, sendTestRequest, testFailure } from './test-request.js';
 import { Webhook } from './webhook.entity.js';
@@ -24,6 +26,13 @@ export interface WebhookOwner {
   taken(url: string, exceptId: string | null): Promise<boolean>;
 }
 
+/** What the audit log calls a registered webhook: SMS webhooks are their own kind of subject. */
+function auditSubject(webhook: Webhook): AuditSubject & { type: 'webhook' | 'sms_webhook' } {
+  return { type: webhook.kind === 'sms' ? 'sms_webhook' : 'webhook', id: webhook.id, domainId: webhook.domain?.id ?? null };
+}
+
+const snapshot = (w: Webhook) => ({ url: w.url, name: w.name, events: w.events, enabled: w.enabled, paused_reason: w.paused_reason });
+
 export function checkUrl(url: string, bag: FieldErrorBag): void {
   if (!url) bag.add('url', msg.required('url'));
   else if (webhookUrlProblem(url)) bag.add('url', msg.url('url'));
@@ -42,7 +51,7 @@ export function checkNew(args: { url: string; name: string; events: string[] }, 
 export async function createWebhookRow(
   em: EntityManager,
   services: Services,
-  accountId: string,
+  auth: Auth,
   owner: WebhookOwner | null,
   args: { url: string; name: string; events: string[]; enabled?: boolean | null },
   bag: FieldErrorBag,
@@ -52,7 +61,7 @@ export async function createWebhookRow(
   const result = await sendTestRequest(services, args.url);
   if (!result.ok) throw errors.invalid('url', testFailure(result));
   const webhook = em.create(Webhook, {
-    account: em.getReference(Account, accountId),
+    account: em.getReference(Account, auth.accountId),
     ...owner!.fields,
     name: args.name,
     url: args.url,
@@ -60,6 +69,9 @@ export async function createWebhookRow(
     enabled: args.enabled ?? true,
     secret_enc: encrypt(services.config.APP_SECRET, randomSecret()),
   } as never);
+  const subject = auditSubject(webhook);
+  const owned = webhook.sms_number ? { sms_number_id: webhook.sms_number.id } : { domain_id: webhook.domain?.id ?? null };
+  recordAudit(em, auth, `${subject.type}.created`, subject, created({ name: webhook.name, url: webhook.url, events: webhook.events, enabled: webhook.enabled, ...owned }));
   await takenIfDuplicate('url', () => em.flush());
   await logTestRequest(em, webhook.id, result);
   return webhook;
@@ -68,6 +80,7 @@ export async function createWebhookRow(
 export async function updateWebhookRow(
   em: EntityManager,
   services: Services,
+  auth: Auth,
   webhook: Webhook,
   owner: WebhookOwner,
   args: { url?: string | null; name?: string | null; events?: string[] | null; enabled?: boolean | null },
@@ -90,6 +103,7 @@ export async function updateWebhookRow(
     await logTestRequest(em, webhook.id, result);
     if (!result.ok) throw errors.invalid('url', testFailure(result));
   }
+  const before = snapshot(webhook);
   webhook.url = url;
   webhook.name = name;
   if (args.events) webhook.events = [...new Set(args.events)];
@@ -99,6 +113,8 @@ export async function updateWebhookRow(
     webhook.paused_at = null;
     webhook.notified_at = null;
   }
+  const subject = auditSubject(webhook);
+  recordUpdate(em, auth, `${subject.type}.updated`, subject, diff(before, snapshot(webhook)));
   await takenIfDuplicate('url', () => em.flush());
   return webhook;
 }

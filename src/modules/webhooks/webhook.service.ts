@@ -6,6 +6,7 @@ import { offsetOf, pageMeta } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import type { AppServices } from '../../services.js';
+import { recordAudit, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from './registration.js';
 import { Webhook } from './webhook.entity.js';
@@ -45,16 +46,17 @@ export class WebhookService {
     if (!domain) bag.add('domain_id', msg.in('domain_id'));
     else assertDomainAccess(auth, domain.id);
     // No domain means a bag error: createWebhookRow throws before it needs the owner.
-    return createWebhookRow(this.em, this.services, auth.accountId, domain && this.owner(domain.id), { ...args, url, name }, bag);
+    return createWebhookRow(this.em, this.services, auth, domain && this.owner(domain.id), { ...args, url, name }, bag);
   }
 
   async update(auth: Auth, args: UpdateWebhookArgs): Promise<Webhook> {
     const webhook = await this.get(auth, args.webhook_id);
-    return updateWebhookRow(this.em, this.services, webhook, this.owner(webhook.domain!.id), args);
+    return updateWebhookRow(this.em, this.services, auth, webhook, this.owner(webhook.domain!.id), args);
   }
 
   async remove(auth: Auth, id: string): Promise<boolean> {
     const webhook = await this.get(auth, id);
+    recordAudit(this.em, auth, 'webhook.deleted', { type: 'webhook', id: webhook.id, domainId: webhook.domain?.id ?? null }, removed({ name: webhook.name }));
     await this.em.remove(webhook).flush();
     return true;
   }

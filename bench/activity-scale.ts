@@ -1,0 +1,122 @@
+/**
+ * Do the activity list and analytics stay flat as stored activity grows? One run on a throwaway
+ * embedded PostgreSQL (api role only), loaded with autocannon from this process, at 10k, 100k
+ * and 1M stored activities of one domain (4 per email: queued, sent, delivered, opened, spread
+ * over the last 30 days; rollups rebuilt from them as the service keeps them). At each size:
+ *   baseline   GET /health (fastify + `select 1`), the machine's weather at that moment
+ *   list p1    GET /v1/activity/{domain}   first page of 25 over the 30 days
+ *   list p40   the same, page 40 (offset 975)
+ *   analytics  GET /v1/analytics/date      sent+delivered+opened per day over the 30 days
+ * and the service's peak RSS while loaded. p99 "flat" means it does not grow with the data.
+ * Usage: npm run bench:scale [-- seconds [largest]]   (default 6 s per scenario, 1000000)
+ */
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startApp } from '../src/app.js';
+import { NO_API_LIMITS } from './limits.js';
+
+const seconds = Number(process.argv[2] ?? 6);
+const largest = Number(process.argv[3] ?? 1_000_000);
+const sizes = [10_000, 100_000, 1_000_000].filter((n) => n <= largest);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-scale-'));
+const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
+const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+const app = await startApp({
+  roles: ['api'],
+  env: {
+    DATA_DIR: dir,
+    EMBEDDED_PG_PORT: '5495',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    ADMIN_TOKEN: token,
+    DOMAIN_REQUIRE_DNS: 'false',
+    ...NO_API_LIMITS,
+  },
+});
+const url = app.url!;
+const db = app.services.orm.em.getConnection();
+const sql = (q: string, params: unknown[] = []) => db.execute(q, params);
+
+const created = await fetch(`${url}/v1/domains`, { method: 'POST', headers, body: JSON.stringify({ name: 'scale.example.com' }) });
+const domain = ((await created.json()) as { data: { id: string } }).data;
+const [{ account_id: accountId }] = await sql('select account_id from domains where id = ?', [domain.id]);
+// The paid plan: a free account's list hides nothing here, but paid is what large senders run.
+await sql(`update accounts set plan = 'professional' where id = ?`, [accountId]);
+await sql(`insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
+           select 'rcpt' || g, now(), now(), ?, ?, 'reader' || g || '@example.net' from generate_series(1, 10000) g`, [accountId, domain.id]);
+
+const TYPES = ['queued', 'sent', 'delivered', 'opened'];
+let stored = 0;
+
+/** Adds emails (and their message) until `target` activities are stored, in SQL, 50k emails per statement. */
+async function growTo(target: number) {
+  while (stored < target) {
+    const emails = Math.min(50_000, (target - stored) / TYPES.length);
+    const from = stored / TYPES.length + 1;
+    const to = from + emails - 1;
+    const p = [accountId, domain.id, from, to];
+    await sql(`insert into messages (id, created_at, updated_at, account_id, domain_id, from_email, cc, bcc, subject, text, tags, personalization, settings, headers, "references", status)
+               select 'msg' || g, now(), now(), ?, ?, 'news@scale.example.com', '[]', '[]', 'Receipt ' || g, 'Hello', '{}', '[]', '{}', '[]', '[]', 'sent'
+                 from generate_series(?::int, ?::int) g`, p);
+    await sql(`insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, to_email, subject, tags, status)
+               select 'eml' || g, now(), now(), ?, ?, 'msg' || g, 'rcpt' || (1 + g % 10000), 'reader' || (1 + g % 10000) || '@example.net', 'Receipt ' || g, '{}', 'delivered'
+                 from generate_series(?::int, ?::int) g`, p);
+    // One moment per email in the last 30 days; its four activities a second apart.
+    await sql(`insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, data)
+               select 'act' || g || '_' || t.n, e.at + t.n * interval '1 second', e.at + t.n * interval '1 second', ?, ?, 'eml' || g, t.type, '{}'
+                 from generate_series(?::int, ?::int) g
+                 cross join lateral (select now() - interval '30 days' * ((g * 7919) % 100000) / 100000.0 as at) e
+                 cross join (values (0, 'queued'), (1, 'sent'), (2, 'delivered'), (3, 'opened')) t(n, type)`, p);
+    stored += emails * TYPES.length;
+  }
+  await sql('delete from activity_stats where domain_id = ?', [domain.id]);
+  await sql(`insert into activity_stats (account_id, domain_id, day, type, tags, country, ua_name, ua_type, shard, count)
+             select account_id, domain_id, created_at::date, type, '{}', '', '', '', 0, count(*)
+               from activities where domain_id = ? group by account_id, domain_id, created_at::date, type`, [domain.id]);
+  await sql('analyze');
+}
+
+async function load(title: string, path: string) {
+  const probe = await fetch(`${url}${path}`, { headers });
+  if (!probe.ok) throw new Error(`${title}: ${probe.status} ${await probe.text()}`);
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  const result = await autocannon({ url: `${url}${path}`, connections: 10, duration: seconds, headers });
+  clearInterval(sampler);
+  const bad = result.non2xx + result.errors;
+  if (bad) throw new Error(`${title}: ${bad} failed requests`);
+  return { title, rps: Math.round(result.requests.average), p99: result.latency.p99, rssMb: Math.round(peak / 1e6) };
+}
+
+const now = Math.floor(Date.now() / 1000);
+const range = `date_from=${now - 30 * 86400}&date_to=${now}`;
+const rows: string[] = [];
+try {
+  for (const size of sizes) {
+    const t = Date.now();
+    await growTo(size);
+    const seeded = ((Date.now() - t) / 1000).toFixed(1);
+    const base = await load('baseline', '/health');
+    const results = [
+      base,
+      await load('list p1', `/v1/activity/${domain.id}?${range}&limit=25`),
+      await load('list p40', `/v1/activity/${domain.id}?${range}&limit=25&page=40`),
+      await load('analytics', `/v1/analytics/date?domain_id=${domain.id}&${range}&group_by=days&event[]=sent&event[]=delivered&event[]=opened`),
+    ];
+    for (const r of results) {
+      rows.push(`| ${size.toLocaleString('en')} | ${r.title} | ${r.rps} | ${r.p99} | ${(r.rps / base.rps).toFixed(2)} | ${r.rssMb} |`);
+    }
+    console.error(`${size} activities stored (seeding took ${seeded} s)`);
+  }
+  console.log('| activities | scenario | req/s | p99 ms | vs baseline | peak RSS MB |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+} finally {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+}

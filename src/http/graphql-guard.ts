@@ -1,0 +1,99 @@
+import type { ExecutionArgs, GraphQLError } from 'graphql';
+import type { ApolloServerOptions, ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { Plugin } from 'graphql-yoga';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { costRefusal, parseWithLimit, validationRules, type GraphQLLimits } from '../graphql/limits.js';
+
+/**
+ * The limits of src/graphql/limits.ts fitted to each GraphQL server: Apollo on /graphql, yoga on
+ * /graphql/stream. Both refuse the same documents with the same 400 before executing anything.
+ */
+export function apolloGuard<C extends BaseContext>(limits: GraphQLLimits) {
+  const costCheck: ApolloServerPlugin<C> = {
+    async requestDidStart() {
+      return {
+        // Cost needs the variables (`limit: $n`), which validation rules never see.
+        async didResolveOperation({ schema, document, request }) {
+          const refused = costRefusal(limits, schema, document, request.operationName, request.variables);
+          if (refused) throw refused;
+        },
+        async willSendResponse({ errors, response }) {
+          // APQ answers an unknown id 200 so the client retries with the text; with an
+          // allow-list that text is refused too, so the id is refused at once.
+          if (limits.allowList && errors?.some((e) => e.extensions?.code === 'PERSISTED_QUERY_NOT_FOUND')) {
+            response.http.status = 400;
+          }
+        },
+      };
+    },
+  };
+  const list = limits.allowList;
+  const options = {
+    validationRules: validationRules(limits),
+    parseOptions: { maxTokens: limits.maxTokens },
+    // Our own rule (in validationRules) refuses introspection on both endpoints in one wording.
+    introspection: true,
+    // "Did you mean ...?" would tell what introspection is meant to hide.
+    hideSchemaDetailsFromClientErrors: !limits.introspection,
+    // Apollo prefixes APQ keys with `apq:`; listed ids are plain.
+    ...(list
+      ? { persistedQueries: { cache: { get: async (key: string) => list.byId.get(key.replace(/^apq:/, '')), set: async () => {}, delete: async () => {} } } }
+      : {}),
+  } satisfies Partial<ApolloServerOptions<C>>;
+  return { options, plugins: [costCheck] };
+}
+
+const REFUSED = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED']);
+
+function refuseCost(limits: GraphQLLimits) {
+  return ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (r: { errors: GraphQLError[] }) => void }) => {
+    const { schema, document, operationName, variableValues } = args;
+    const refused = costRefusal(limits, schema, document, operationName, variableValues as Record<string, unknown> | undefined);
+    if (refused) setResultAndStopExecution({ errors: [refused] });
+  };
+}
+
+export function yogaGuard(limits: GraphQLLimits): Plugin[] {
+  const rules = validationRules(limits);
+  const parse = parseWithLimit(limits);
+  const plugins: Plugin[] = [
+    {
+      onParse({ setParseFn }) {
+        setParseFn(parse);
+      },
+      onResultProcess({ result }) {
+        // Apollo answers a document that does not parse or validate (limits included) 400.
+        // yoga marks those errors `spec`, which answers 200 to `Accept: application/json`;
+        // unmarked, they answer their 400 here too.
+        const errors = (result as { errors?: readonly GraphQLError[] }).errors;
+        for (const error of Array.isArray(errors) ? errors : []) {
+          const http = error.extensions?.http as { spec?: boolean } | undefined;
+          if (http && REFUSED.has(error.extensions?.code as string)) http.spec = false;
+        }
+      },
+      onValidate({ addValidationRule }) {
+        for (const rule of rules) addValidationRule(rule);
+      },
+      onExecute: refuseCost(limits),
+      onSubscribe: refuseCost(limits),
+    },
+  ];
+  if (!limits.introspection) plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
+  const list = limits.allowList;
+  if (list) {
+    const status400 = (message: string, code: string) => ({ message, extensions: { code, http: { status: 400 } } });
+    plugins.push(
+      usePersistedOperations({
+        // A sent text runs when the allow-list rule finds it listed.
+        allowArbitraryOperations: true,
+        getPersistedOperation: (id) => list.byId.get(id) ?? null,
+        customErrors: {
+          notFound: status400('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND'),
+          keyNotFound: status400('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', 'BAD_REQUEST'),
+        },
+      }),
+    );
+  }
+  return plugins;
+}

@@ -1,0 +1,87 @@
+import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
+import { Kind, type GraphQLError, type OperationDefinitionNode } from 'graphql';
+import type { Logger } from 'pino';
+import type { Auth, Ctx } from '../graphql/context.js';
+import { errors } from '../graphql/errors.js';
+import { isoTimestamp } from '../graphql/scalars.js';
+import { QuotaService, type Usage } from '../modules/quota/quota.service.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config/index.js';
+
+/** Root fields that do not use up the daily quota (they still count against the rate limit). */
+export const UNCOUNTED_FIELDS: ReadonlySet<string> = new Set(['api_quota']);
+
+export interface Metered {
+  headers: Record<string, string>;
+  /** The 429 to answer instead, when a limit is exceeded. */
+  refusal: GraphQLError | null;
+}
+
+const seconds = (from: Date, to: Date) => Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
+
+/** The headers every metered answer carries, and the refusal when a limit is passed. */
+export function verdict(u: Usage): Metered {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(u.rate.limit),
+    'x-ratelimit-remaining': String(Math.max(0, u.rate.limit - u.rate.hits)),
+    'x-ratelimit-reset': String(Math.ceil(u.rate.resetsAt.getTime() / 1000)),
+    'x-apiquota-remaining': String(Math.max(0, u.quota.limit - u.quota.hits)),
+    'x-apiquota-reset': isoTimestamp(u.quota.resetsAt),
+  };
+  let refusal: GraphQLError | null = null;
+  if (u.rate.hits > u.rate.limit) {
+    refusal = errors.tooManyRequests('Too Many Attempts.', seconds(u.now, u.rate.resetsAt));
+  } else if (u.quota.hits > u.quota.limit) {
+    refusal = errors.tooManyRequests(`The daily API quota of ${u.quota.limit} requests is used up.`, seconds(u.now, u.quota.resetsAt));
+  }
+  if (refusal) headers['retry-after'] = String(refusal.extensions.retry_after);
+  return { headers, refusal };
+}
+
+export async function meterRequest(em: EntityManager, config: Config, auth: Auth, countQuota: boolean): Promise<Metered> {
+  return verdict(await new QuotaService(em, config).meter(auth, { countQuota }));
+}
+
+/** A query asking only for uncounted fields (`{ api_quota { remaining } }`). */
+function onlyUncounted(op: OperationDefinitionNode | undefined): boolean {
+  if (!op || op.operation !== 'query') return false;
+  return op.selectionSet.selections.every(
+    (s) => s.kind === Kind.FIELD && (UNCOUNTED_FIELDS.has(s.name.value) || s.name.value === '__typename'),
+  );
+}
+
+/**
+ * Meters Apollo requests once the operation is known (so `api_quota` alone spares the quota) and
+ * answers 429 before anything runs. A document that fails to parse or validate never gets there;
+ * it is counted as it is answered, so its answer carries the headers too.
+ */
+export function rateLimitPlugin(config: Config, log: Logger): ApolloServerPlugin<Ctx> {
+  return {
+    async requestDidStart() {
+      let metered = false;
+      const meter = async (rc: GraphQLRequestContext<Ctx>, countQuota: boolean) => {
+        metered = true;
+        const { auth, em } = rc.contextValue;
+        if (!auth) return null;
+        const m = await meterRequest(em, config, auth, countQuota);
+        for (const [k, v] of Object.entries(m.headers)) rc.response.http.headers.set(k, v);
+        return m.refusal;
+      };
+      return {
+        async didResolveOperation(rc) {
+          const refusal = await meter(rc, !onlyUncounted(rc.operation));
+          if (refusal) throw refusal;
+        },
+        async willSendResponse(rc) {
+          if (metered) return;
+          try {
+            await meter(rc, true);
+          } catch (err) {
+            // The answer (already an error) goes out as it is; only its headers are missing.
+            log.error({ err, reqId: rc.contextValue.requestId }, 'metering a refused GraphQL request failed');
+          }
+        },
+      };
+    },
+  };
+}
