@@ -5,13 +5,19 @@ import { startProbeSink } from './probe-sink.js';
 
 export type ProbeSink = Awaited<ReturnType<typeof startProbeSink>>;
 
-/** A test server whose verification probes reach the local sink, with a 1 s check budget. */
+/**
+ * The check budget of the test server: short, so stalled probes end quickly, yet enough for a
+ * real probe on a machine busy with other test files (1 s was not, under a loaded CI run).
+ */
+export const CHECK_BUDGET_MS = 2500;
+
+/** A test server whose verification probes reach the local sink, with a CHECK_BUDGET_MS budget. */
 export async function startVerificationServer(env: Record<string, string> = {}): Promise<{ s: TestServer; sink: ProbeSink }> {
   const sink = await startProbeSink();
   const s = await startTestServer({
     env: {
       VERIFY_SMTP_PORT: String(sink.port),
-      VERIFY_TIMEOUT_MS: '1000',
+      VERIFY_TIMEOUT_MS: String(CHECK_BUDGET_MS),
       VERIFY_HELO_NAME: 'probe.postbox.test',
       VERIFY_MAIL_FROM: 'verify@postbox.test',
       VERIFY_HOST_PER_MINUTE: '1000',
