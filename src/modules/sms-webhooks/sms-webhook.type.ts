@@ -1,8 +1,8 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { IsoTimestamp } from '../../graphql/scalars.js';
-import { decrypt } from '../../lib/secrets.js';
 import { SmsNumberType, toSmsNumber } from '../sms-numbers/sms-number.type.js';
 import type { Webhook } from '../webhooks/webhook.entity.js';
+import { registeredFields } from '../webhooks/webhook.type.js';
 
 /** SPEC.md leaves the record open: it mirrors the email webhook's, with the SMS number for the domain. */
 @ObjectType('SmsWebhook', { description: 'An SMS webhook: sms.* events of one SMS number pushed to one URL.' })
@@ -20,15 +20,5 @@ export class SmsWebhookType {
 
 /** The SMS number must be loaded. */
 export function toSmsWebhook(w: Webhook, appSecret: string): SmsWebhookType {
-  return {
-    id: w.id,
-    url: w.url,
-    events: w.events,
-    name: w.name,
-    enabled: w.enabled,
-    secret: decrypt(appSecret, w.secret_enc),
-    created_at: w.created_at,
-    updated_at: w.updated_at,
-    sms_number: toSmsNumber(w.sms_number!),
-  };
+  return { ...registeredFields(w, appSecret), sms_number: toSmsNumber(w.sms_number!) };
 }

@@ -25,18 +25,21 @@ export class WebhookPage {
   @Field(() => PageMeta) meta!: PageMeta;
 }
 
-/** The record of COMPAT.md; the domain must be loaded. */
-export function toWebhook(w: Webhook, appSecret: string): WebhookType {
+/** The fields every registered webhook's record shows (email and SMS), the secret unsealed. */
+export function registeredFields(w: Webhook, appSecret: string) {
   return {
     id: w.id,
     url: w.url,
     events: w.events,
     name: w.name,
     enabled: w.enabled,
-    editable: w.editable,
     secret: decrypt(appSecret, w.secret_enc),
     created_at: w.created_at,
     updated_at: w.updated_at,
-    domain: toDomainRef(w.domain!),
   };
+}
+
+/** The record of COMPAT.md; the domain must be loaded. */
+export function toWebhook(w: Webhook, appSecret: string): WebhookType {
+  return { ...registeredFields(w, appSecret), editable: w.editable, domain: toDomainRef(w.domain!) };
 }
