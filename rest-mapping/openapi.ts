@@ -79,6 +79,10 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
         Invalid: { description: 'The given data was invalid', ...json({ $ref: '#/components/schemas/ValidationError' }) },
         PaymentRequired: { description: 'Not enough credits; the message names how many are needed', ...json({ $ref: '#/components/schemas/Error' }) },
         TooManyRequests: { description: 'Over the rate limit or the daily API quota; see retry-after', ...json({ $ref: '#/components/schemas/Error' }) },
+        Unavailable: {
+          description: 'The database cannot be reached right now (a restart, a failover); nothing was stored: send it again after retry-after',
+          ...json({ $ref: '#/components/schemas/Error' }),
+        },
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       headers: Object.fromEntries(Object.entries(LIMIT_HEADERS).map(([name, description]) => [headerKey(name), { description, schema: { type: 'string' } }])),
@@ -154,6 +158,7 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
       '422': { $ref: '#/components/responses/Invalid' },
       // Every route is behind the per-token rate limit and the daily quota (src/http/ratelimit.ts).
       '429': { $ref: '#/components/responses/TooManyRequests' },
+      '503': { $ref: '#/components/responses/Unavailable' },
       ...Object.fromEntries((spec.extraErrors ?? []).map((code) => [String(code), { $ref: `#/components/responses/${EXTRA[code]}` }])),
     };
   }

@@ -22,6 +22,9 @@ export const errors = {
     appError(message, 'TOO_MANY_REQUESTS', 429, { retry_after: retryAfter }),
   badRequest: (message: string) => appError(message, 'BAD_REQUEST', 400),
   validation: (fields: FieldErrors) => appError(INVALID_DATA, 'VALIDATION_FAILED', 422, { errors: fields }),
+  /** The database cannot be reached (a restart, a failover): nothing was stored, send it again. */
+  unavailable: () =>
+    appError('The service is temporarily unavailable. Please try again shortly.', 'SERVICE_UNAVAILABLE', 503, { retry_after: 5 }),
   /** One field, one message: the common case. */
   invalid: (field: string, message: string) => errors.validation({ [field]: [message] }),
 };

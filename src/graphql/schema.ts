@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { PubSub } from 'type-graphql';
 import { authChecker } from './auth.js';
 import { rejectNulCharacters, validateArgs } from './validation.js';
+import { databaseUnavailableAs503 } from './unavailable.js';
 import { IsoTimestamp } from './scalars.js';
 import { resolvers } from './resolvers.js';
 
@@ -23,7 +24,8 @@ export async function buildAppSchema(pubSub: PubSub): Promise<GraphQLSchema> {
     authChecker,
     // Our own validateFn runs class-validator and throws the 422 of the error catalogue.
     validateFn: validateArgs,
-    globalMiddlewares: [rejectNulCharacters],
+    // Outermost, so a database that went away answers 503 whichever resolver or check met it.
+    globalMiddlewares: [databaseUnavailableAs503, rejectNulCharacters],
     pubSub,
     scalarsMap: [{ type: Date, scalar: IsoTimestamp }],
   });

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { authenticate } from '../graphql/auth.js';
 import type { Ctx } from '../graphql/context.js';
 import { errors } from '../graphql/errors.js';
+import { asUnavailable } from '../graphql/unavailable.js';
 import type { AppServices } from '../services.js';
 import { meterRequest } from './ratelimit.js';
 
@@ -26,7 +27,12 @@ export async function contextFromHeaders(
   ip?: string,
 ): Promise<Ctx> {
   const em = services.orm.em.fork() as Ctx['em'];
-  const cred = await authenticate(em, headers.authorization, services.config.OPERATOR_TOKEN);
+  let cred: Awaited<ReturnType<typeof authenticate>>;
+  try {
+    cred = await authenticate(em, headers.authorization, services.config.OPERATOR_TOKEN);
+  } catch (err) {
+    throw asUnavailable(err);
+  }
   if (cred.kind === 'invalid') throw errors.unauthenticated();
   if (metering && cred.kind === 'token') {
     const { headers: limitHeaders, refusal } = await meterRequest(em, services.config, cred.auth, metering.countQuota);

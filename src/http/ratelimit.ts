@@ -3,6 +3,7 @@ import { Kind, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { Auth, Ctx } from '../graphql/context.js';
 import { errors } from '../graphql/errors.js';
+import { asUnavailable } from '../graphql/unavailable.js';
 import { isoTimestamp } from '../graphql/scalars.js';
 import { QuotaService, type Usage } from '../modules/quota/quota.service.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -39,7 +40,11 @@ export function verdict(u: Usage): Metered {
 }
 
 export async function meterRequest(em: EntityManager, config: Config, auth: Auth, countQuota: boolean): Promise<Metered> {
-  return verdict(await new QuotaService(em, config).meter(auth, { countQuota }));
+  try {
+    return verdict(await new QuotaService(em, config).meter(auth, { countQuota }));
+  } catch (err) {
+    throw asUnavailable(err);
+  }
 }
 
 /** A query asking only for uncounted fields (`{ api_quota { remaining } }`). */

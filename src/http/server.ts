@@ -8,7 +8,8 @@ import type { GraphQLSchema } from 'graphql';
 import qs from 'qs';
 import type { AppServices } from '../services.js';
 import type { Ctx } from '../graphql/context.js';
-import { isAppError, unwrap } from '../graphql/errors.js';
+import { errors, isAppError, unwrap } from '../graphql/errors.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { createRestSurface, errorAnswer } from '../../rest-mapping/adapter.js';
 import { routeTable } from '../../rest-mapping/index.js';
 import { buildOpenApi } from '../../rest-mapping/openapi.js';
@@ -76,6 +77,10 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   app.setErrorHandler((err: { statusCode?: number; message: string; code?: string }, req, reply) => {
     if (err.code === BODY_TOO_LARGE) {
       return reply.status(413).send({ message: bodyTooLargeMessage(req.routeOptions.bodyLimit ?? config.DEFAULT_BODY_BYTES) });
+    }
+    if (isDatabaseUnavailable(err)) {
+      const refused = errors.unavailable();
+      return reply.status(503).header('retry-after', String(refused.extensions.retry_after)).send({ message: refused.message });
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {

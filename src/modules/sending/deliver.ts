@@ -122,6 +122,15 @@ export async function deliverMessage(services: AppServices, messageId: string, a
 }
 
 /**
+ * Emails the receiving server accepted (250) whose outcome could not be committed: the database
+ * went away between the 250 and the commit (a restart, a dropped connection). The job's retry in
+ * this process records them without sending again, so a database outage sends nothing twice; only
+ * a process that dies in that window does (README "Exactly once"). Bounded: the oldest go first.
+ */
+const acceptedUnrecorded = new Map<string, { messageId: string; response: string }>();
+const UNRECORDED_MAX = 10_000;
+
+/**
  * One email, in one transaction that holds its row: a second worker skips it, and a worker killed
  * mid-send leaves it pending (the transaction dies with the connection) to be sent on retry.
  */
@@ -133,7 +142,7 @@ async function deliverEmail(
   suppressed: SuppressionReason | null,
 ): Promise<Outcome> {
   const em = services.orm.em.fork() as EntityManager;
-  return em.transactional(async (tx) => {
+  const result = await em.transactional(async (tx) => {
     const locked = await tx.execute<{ id: string }[]>(
       `select id from emails where id = ? and status = any(?) for update skip locked`,
       [emailId, `{${PENDING_EMAIL.join(',')}}`],
@@ -157,17 +166,25 @@ async function deliverEmail(
       await tx.flush();
       return 'suppressed';
     }
-    const mime = await compose(services, p, email);
-    email.attempts += 1;
-    email.smtp_message_id = mime.messageId;
     let outcome: Outcome;
     try {
-      const info = await services.mail.sendRaw({
-        envelope: mime.envelope,
-        raw: mime.raw,
-        meta: { email_id: email.id, to: email.to_email, from: message.from_email, subject: email.subject, text: mime.text ?? '', html: mime.html },
-      });
-      email.last_response = info.response.slice(0, 2000);
+      const accepted = acceptedUnrecorded.get(email.id);
+      if (accepted) {
+        email.smtp_message_id = accepted.messageId;
+        email.last_response = accepted.response;
+      } else {
+        const mime = await compose(services, p, email);
+        email.attempts += 1;
+        email.smtp_message_id = mime.messageId;
+        const info = await services.mail.sendRaw({
+          envelope: mime.envelope,
+          raw: mime.raw,
+          meta: { email_id: email.id, to: email.to_email, from: message.from_email, subject: email.subject, text: mime.text ?? '', html: mime.html },
+        });
+        email.last_response = info.response.slice(0, 2000);
+        if (acceptedUnrecorded.size >= UNRECORDED_MAX) acceptedUnrecorded.delete(acceptedUnrecorded.keys().next().value!);
+        acceptedUnrecorded.set(email.id, { messageId: mime.messageId, response: email.last_response });
+      }
       outcome = 'delivered';
       await recordActivities(tx, [
         { email: ref, type: 'sent', data: { smtp_response: email.last_response } },
@@ -189,6 +206,8 @@ async function deliverEmail(
     await tx.flush();
     return outcome;
   });
+  acceptedUnrecorded.delete(emailId);
+  return result;
 }
 
 async function compose(services: AppServices, p: Prepared, email: Email) {

@@ -15,10 +15,15 @@ import { toWebhookLogEntry } from './log.type.js';
 export const CLAIM_BATCH = 50;
 const IN_FLIGHT = 10;
 /**
- * A claimed delivery's next_attempt_at is pushed this far ahead while its request runs, so
- * another worker skips it; if this worker dies, the delivery becomes due again afterwards.
+ * A claimed delivery's next_attempt_at is pushed this far ahead while its round runs, so another
+ * worker skips it; if this worker dies, the delivery becomes due again afterwards. Twice the
+ * longest a round can take (its requests, IN_FLIGHT at a time, each up to the timeout plus a
+ * second to record), so a live worker's lease never runs out while a killed one's deliveries
+ * wait well under a minute with the defaults (40 s), not minutes.
  */
-const LEASE_MS = 5 * 60_000;
+export function leaseMs(timeoutMs: number): number {
+  return 2 * Math.ceil(CLAIM_BATCH / IN_FLIGHT) * (timeoutMs + 1000);
+}
 
 interface Claimed {
   id: string;
@@ -29,7 +34,7 @@ interface Claimed {
 }
 
 /** Due deliveries of enabled, unpaused webhooks, oldest due first, leased to this worker. */
-export async function claimDue(em: EntityManager, now: Date, limit = CLAIM_BATCH): Promise<Claimed[]> {
+export async function claimDue(em: EntityManager, now: Date, lease: number, limit = CLAIM_BATCH): Promise<Claimed[]> {
   return em.execute<Claimed[]>(
     `update webhook_deliveries d set next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
        from webhooks w
@@ -39,7 +44,7 @@ export async function claimDue(em: EntityManager, now: Date, limit = CLAIM_BATCH
            and w2.enabled and w2.paused_reason is null
          order by d2.next_attempt_at limit ? for update of d2 skip locked)
       returning d.id, d.webhook_id, d.body, w.url, w.secret_enc`,
-    [new Date(now.getTime() + LEASE_MS).toISOString(), now.toISOString(), now.toISOString(), limit],
+    [new Date(now.getTime() + lease).toISOString(), now.toISOString(), now.toISOString(), limit],
   );
 }
 
@@ -164,7 +169,7 @@ export async function deliverDue(services: AppServices, budgetMs = 20_000): Prom
   const stop = Date.now() + budgetMs;
   let total = 0;
   for (;;) {
-    const claimed = await claimDue(services.orm.em.fork() as EntityManager, new Date());
+    const claimed = await claimDue(services.orm.em.fork() as EntityManager, new Date(), leaseMs(services.config.WEBHOOK_TIMEOUT_MS));
     await pool(claimed, IN_FLIGHT, async (d) => {
       try {
         await attempt(services, d);
