@@ -96,10 +96,15 @@ export class FieldErrorBag {
   }
 }
 
-/** Dotted paths of the strings in `value` that hold a NUL character (PostgreSQL cannot store one). */
+const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Dotted paths of the strings in `value` that hold a NUL character (PostgreSQL cannot store one)
+ * or a lone UTF-16 surrogate (a JSON escape like `\ud800`: no UTF-8 text can hold it, and
+ * URL and IDN encoders throw on it).
+ */
 function nulPaths(value: unknown, path: string, out: string[]): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push(path);
+    if (value.includes('\u0000') || LONE_SURROGATE.test(value)) out.push(path);
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => nulPaths(v, `${path}.${i}`, out));
   } else if (value && typeof value === 'object') {
@@ -108,7 +113,7 @@ function nulPaths(value: unknown, path: string, out: string[]): void {
 }
 
 /**
- * A NUL character in any argument, on either surface, is a 422 on that field rather than a
+ * A NUL character or a lone surrogate in any argument, on either surface, is a 422 on that field rather than a
  * database error: no text the service stores or matches can contain one.
  */
 export const rejectNulCharacters: MiddlewareFn = async ({ args }, next) => {

@@ -4,6 +4,7 @@ import type { Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { costRefusal, parseWithLimit, validationRules, type GraphQLLimits } from '../graphql/limits.js';
+import { refusal } from '../graphql/refusal.js';
 
 /**
  * The limits of src/graphql/limits.ts fitted to each GraphQL server: Apollo on /graphql, yoga on
@@ -14,7 +15,9 @@ export function apolloGuard<C extends BaseContext>(limits: GraphQLLimits) {
     async requestDidStart() {
       return {
         // Cost needs the variables (`limit: $n`), which validation rules never see.
-        async didResolveOperation({ schema, document, request }) {
+        async didResolveOperation({ schema, document, request, operation }) {
+          // Apollo would run a subscription's resolver once, without its event: an internal error.
+          if (operation?.operation === 'subscription') throw refusal('Subscriptions are served on /graphql/stream.', operation);
           const refused = costRefusal(limits, schema, document, request.operationName, request.variables);
           if (refused) throw refused;
         },

@@ -58,7 +58,7 @@ export async function rawSmtp(port: number) {
       return next();
     },
     /** Writes without waiting for a reply (DATA content). */
-    write(data: string) {
+    write(data: string | Buffer) {
       socket.write(data);
     },
     next,
