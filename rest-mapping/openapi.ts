@@ -65,6 +65,17 @@ function toOpenApiPath(path: string): string {
  * sofa's OpenAPI output has the paths and statuses, but not our envelopes, error answers or
  * auth, and it repeats body fields as query parameters. This completes it from the route table.
  */
+/** The custom GraphQL scalars as OpenAPI schemas (their wire forms, src/graphql/scalars.ts). */
+const SCALAR_SCHEMAS: Record<string, unknown> = {
+  JSONObject: { type: 'object', additionalProperties: true },
+  SendAt: {
+    description: 'A Unix timestamp (integer seconds) or an ISO 8601 date-time string.',
+    oneOf: [{ type: 'integer' }, { type: 'string', format: 'date-time' }],
+  },
+  IsoTimestamp: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with six fractional digits' },
+  PlainTimestamp: { type: 'string', description: 'UTC, YYYY-MM-DD HH:MM:SS' },
+};
+
 export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument: unknown } }[], _schema: GraphQLSchema) {
   const doc = {
     openapi: '3.0.3',
@@ -108,6 +119,8 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
     if (schema?.properties) delete schema.properties[field];
     if (schema?.required) schema.required = schema.required.filter((r) => r !== field);
   }
+  // sofa refers to custom scalars by $ref without defining them: every reference must resolve.
+  for (const [name, schema] of Object.entries(SCALAR_SCHEMAS)) doc.components.schemas[name] ??= schema;
   doc.components.schemas.Error = errorSchema();
   doc.components.schemas.ValidationError = errorSchema(true);
   for (const { spec } of routes) {
