@@ -102,7 +102,9 @@ type SinkMode = 'ok' | 'slow' | 'failing';
 
 /** A real SMTP server whose answers the run switches: at once, held 400 ms, or 451 after DATA. */
 async function startSink() {
-  const copies: { messageId: string; at: number }[] = [];
+  /** `mailAt`: the client began the message (MAIL FROM); `at`: the sink answered 250. */
+  const copies: { messageId: string; mailAt: number; at: number }[] = [];
+  const mailAt = new Map<string, number>();
   let mode: SinkMode = 'ok';
   let deferrals = 0;
   const closed = new Set<string>();
@@ -111,6 +113,10 @@ async function startSink() {
     disabledCommands: ['STARTTLS'],
     logger: false,
     closeTimeout: 100,
+    onMailFrom(_address, session, callback) {
+      mailAt.set(session.id, Date.now());
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -123,7 +129,7 @@ async function startSink() {
           // A client that hung up before the 250 never had the message accepted.
           if (closed.has(session.id)) return;
           const raw = Buffer.concat(chunks).toString('utf8').replace(/\r?\n[ \t]+/g, ' ');
-          copies.push({ messageId: /^Message-ID:\s*(<[^>]+>)/im.exec(raw)?.[1] ?? '', at: Date.now() });
+          copies.push({ messageId: /^Message-ID:\s*(<[^>]+>)/im.exec(raw)?.[1] ?? '', mailAt: mailAt.get(session.id) ?? 0, at: Date.now() });
           callback();
         };
         if (mode === 'slow') setTimeout(accept, 400);
@@ -134,6 +140,8 @@ async function startSink() {
       closed.add(session.id);
     },
   });
+  // A client killed mid-session resets its connection: the sink, like a real MTA, carries on.
+  server.on('error', () => undefined);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.server.address() as net.AddressInfo).port,
@@ -353,16 +361,18 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
     const pgStops: number[] = [];
     const pgDowntimes: [number, number][] = [];
     let pgDownMs = 0;
-    // Sink phases follow the sink's progress (delivery lags acceptance); the restart comes while
-    // the API is accepting and the worker delivering, so it hits both.
+    // The phases follow the traffic: the sink turns slow once mail reaches it, PostgreSQL restarts
+    // while the API is still accepting (and the worker delivering), the sink fails once a third
+    // has arrived. Phases are short: a slow sink takes a worker to 10 messages/s.
     const atSink = () => new Set(sink.copies.map((c) => c.messageId)).size / opts.messages;
     const chaos = (async () => {
-      await waitFor(() => atSink() >= 0.1);
+      await waitFor(() => atSink() >= 0.05);
       sink.mode = 'slow';
       log(`sink slow at ${sink.copies.length} at the sink`);
-      await waitFor(() => atSink() >= 0.2);
+      await sleep(5000);
       sink.mode = 'ok';
-      await waitFor(() => progress() >= 0.4 && atSink() >= 0.2);
+      log('sink ok');
+      await waitFor(() => progress() >= 0.5);
       log(`postgres stopping at ${accepted.size} accepted, ${sink.copies.length} at the sink`);
       const down = Date.now();
       pgStops.push(down);
@@ -373,7 +383,7 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       pgDowntimes.push([down, Date.now()]);
       pgRestarts++;
       log(`postgres back after ${pgDownMs} ms`);
-      await waitFor(() => atSink() >= 0.45);
+      await waitFor(() => atSink() >= 0.3);
       sink.mode = 'failing';
       log(`sink failing at ${sink.copies.length} at the sink`);
       await sleep(3000);
@@ -428,15 +438,18 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       [messageIds],
     )).rows;
     await watch.end();
-    const copiesOf = new Map<string, number[]>();
-    for (const c of sink.copies) copiesOf.set(c.messageId, [...(copiesOf.get(c.messageId) ?? []), c.at]);
+    const copiesOf = new Map<string, { mailAt: number; at: number }[]>();
+    for (const c of sink.copies) copiesOf.set(c.messageId, [...(copiesOf.get(c.messageId) ?? []), c]);
+    // A copy whose recording a PostgreSQL downtime cut could be recorded only once it was back.
+    const cutBy = (from: number, to: number) => pgDowntimes.find(([down, up]) => down <= to && from <= up);
     // The SMTP duplicate window, measured: how long a worker took from the sink's 250 to recording
-    // the delivery, over the emails sent once. A kill within that time after a copy's 250 explains
-    // a second copy; under load the window stretches, so it is measured, not assumed.
+    // the delivery, over the emails sent once and not cut by the restart. Under load the window
+    // stretches, so it is measured, not assumed.
     const recordLatency = rows
       .map((r) => {
         const at = r.smtp_message_id ? copiesOf.get(r.smtp_message_id) : undefined;
-        return at?.length === 1 ? Number(r.recorded_at) - at[0] : null;
+        if (at?.length !== 1 || cutBy(at[0].at, Number(r.recorded_at))) return null;
+        return Number(r.recorded_at) - at[0].at;
       })
       .filter((n): n is number => n !== null)
       .sort((a, b) => a - b);
@@ -452,14 +465,19 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
         continue;
       }
       if (at.length > 1) {
-        // Each copy but the last must have met a kill within the window after its 250.
-        // A copy whose recording PostgreSQL's downtime cut (it began within the window after the
-        // 250, or was on at the time) could be recorded only once PostgreSQL was back.
-        const recordableFrom = (t: number) => pgDowntimes.find(([from, to]) => from <= t + windowMs && t <= to)?.[1] ?? t;
-        const explained = at.slice(0, -1).every((t) => killTimes.some((k) => k >= t && k <= recordableFrom(t) + windowMs));
+        // Each copy but the last must have met a kill between the client beginning the message
+        // (data a killed client had written still reaches the server, which delivers a complete
+        // message whether or not its 250 reached anyone: RFC 1047) and the end of the window after
+        // its 250, or after PostgreSQL came back if a downtime cut the recording.
+        const explained = at.slice(0, -1).every((c) => {
+          // The worker retries the recording every second at most once PostgreSQL is back.
+          const cut = cutBy(c.at, c.at + windowMs);
+          const until = (cut ? cut[1] + 1000 : c.at) + windowMs;
+          return killTimes.some((k) => k >= c.mailAt && k <= until);
+        });
         (explained ? duplicatesInWindow : duplicatesUnexplained).push(row.smtp_message_id!);
         const rel = (t: number) => ((t - started) / 1000).toFixed(2);
-        log(`duplicate ${row.smtp_message_id}: copies at ${at.map(rel).join(', ')} s; kills at ${killTimes.map(rel).join(', ')} s; postgres down at ${pgStops.map(rel).join(', ')} s`);
+        log(`duplicate ${row.smtp_message_id}: copies at ${at.map((c) => rel(c.at)).join(', ')} s; kills at ${killTimes.map(rel).join(', ')} s; postgres down at ${pgStops.map(rel).join(', ')} s`);
       }
     }
     // A copy the database knows nothing of: an email sent under a Message-ID it never recorded.

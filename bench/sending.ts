@@ -27,7 +27,8 @@ import { NO_API_LIMITS } from './limits.js';
 
 const seconds = Number(process.argv[2] ?? 8);
 const messages = Number(process.argv[3] ?? 2000);
-const connections = 20;
+// The issue's figure: 50 connections at once.
+const connections = 50;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-send-'));
 const pgPort = 5497;
 const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
@@ -85,14 +86,25 @@ const cpuPer = (from: ReturnType<typeof cpuMs>, n: number) => {
   return { node: (now.node - from.node) / n, pg: (now.pg - from.pg) / n };
 };
 
+/** Peak resident memory of this process (service, autocannon, sink) while `run` runs, in MB. */
+async function peakRss<T>(run: () => Promise<T>): Promise<[T, number]> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
+  try {
+    return [await run(), Math.round(peak / 1024 / 1024)];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function load(name: string, url: string, body: string, expect: number, opts: Partial<autocannon.Options> = {}) {
   const cpu = cpuMs();
-  const r = await autocannon({ url, method: 'POST', headers: auth, body, idReplacement: true, connections, duration: seconds, ...opts });
+  const [r, rssMb] = await peakRss(() => autocannon({ url, method: 'POST', headers: auth, body, idReplacement: true, connections, duration: seconds, ...opts }));
   const wrong = r.statusCodeStats ? Object.entries(r.statusCodeStats).filter(([code]) => Number(code) !== expect) : [];
   if (wrong.length || r.errors || r.non2xx) throw new Error(`${name}: unexpected answers ${JSON.stringify(wrong)} errors=${r.errors}`);
   // autocannon returns with requests still in flight: let them finish before anything closes.
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return { name, rps: Math.round(r.requests.average), p99: r.latency.p99, total: r.requests.total, cpu: cpuPer(cpu, r.requests.total) };
+  return { name, rps: Math.round(r.requests.average), p99: r.latency.p99, total: r.requests.total, cpu: cpuPer(cpu, r.requests.total), rssMb };
 }
 
 async function call(app: RunningApp, method: string, p: string, body?: unknown) {
@@ -173,10 +185,12 @@ const busySince = (from: ReturnType<typeof cpuTicks>) => {
   return Math.round((100 * (now.busy - from.busy)) / (now.all - from.all));
 };
 
-/** Accepts `messages` sends as fast as 20 connections go, then waits for the sink to hold them all. */
+/** Accepts `messages` sends as fast as the connections go, then waits for the sink to hold them all. */
 async function deliveryRun(app: RunningApp, from: string, sink: Awaited<ReturnType<typeof startSmtpSink>>, label: string) {
   const start = sink.received.length;
   const t0 = performance.now();
+  let peak = process.memoryUsage.rss();
+  const rssTimer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   await load(`accept ${label}`, `${app.url}/v1/email`, JSON.stringify(content(from)), 202, { duration: 600, amount: messages });
   const accepted = performance.now();
   const atAccepted = sink.received.length - start;
@@ -188,6 +202,7 @@ async function deliveryRun(app: RunningApp, from: string, sink: Awaited<ReturnTy
     await new Promise((r) => setTimeout(r, 20));
   }
   const done = performance.now();
+  clearInterval(rssTimer);
   const perMessage = cpuPer(own, messages - atAccepted);
   return {
     label,
@@ -198,6 +213,7 @@ async function deliveryRun(app: RunningApp, from: string, sink: Awaited<ReturnTy
     atAccepted,
     drainCpu: busySince(cpu),
     perMessage,
+    rssMb: Math.round(peak / 1024 / 1024),
   };
 }
 
@@ -254,15 +270,15 @@ try {
 
   const base = rows[0].rps;
   console.log(`\n${seconds}s per scenario, ${connections} connections, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}); api role only`);
-  console.log('| scenario | req/s | p99 ms | vs baseline | CPU ms/req node (incl. autocannon) | CPU ms/req postgres |\n|---|---|---|---|---|---|');
+  console.log('| scenario | req/s | p99 ms | vs baseline | CPU ms/req node (incl. autocannon) | CPU ms/req postgres | peak RSS MB |\n|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.rps} | ${r.p99} | ${(r.rps / base).toFixed(2)} | ${r.cpu.node.toFixed(2)} | ${r.cpu.pg.toFixed(2)} |`);
+    console.log(`| ${r.name} | ${r.rps} | ${r.p99} | ${(r.rps / base).toFixed(2)} | ${r.cpu.node.toFixed(2)} | ${r.cpu.pg.toFixed(2)} | ${r.rssMb} |`);
   }
   console.log(`GraphQL/REST ratio: ${(rows[3].rps / rows[2].rps).toFixed(2)}`);
   console.log(`\naccepted-to-delivered, ${messages} messages, api + worker, smtp sink on 127.0.0.1, DKIM-signed`);
-  console.log('| delivery workers per process | accepting took s | delivered by then | all delivered after s | messages/s (first accept to last delivery) | drain messages/s after accepting | machine CPU busy while draining | CPU ms/message draining: node (incl. sink) / postgres |\n|---|---|---|---|---|---|---|---|');
+  console.log('| delivery workers per process | accepting took s | delivered by then | all delivered after s | messages/s (first accept to last delivery) | drain messages/s after accepting | machine CPU busy while draining | CPU ms/message draining: node (incl. sink) / postgres | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|');
   for (const d of deliveries) {
-    console.log(`| ${d.label} | ${d.acceptS.toFixed(1)} | ${d.atAccepted} | ${d.totalS.toFixed(1)} | ${d.perS} | ${d.drainPerS} | ${d.drainCpu}% | ${d.perMessage.node.toFixed(1)} / ${d.perMessage.pg.toFixed(1)} |`);
+    console.log(`| ${d.label} | ${d.acceptS.toFixed(1)} | ${d.atAccepted} | ${d.totalS.toFixed(1)} | ${d.perS} | ${d.drainPerS} | ${d.drainCpu}% | ${d.perMessage.node.toFixed(1)} / ${d.perMessage.pg.toFixed(1)} | ${d.rssMb} |`);
   }
 } finally {
   for (const c of cleanup.reverse()) await c().catch(() => undefined);

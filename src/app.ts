@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { parseConfig, type Config } from './config/index.js';
 import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { createOrm, migrate } from './db/orm.js';
 import { createDns } from './lib/dns.js';
 import { createPgPubSub } from './lib/pubsub.js';
@@ -39,6 +40,30 @@ function appSecret(config: ReturnType<typeof parseConfig>): string {
   const secret = randomSecret(48);
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * Waits until the database takes connections, for up to `seconds`: a service started together
+ * with its database, or while it restarts, comes up once the database is there instead of
+ * exiting (a supervisor would restart it, but in a loop of failed starts).
+ */
+async function waitForDatabase(url: string, seconds: number, log: Logger): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return;
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || Date.now() > deadline) throw err;
+      if (attempt === 1) log.warn({ err: (err as Error).message }, 'waiting for the database');
+      await new Promise((r) => setTimeout(r, Math.min(2000, 250 * attempt)));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
 }
 
 /** Several processes may start at once against one database: one of them migrates. */
@@ -76,6 +101,7 @@ export async function startApp(opts: {
     PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
   };
 
+  await waitForDatabase(dbUrl, config.DATABASE_WAIT_SECONDS, log);
   const orm = await createOrm(dbUrl, 10, (message) => log.debug({ orm: true }, message));
   await migrateUnderLock(dbUrl, () => migrate(orm));
   const boss = await createBoss(dbUrl, log, config);

@@ -24,6 +24,8 @@ export const configSchema = z.object({
     .optional()
     .transform((v): boolean | number | string => (v === undefined || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
   DATABASE_URL: z.string().optional(),
+  /** How long a starting process waits for the database to take connections before it gives up. */
+  DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   DATA_DIR: z.string().default('./.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),

@@ -1,4 +1,4 @@
-import type { AuthChecker } from 'type-graphql';
+import { getMetadataStorage, type AuthChecker } from 'type-graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiToken } from '../modules/tokens/token.entity.js';
 import { safeEqual, sha256Hex } from '../lib/secrets.js';
@@ -39,7 +39,10 @@ export async function authenticate(
  * `@Authorized('domains_read')` next to each resolver declares the scope it needs; the same
  * declaration guards GraphQL and /v1, since /v1 runs the same resolvers.
  */
-export const authChecker: AuthChecker<Ctx> = ({ context }, roles) => {
+export const authChecker: AuthChecker<Ctx> = ({ context }, roles) => checkRoles(context, roles);
+
+/** authChecker's decision: true, or the 401/403 of the error catalogue thrown. */
+export function checkRoles(context: Ctx, roles: string[]): true {
   if (roles.includes(OPERATOR)) {
     if (context.operator) return true;
     throw context.auth ? errors.forbidden() : errors.unauthenticated();
@@ -48,11 +51,29 @@ export const authChecker: AuthChecker<Ctx> = ({ context }, roles) => {
   if (!context.auth) throw context.operator ? errors.forbidden('The operator token is for the operator API only.') : errors.unauthenticated();
   if (roles.length === 0 || roles.some((r) => scopeSatisfied(context.auth!.scopes, r))) return true;
   throw errors.forbidden('This token does not have the scope this action needs.');
-};
+}
 
 /** 403 when a domain-limited token reaches for another domain. */
 export function assertDomainAccess(auth: Auth, domainId: string): void {
   if (auth.domainId && auth.domainId !== domainId) {
     throw errors.forbidden('This token is limited to another domain.');
   }
+}
+
+let rootScopes: Map<string, string[]> | null = null;
+/**
+ * The roles `@Authorized` declares on a root field (by its schema name), read from type-graphql's
+ * metadata once the schema is built. /v1 checks them before the arguments, so a caller without
+ * the scope learns nothing of an operation's argument rules: a 403, never a 422.
+ */
+export function rootFieldRoles(field: string): string[] | undefined {
+  if (!rootScopes) {
+    const storage = getMetadataStorage();
+    rootScopes = new Map();
+    for (const r of [...storage.queries, ...storage.mutations]) {
+      const declared = storage.authorizedFields.find((a) => a.target === r.target && a.fieldName === r.methodName);
+      if (declared) rootScopes.set(r.schemaName, declared.roles as string[]);
+    }
+  }
+  return rootScopes.get(field);
 }

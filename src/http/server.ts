@@ -10,6 +10,7 @@ import type { AppServices } from '../services.js';
 import type { Ctx } from '../graphql/context.js';
 import { errors, isAppError, unwrap } from '../graphql/errors.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { checkRoles, rootFieldRoles } from '../graphql/auth.js';
 import { createRestSurface, errorAnswer } from '../../rest-mapping/adapter.js';
 import { routeTable } from '../../rest-mapping/index.js';
 import { buildOpenApi } from '../../rest-mapping/openapi.js';
@@ -206,6 +207,15 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     }
     // The operator token is for the GraphQL operator API only.
     if (!ctx.auth) return reply.status(401).send({ message: 'Unauthenticated.' });
+    const roles = rootFieldRoles(matched.route.field.name);
+    if (roles) {
+      try {
+        checkRoles(ctx, roles);
+      } catch (err) {
+        const refused = errorAnswer([err], log, req.id);
+        return reply.status(refused.status).send(refused.body);
+      }
+    }
     const arrayBody = matched.route.spec.arrayBody;
     const body = arrayBody && Array.isArray(req.body) ? { [arrayBody]: req.body } : (req.body ?? {});
     if (typeof body !== 'object' || Array.isArray(body)) {

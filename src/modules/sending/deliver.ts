@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobAttempt } from '../../jobs/job.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { decrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { recordActivities, type ActivityEmail } from '../activity/record.js';
@@ -135,6 +136,28 @@ const UNRECORDED_MAX = 10_000;
  * mid-send leaves it pending (the transaction dies with the connection) to be sent on retry.
  */
 async function deliverEmail(
+  services: AppServices,
+  p: Prepared,
+  emailId: string,
+  lastAttempt: boolean,
+  suppressed: SuppressionReason | null,
+): Promise<Outcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deliverEmailOnce(services, p, emailId, lastAttempt, suppressed);
+    } catch (err) {
+      // A 250 the database did not let us record: record it (never send it again) as soon as the
+      // database is back, rather than at the job's retry, so that the memory of it is at risk
+      // (a process dying) only for about as long as the database is away.
+      if (!acceptedUnrecorded.has(emailId) || !isDatabaseUnavailable(err) || attempt >= RECORD_ATTEMPTS) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(1000, 200 * attempt)));
+    }
+  }
+}
+/** About a minute of trying to record an accepted email before the job's own retry takes over. */
+const RECORD_ATTEMPTS = 60;
+
+async function deliverEmailOnce(
   services: AppServices,
   p: Prepared,
   emailId: string,
