@@ -21,15 +21,14 @@
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
+import { startReceiver } from '../test/support/receiver.js';
+import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.js';
 import { NO_API_LIMITS } from './limits.js';
 
 export interface FaultOptions {
@@ -98,96 +97,25 @@ function rssMb(pid: number | undefined): number {
   }
 }
 
-type SinkMode = 'ok' | 'slow' | 'failing';
-
-/** A real SMTP server whose answers the run switches: at once, held 400 ms, or 451 after DATA. */
-async function startSink() {
-  /** `mailAt`: the client began the message (MAIL FROM); `at`: the sink answered 250. */
-  const copies: { messageId: string; mailAt: number; at: number }[] = [];
-  const mailAt = new Map<string, number>();
-  let mode: SinkMode = 'ok';
-  let deferrals = 0;
-  const closed = new Set<string>();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 100,
-    onMailFrom(_address, session, callback) {
-      mailAt.set(session.id, Date.now());
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        if (mode === 'failing') {
-          deferrals++;
-          return callback(Object.assign(new Error('try again later (fault run)'), { responseCode: 451 }));
-        }
-        const accept = () => {
-          // A client that hung up before the 250 never had the message accepted.
-          if (closed.has(session.id)) return;
-          const raw = Buffer.concat(chunks).toString('utf8').replace(/\r?\n[ \t]+/g, ' ');
-          copies.push({ messageId: /^Message-ID:\s*(<[^>]+>)/im.exec(raw)?.[1] ?? '', mailAt: mailAt.get(session.id) ?? 0, at: Date.now() });
-          callback();
-        };
-        if (mode === 'slow') setTimeout(accept, 400);
-        else accept();
-      });
-    },
-    onClose(session) {
-      closed.add(session.id);
-    },
-  });
-  // A client killed mid-session resets its connection: the sink, like a real MTA, carries on.
-  server.on('error', () => undefined);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.server.address() as net.AddressInfo).port,
-    copies,
-    get deferrals() {
-      return deferrals;
-    },
-    set mode(m: SinkMode) {
-      mode = m;
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+/** A message as the sink got it: `mailAt` the client began it (MAIL FROM), `at` the sink's 250. */
+interface Copy {
+  messageId: string;
+  mailAt: number;
+  at: number;
 }
 
-/** The customer's receiver: answers 200 after a short random pause, keeps what it got. */
-async function startReceiver() {
-  const received: { webhookId: string; type: string; messageId: string; emailId: string; raw: string; signature: string }[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: { type?: string; data?: { message_id?: string; email_id?: string } } = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        /* counted as a bad delivery below: no type */
-      }
-      // The registration's test request is signed with the test secret, not the webhook's.
-      if (body.type === 'webhook.test') return void res.writeHead(200).end('ok');
-      received.push({
-        webhookId: String(req.headers['webhook-id'] ?? ''),
-        type: body.type ?? '',
-        messageId: body.data?.message_id ?? '',
-        emailId: body.data?.email_id ?? '',
-        raw,
-        signature: String(req.headers.signature ?? ''),
-      });
-      setTimeout(() => res.writeHead(200).end('ok'), Math.floor(Math.random() * 20));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`,
-    received,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+/** The sink's messages as copies, parsed once each; `distinct` counts Message-IDs. */
+function copiesOf(sink: SmtpSink) {
+  const copies: Copy[] = [];
+  const ids = new Set<string>();
+  return () => {
+    for (let i = copies.length; i < sink.received.length; i++) {
+      const m = sink.received[i];
+      const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(m.raw.replace(/\r?\n[ \t]+/g, ' '))?.[1] ?? '';
+      copies.push({ messageId, mailAt: m.mailAt, at: m.at });
+      ids.add(messageId);
+    }
+    return { copies, distinct: ids.size };
   };
 }
 
@@ -199,8 +127,13 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
   const children: ChildProcess[] = [];
   let db: EmbeddedDb | null = null;
   let finished = false;
-  const sink = await startSink();
+  const sink = await startSmtpSink();
+  const atTheSink = copiesOf(sink);
   const receiver = await startReceiver();
+  // The customer's receiver answers 200 after a short pause, so kills can land mid-request.
+  receiver.respond('/hooks', { status: 200, delayMs: 10 });
+  // Webhook events; the registration's test request is signed with the test secret instead.
+  const events = () => receiver.received('/hooks').filter((r) => r.json?.type !== 'webhook.test');
   try {
     db = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), port: pgPort });
     const dbUrl = db.url;
@@ -253,12 +186,13 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
     await admin.query('update domains set is_verified = true where id = $1', [domain.id]);
     await admin.end();
     const webhook = (await call('POST', '/v1/webhooks', {
-      url: receiver.url,
+      url: receiver.url('/hooks'),
       name: 'fault run',
       events: ['activity.sent', 'activity.delivered'],
       domain_id: domain.id,
       enabled: true,
     })).data as { id: string; secret: string };
+    receiver.secretFor('/hooks', webhook.secret);
 
     const workerEnv = { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`, DELIVERY_TIMEOUT_MS: '10000' };
     // A worker that exits by itself is a finding; like a supervisor (systemd), the run starts another.
@@ -349,13 +283,13 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
         dying.kill('SIGKILL');
         await new Promise((r) => (dying.exitCode !== null || dying.signalCode !== null ? r(null) : dying.once('exit', r)));
         kills++;
-        log(`kill ${kills} at ${accepted.size} accepted, ${sink.copies.length} at the sink`);
+        log(`kill ${kills} at ${accepted.size} accepted, ${sink.received.length} at the sink`);
         await sleep(200 + Math.random() * 600);
         worker = startWorker();
         // The next kill lands once this worker is delivering (or after 15 s, as when the sink fails).
-        const atSink = sink.copies.length;
+        const atSink = sink.received.length;
         const since = Date.now();
-        await waitFor(() => stopKilling || sink.copies.length >= atSink + 5 || Date.now() - since > 15_000);
+        await waitFor(() => stopKilling || sink.received.length >= atSink + 5 || Date.now() - since > 15_000);
       }
     })();
     let pgRestarts = 0;
@@ -365,16 +299,16 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
     // The phases follow the traffic: the sink turns slow once mail reaches it, PostgreSQL restarts
     // while the API is still accepting (and the worker delivering), the sink fails once a third
     // has arrived. Phases are short: a slow sink takes a worker to 10 messages/s.
-    const atSink = () => new Set(sink.copies.map((c) => c.messageId)).size / opts.messages;
+    const atSink = () => atTheSink().distinct / opts.messages;
     const chaos = (async () => {
       await waitFor(() => atSink() >= 0.05);
-      sink.mode = 'slow';
-      log(`sink slow at ${sink.copies.length} at the sink`);
+      sink.holdMs = 400;
+      log(`sink slow at ${sink.received.length} at the sink`);
       await sleep(5000);
-      sink.mode = 'ok';
+      sink.holdMs = 0;
       log('sink ok');
       await waitFor(() => progress() >= 0.5);
-      log(`postgres stopping at ${accepted.size} accepted, ${sink.copies.length} at the sink`);
+      log(`postgres stopping at ${accepted.size} accepted, ${sink.received.length} at the sink`);
       const down = Date.now();
       pgStops.push(down);
       await db!.stop();
@@ -385,10 +319,10 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       pgRestarts++;
       log(`postgres back after ${pgDownMs} ms`);
       await waitFor(() => atSink() >= 0.3);
-      sink.mode = 'failing';
-      log(`sink failing at ${sink.copies.length} at the sink`);
+      sink.failData = 451;
+      log(`sink failing at ${sink.received.length} at the sink`);
       await sleep(3000);
-      sink.mode = 'ok';
+      sink.failData = 0;
       log('sink ok');
     })();
 
@@ -420,7 +354,8 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       };
     };
     let stuck = await stuckNow();
-    const eventKeys = () => new Set(receiver.received.map((r) => `${r.type}:${r.emailId}`)).size;
+    const eventKey = (r: ReturnType<typeof events>[number]) => `${r.json?.type}:${r.json?.data?.email_id}`;
+    const eventKeys = () => new Set(events().map(eventKey)).size;
     while (Date.now() < deadline) {
       stuck = await stuckNow();
       if (Object.values(stuck).every((n) => n === 0) && eventKeys() >= expectedEvents) break;
@@ -439,8 +374,8 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       [messageIds],
     )).rows;
     await watch.end();
-    const copiesOf = new Map<string, { mailAt: number; at: number }[]>();
-    for (const c of sink.copies) copiesOf.set(c.messageId, [...(copiesOf.get(c.messageId) ?? []), c]);
+    const copiesOf = new Map<string, Copy[]>();
+    for (const c of atTheSink().copies) copiesOf.set(c.messageId, [...(copiesOf.get(c.messageId) ?? []), c]);
     // A copy whose recording a PostgreSQL downtime cut could be recorded only once it was back.
     const cutBy = (from: number, to: number) => pgDowntimes.find(([down, up]) => down <= to && from <= up);
     // The SMTP duplicate window, measured: how long a worker took from the sink's 250 to recording
@@ -487,16 +422,14 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
 
     // At least once, stable ids, valid signatures.
     const idsByEvent = new Map<string, Set<string>>();
-    let badSignatures = 0;
-    for (const r of receiver.received) {
-      const key = `${r.type}:${r.emailId}`;
-      idsByEvent.set(key, (idsByEvent.get(key) ?? new Set()).add(r.webhookId));
-      const want = createHmac('sha256', webhook.secret).update(r.raw).digest();
-      const got = Buffer.from(r.signature, 'hex');
-      if (got.length !== want.length || !timingSafeEqual(got, want)) badSignatures++;
+    const delivered = events();
+    for (const r of delivered) {
+      idsByEvent.set(eventKey(r), (idsByEvent.get(eventKey(r)) ?? new Set()).add(String(r.headers['webhook-id'])));
     }
+    // Both signatures (`Signature` and Standard Webhooks) must verify with the webhook's secret.
+    const badSignatures = delivered.filter((r) => !r.verified).length;
     const webhookIdsUnstable = [...idsByEvent].filter(([, ids]) => ids.size > 1).map(([k]) => k);
-    const distinctDeliveries = new Set(receiver.received.map((r) => r.webhookId)).size;
+    const distinctDeliveries = new Set(delivered.map((r) => r.headers['webhook-id'])).size;
 
     const report: FaultReport = {
       accepted: accepted.size,
@@ -504,8 +437,8 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       kills,
       pgRestarts,
       pgDownMs,
-      sinkDeferrals: sink.deferrals,
-      sinkCopies: sink.copies.length,
+      sinkDeferrals: sink.dataFailures,
+      sinkCopies: sink.received.length,
       delivered: rows.length - lost.length,
       lost,
       duplicatesInWindow,
@@ -513,7 +446,7 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       recordLatencyMs: { p50: pct(0.5), p99: pct(0.99), max: pct(1) },
       webhookEventsExpected: expectedEvents,
       webhookEventsReceived: idsByEvent.size,
-      webhookRedeliveries: receiver.received.length - distinctDeliveries,
+      webhookRedeliveries: delivered.length - distinctDeliveries,
       webhookIdsUnstable,
       webhookBadSignatures: badSignatures,
       stuck,

@@ -187,10 +187,13 @@ const busySince = (from: ReturnType<typeof cpuTicks>) => {
 
 /** Accepts `messages` sends as fast as the connections go, then waits for the sink to hold them all. */
 async function deliveryRun(app: RunningApp, from: string, sink: Awaited<ReturnType<typeof startSmtpSink>>, label: string) {
+  const [run, rssMb] = await peakRss(() => deliverAll(app, from, sink, label));
+  return { ...run, rssMb };
+}
+
+async function deliverAll(app: RunningApp, from: string, sink: Awaited<ReturnType<typeof startSmtpSink>>, label: string) {
   const start = sink.received.length;
   const t0 = performance.now();
-  let peak = process.memoryUsage.rss();
-  const rssTimer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   await load(`accept ${label}`, `${app.url}/v1/email`, JSON.stringify(content(from)), 202, { duration: 600, amount: messages });
   const accepted = performance.now();
   const atAccepted = sink.received.length - start;
@@ -202,7 +205,6 @@ async function deliveryRun(app: RunningApp, from: string, sink: Awaited<ReturnTy
     await new Promise((r) => setTimeout(r, 20));
   }
   const done = performance.now();
-  clearInterval(rssTimer);
   const perMessage = cpuPer(own, messages - atAccepted);
   return {
     label,
@@ -213,7 +215,6 @@ async function deliveryRun(app: RunningApp, from: string, sink: Awaited<ReturnTy
     atAccepted,
     drainCpu: busySince(cpu),
     perMessage,
-    rssMb: Math.round(peak / 1024 / 1024),
   };
 }
 

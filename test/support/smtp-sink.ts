@@ -4,6 +4,9 @@ export interface Received {
   from: string;
   to: string[];
   raw: string;
+  /** When the client began this message (MAIL FROM) and when the sink answered 250, ms since epoch. */
+  mailAt: number;
+  at: number;
 }
 
 /**
@@ -11,9 +14,15 @@ export interface Received {
  * - `refuse(address, code)` answers RCPT TO for that address with the code (4xx or 5xx).
  * - `stall(address)` never answers RCPT TO for it, so the client times out.
  * - `holdMs` delays the final answer to DATA; a message whose client hangs up during the hold was
- *   never accepted (no 250 was sent) and is not kept, as a real MTA would not deliver it.
+ *   never accepted (no 250 was sent) and is not kept, as a real MTA would not deliver it. It can
+ *   be changed while the sink runs.
+ * - `failData = code` answers every DATA with that code (a 451 defers everything) until set to 0.
  */
 export async function startSmtpSink(opts: { holdMs?: number } = {}) {
+  let holdMs = opts.holdMs ?? 0;
+  let failData = 0;
+  let dataFailures = 0;
+  const mailAt = new Map<string, number>();
   const received: Received[] = [];
   const attempts: string[] = [];
   const refusals = new Map<string, number>();
@@ -33,31 +42,43 @@ export async function startSmtpSink(opts: { holdMs?: number } = {}) {
       if (code) return callback(Object.assign(new Error(`refused by the test sink (${code})`), { responseCode: code }));
       callback();
     },
+    onMailFrom(_address, session, callback) {
+      mailAt.set(session.id, Date.now());
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (failData) {
+          dataFailures++;
+          return callback(Object.assign(new Error(`refused by the test sink (${failData})`), { responseCode: failData }));
+        }
         const accept = () => {
           if (closed.has(session.id)) return;
           received.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString('utf8'),
+            mailAt: mailAt.get(session.id) ?? 0,
+            at: Date.now(),
           });
           callback();
         };
-        if (!opts.holdMs) return accept();
+        if (!holdMs) return accept();
         holding++;
         setTimeout(() => {
           holding--;
           accept();
-        }, opts.holdMs);
+        }, holdMs);
       });
     },
     onClose(session) {
       closed.add(session.id);
     },
   });
+  // A client killed mid-session resets its connection: the sink, like a real MTA, carries on.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   return {
@@ -74,6 +95,16 @@ export async function startSmtpSink(opts: { holdMs?: number } = {}) {
     release(address: string) {
       stalled.delete(address.toLowerCase());
       refusals.delete(address.toLowerCase());
+    },
+    set holdMs(ms: number) {
+      holdMs = ms;
+    },
+    set failData(code: number) {
+      failData = code;
+    },
+    /** How many DATA commands `failData` refused. */
+    get dataFailures() {
+      return dataFailures;
     },
     /** How many messages are being held right now (with `holdMs`). */
     get holding() {
