@@ -62,6 +62,8 @@ export const configSchema = z.object({
     .regex(/^(capture|mx|smtps?:\/\/.+)$/, 'expected capture, mx, or an smtp:// or smtps:// URL')
     .default('capture'),
   MX_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  /** MX delivery and verification probes may connect to loopback/private/reserved addresses (tests, private networks only). */
+  MX_ALLOW_PRIVATE: bool.default(false),
   MAIL_HELO_NAME: z.string().optional(),
   DELIVERY_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(8),
   DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60),

@@ -86,6 +86,7 @@ export async function startTestServer(
       OPERATOR_TOKEN,
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '1000',
+      MX_ALLOW_PRIVATE: 'true', // MX and probe targets in tests are local SMTP servers; refusal tests set 'false'
       // Suites make many requests with one token; the rate-limit tests set low limits themselves.
       RATE_LIMIT_REQUESTS: '1000000',
       API_QUOTA_PER_DAY: '100000000',

@@ -1,6 +1,9 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
+import { mailHostAddresses, mailHosts } from '../../lib/mail-hosts.js';
 import type { MailTransport, OutgoingMail, RawMail, SendInfo } from './transport.js';
 
 /** An SMTP answer that will not change on retry (5xx): the job gives up instead of retrying. */
@@ -25,10 +28,24 @@ export class TemporaryMailError extends Error {
 
 type SmtpErr = { responseCode?: number; response?: string; message?: string; code?: string };
 
-function classify(err: unknown): Error {
+/**
+ * The reasons recorded for a failure with no SMTP answer. A socket error's text names addresses
+ * and errno codes of the network the service runs in (`connect ECONNREFUSED 10.0.0.5:25`), and it
+ * ends up in the email's log and activity, which the sending account reads: it gets these, the
+ * server log gets the detail.
+ */
+export const UNREACHABLE = 'the mail server could not be reached';
+export const NO_ANSWER = 'the mail server did not answer in time';
+
+/** A server's answer (4xx/5xx) is kept as said; anything else becomes a generic temporary failure. */
+function classify(err: unknown, log: Logger, where: Record<string, unknown>): Error {
   const e = err as SmtpErr;
-  const text = e.response ?? e.message ?? String(err);
-  return e.responseCode && e.responseCode >= 500 ? new PermanentMailError(text) : new TemporaryMailError(text);
+  if (e.responseCode) {
+    const text = e.response ?? e.message ?? String(err);
+    return e.responseCode >= 500 ? new PermanentMailError(text) : new TemporaryMailError(text);
+  }
+  log.warn({ ...where, code: e.code, detail: e.message ?? String(err) }, 'mail server not reached');
+  return new TemporaryMailError(e.code === 'ETIMEDOUT' ? NO_ANSWER : UNREACHABLE);
 }
 
 const message = (mail: OutgoingMail) => ({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
@@ -36,17 +53,17 @@ const message = (mail: OutgoingMail) => ({ from: mail.from, to: mail.to, subject
 type Info = { messageId: string; response?: string; rejected?: unknown[]; rejectedErrors?: SmtpErr[] };
 
 /** The outcome for the first envelope recipient (the email's own `to`); cc/bcc refusals do not decide it. */
-function outcome(info: Info, primary: string): SendInfo {
+function outcome(info: Info, primary: string, log: Logger): SendInfo {
   const refused = (info.rejected ?? []).map((r) => String(r).toLowerCase());
   if (refused.includes(primary.toLowerCase())) {
     const err = info.rejectedErrors?.find((e) => String(e.message ?? '').toLowerCase().includes(primary.toLowerCase()));
-    throw classify(err ?? { responseCode: 550, response: `recipient ${primary} refused` });
+    throw classify(err ?? { responseCode: 550, response: `recipient ${primary} refused` }, log, { to: primary });
   }
   return { id: info.messageId, response: info.response ?? '' };
 }
 
 /** Relays through one smarthost, `smtp://user:pass@host:port` (or smtps://), over a pool. */
-export function smtpTransport(url: string, helo?: string, timeoutMs = 60_000): MailTransport {
+export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs = 60_000): MailTransport {
   const transporter = nodemailer.createTransport({
     url,
     pool: true,
@@ -61,7 +78,7 @@ export function smtpTransport(url: string, helo?: string, timeoutMs = 60_000): M
         const info = await transporter.sendMail(message(mail));
         return { id: info.messageId, response: info.response };
       } catch (err) {
-        throw classify(err);
+        throw classify(err, log, { transport: 'smtp' });
       }
     },
     async sendRaw(mail) {
@@ -69,32 +86,66 @@ export function smtpTransport(url: string, helo?: string, timeoutMs = 60_000): M
       try {
         info = (await transporter.sendMail({ envelope: mail.envelope, raw: mail.raw })) as Info;
       } catch (err) {
-        throw classify(err);
+        throw classify(err, log, { transport: 'smtp' });
       }
-      return outcome(info, mail.envelope.to[0]);
+      return outcome(info, mail.envelope.to[0], log);
     },
   };
+}
+
+export interface MxOptions {
+  port: number;
+  helo?: string;
+  timeoutMs?: number;
+  /** MX_ALLOW_PRIVATE: connect to loopback, private and reserved addresses too. */
+  allowPrivate: boolean;
+  log: Logger;
 }
 
 /**
  * Delivers straight to the recipient domain's MX hosts (lowest preference first; the domain's
  * own address when it has no MX, as RFC 5321 says), through the service's one DNS resolver.
- * STARTTLS is used when offered, without certificate checks: MX delivery is opportunistic.
+ * Every address is checked against the webhook address rules before any connection
+ * (lib/mail-hosts.ts), and nodemailer is handed the checked IP, so it never resolves the name
+ * again. STARTTLS is used when offered, without certificate checks: MX delivery is opportunistic.
  */
-export function mxTransport(dns: Dns, port: number, helo?: string, timeoutMs = 60_000): MailTransport {
+export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
+  const { port, helo, timeoutMs = 60_000, allowPrivate, log } = opts;
+
+  async function lookup<T>(work: () => Promise<T>, domain: string, host: string): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      // A resolver failure (SERVFAIL, timeout) may pass; its errno text is for the log only.
+      log.warn({ domain, host, detail: (err as Error).message }, 'MX delivery: DNS lookup failed');
+      throw new TemporaryMailError(`the DNS lookup for ${domain} failed`);
+    }
+  }
+
   async function deliver(to: string, payload: Record<string, unknown>): Promise<Info> {
-    const domain = to.slice(to.lastIndexOf('@') + 1);
-    const mx = (await dns.mx(domain)).sort((a, b) => a.priority - b.priority).map((r) => r.exchange);
-    const hosts = mx.length ? mx : [domain];
-    let last: Error = new PermanentMailError(`no mail host for ${domain}`);
+    const domain = to.slice(to.lastIndexOf('@') + 1).toLowerCase();
+    const hosts = mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain);
+    let last: Error | null = null;
+    let refused = false;
     for (const host of hosts) {
-      const addresses = await dns.a(host);
-      if (!addresses.length) continue;
+      let checked;
+      try {
+        checked = await lookup(() => mailHostAddresses(dns, host, allowPrivate), domain, host);
+      } catch (err) {
+        last = err as Error;
+        continue;
+      }
+      if (checked.refused.length) {
+        refused = true;
+        log.warn({ domain, mx: host, refused: checked.refused }, 'MX delivery: address refused (MX_ALLOW_PRIVATE is off)');
+      }
+      if (!checked.usable.length) continue;
+      const address = checked.usable[0];
       const transporter = nodemailer.createTransport({
-        host: addresses[0],
+        host: address,
         port,
         name: helo ?? os.hostname(),
-        tls: { rejectUnauthorized: false, servername: host },
+        tls: { rejectUnauthorized: false, ...(isIP(host) ? {} : { servername: host }) },
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
         socketTimeout: timeoutMs,
@@ -102,14 +153,18 @@ export function mxTransport(dns: Dns, port: number, helo?: string, timeoutMs = 6
       try {
         return (await transporter.sendMail(payload)) as Info;
       } catch (err) {
-        last = classify(err);
+        last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer; another MX would say the same.
         if (last instanceof PermanentMailError) throw last;
       } finally {
         transporter.close();
       }
     }
-    throw last;
+    if (last) throw last;
+    // Permanent, like a domain with no mail host at all: the domain's own DNS routes its mail to
+    // addresses this service never connects to, so no retry can succeed until that DNS changes,
+    // and each retry would only repeat the refusal. The reason names neither host nor address.
+    throw new PermanentMailError(refused ? `no permitted mail host for ${domain}` : `no mail host for ${domain}`);
   }
   return {
     async send(mail) {
@@ -128,7 +183,7 @@ export function mxTransport(dns: Dns, port: number, helo?: string, timeoutMs = 6
         const isPrimary = rcpts.includes(mail.envelope.to[0]);
         try {
           const info = await deliver(rcpts[0], { envelope: { from: mail.envelope.from, to: rcpts }, raw: mail.raw });
-          if (isPrimary) first = outcome(info, mail.envelope.to[0]);
+          if (isPrimary) first = outcome(info, mail.envelope.to[0], log);
         } catch (err) {
           if (isPrimary) throw err;
         }

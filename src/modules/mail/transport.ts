@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import pino, { type Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import { CapturedMail } from './captured-mail.entity.js';
 import { mxTransport, smtpTransport } from './smtp-transport.js';
@@ -38,15 +39,36 @@ export interface MailTransport {
   sendRaw(mail: RawMail): Promise<SendInfo>;
 }
 
-/** The transport MAIL_TRANSPORT names: `capture` (the default), `mx`, or an smtp(s):// smarthost. */
+/**
+ * The transport MAIL_TRANSPORT names: `capture` (the default), `mx`, or an smtp(s):// smarthost.
+ * `log` receives the details of failures that callers only see as generic reasons; without one,
+ * a logger at LOG_LEVEL is made.
+ */
 export function createMailTransport(
-  config: { MAIL_TRANSPORT: string; MX_PORT: number; MAIL_HELO_NAME?: string; DELIVERY_TIMEOUT_MS?: number },
+  config: {
+    MAIL_TRANSPORT: string;
+    MX_PORT: number;
+    MX_ALLOW_PRIVATE?: boolean;
+    MAIL_HELO_NAME?: string;
+    DELIVERY_TIMEOUT_MS?: number;
+    LOG_LEVEL?: string;
+  },
   dns: Dns,
   fork: () => EntityManager,
+  log?: Logger,
 ): MailTransport {
   if (config.MAIL_TRANSPORT === 'capture') return captureTransport(fork);
-  if (config.MAIL_TRANSPORT === 'mx') return mxTransport(dns, config.MX_PORT, config.MAIL_HELO_NAME, config.DELIVERY_TIMEOUT_MS);
-  return smtpTransport(config.MAIL_TRANSPORT, config.MAIL_HELO_NAME, config.DELIVERY_TIMEOUT_MS);
+  const logger = (log ?? pino({ level: config.LOG_LEVEL ?? 'info' })).child({ module: 'mail' });
+  if (config.MAIL_TRANSPORT === 'mx') {
+    return mxTransport(dns, {
+      port: config.MX_PORT,
+      helo: config.MAIL_HELO_NAME,
+      timeoutMs: config.DELIVERY_TIMEOUT_MS,
+      allowPrivate: config.MX_ALLOW_PRIVATE ?? false,
+      log: logger,
+    });
+  }
+  return smtpTransport(config.MAIL_TRANSPORT, logger, config.MAIL_HELO_NAME, config.DELIVERY_TIMEOUT_MS);
 }
 
 export function captureTransport(fork: () => EntityManager): MailTransport {

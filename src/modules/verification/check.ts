@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
+import { mailHostAddresses, mailHosts } from '../../lib/mail-hosts.js';
 import type { AppServices } from '../../services.js';
 import type { VERIFICATION_RESULTS } from '../events/verification-events.js';
 import { isDisposable, isRoleAddress, parseAddress, typoSuggestion } from './address-checks.js';
@@ -18,7 +18,16 @@ export interface CheckOutcome {
   error?: string;
 }
 
-type Services = Pick<AppServices, 'config' | 'dns'>;
+type Services = Pick<AppServices, 'config' | 'dns' | 'log'>;
+
+/**
+ * What a caller learns when no SMTP conversation took place: the same text whether the MX address
+ * was refused (loopback, private, reserved: no connection is made) or the connection failed, and
+ * no address or errno, so verification cannot be used to map the service's network. A timeout
+ * says only that. The detail goes to the server log.
+ */
+export const UNREACHABLE = 'The mail server could not be reached.';
+export const NO_ANSWER = 'The mail server did not answer in time.';
 
 let limiter: HostLimiter | null = null;
 function hostLimiter(config: AppServices['config']): HostLimiter {
@@ -55,9 +64,11 @@ export async function verifyAddress(services: Services, email: string, opts: { t
   if (isDisposable(addr)) return { result: 'disposable' };
   if (isRoleAddress(addr)) return { result: 'role_based' };
 
-  const target = await mailHost(dns, addr.domain, deadline);
+  const target = await mailHost(services, addr.domain, deadline);
   if (target === 'timeout') return failed(`The DNS lookup of ${addr.domain} timed out.`);
   if (target === 'error') return { result: 'unknown' };
+  // Refused like a connection that failed: `failed` (refunded), with the same generic reason.
+  if (target === 'refused') return failed(UNREACHABLE);
   if (!target) return { result: 'mailbox_not_found' };
 
   const release = await hostLimiter(config).acquire(target.host, deadline);
@@ -72,6 +83,9 @@ export async function verifyAddress(services: Services, email: string, opts: { t
       randomAddress: `${randomBytes(9).toString('hex')}@${addr.domain}`,
       deadline,
     });
+    if (outcome.kind === 'timeout' || outcome.kind === 'connection') {
+      services.log.info({ domain: addr.domain, mx: target.host, ip: target.ip, detail: outcome.detail }, 'verification probe failed');
+    }
     return { ...classify(outcome), mx: target.host };
   } finally {
     release();
@@ -81,22 +95,28 @@ export async function verifyAddress(services: Services, email: string, opts: { t
 /**
  * The host to probe: the lowest-preference MX that has an address, or the domain itself when it
  * has no MX but an A record (RFC 5321 §5.1). null: nowhere to deliver (incl. a null MX, RFC 7505).
+ * Every address is checked (lib/mail-hosts.ts) and the probe connects to the checked IP; a host
+ * whose addresses are all refused is skipped. 'refused': hosts were found, none with a usable address.
  */
-async function mailHost(dns: Services['dns'], domain: string, deadline: number): Promise<{ host: string; ip: string } | null | 'timeout' | 'error'> {
+async function mailHost(
+  { dns, config, log }: Services,
+  domain: string,
+  deadline: number,
+): Promise<{ host: string; ip: string } | null | 'refused' | 'timeout' | 'error'> {
   try {
     const mx = await beforeDeadline(dns.mx(domain), deadline);
     if (mx === 'timeout') return 'timeout';
-    const hosts = mx.length
-      ? [...mx].sort((a, b) => a.priority - b.priority).map((m) => m.exchange.replace(/\.$/, '').toLowerCase())
-      : [domain];
-    for (const host of hosts) {
-      if (!host) return null;
-      if (net.isIP(host)) return { host, ip: host };
-      const ips = await beforeDeadline(dns.a(host), deadline);
-      if (ips === 'timeout') return 'timeout';
-      if (ips.length) return { host, ip: ips[0] };
+    let refused = false;
+    for (const host of mailHosts(mx, domain)) {
+      const checked = await beforeDeadline(mailHostAddresses(dns, host, config.MX_ALLOW_PRIVATE), deadline);
+      if (checked === 'timeout') return 'timeout';
+      if (checked.refused.length) {
+        refused = true;
+        log.info({ domain, mx: host, refused: checked.refused }, 'verification: MX address refused (MX_ALLOW_PRIVATE is off)');
+      }
+      if (checked.usable.length) return { host, ip: checked.usable[0] };
     }
-    return null;
+    return refused ? 'refused' : null;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ETIMEOUT' ? 'timeout' : 'error';
   }
@@ -120,7 +140,7 @@ function classify(outcome: ProbeOutcome): CheckOutcome {
     const r = classifyReply(outcome.reply);
     return { result: r === 'mailbox_blocked' ? r : 'unknown' };
   }
-  if (outcome.kind !== 'replies') return failed(outcome.detail);
+  if (outcome.kind !== 'replies') return failed(outcome.kind === 'timeout' ? NO_ANSWER : UNREACHABLE);
   const { rcpt, random } = outcome;
   if (rcpt.code < 200 || rcpt.code >= 300) return { result: classifyReply(rcpt) };
   if (random && random.code >= 200 && random.code < 300) return { result: 'catch_all' };

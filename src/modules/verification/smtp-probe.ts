@@ -10,9 +10,11 @@ export type ProbeOutcome =
   | { kind: 'replies'; rcpt: Reply; random: Reply | null }
   /** The server refused before RCPT TO (greeting, EHLO/HELO or MAIL FROM). */
   | { kind: 'refused'; stage: 'greeting' | 'helo' | 'mail'; reply: Reply }
+  /** `detail` names the server's address and the socket error: for the server log, never the caller. */
   | { kind: 'timeout' | 'connection'; detail: string };
 
 export interface ProbeOptions {
+  /** An IP address the caller has checked (lib/mail-hosts.ts); never a name, which would be resolved again. */
   host: string;
   port: number;
   heloName: string;
@@ -29,6 +31,8 @@ export interface ProbeOptions {
  * when the server allows), and a probe must never start a message, so the dialogue is spoken here.
  */
 export function probe(opts: ProbeOptions): Promise<ProbeOutcome> {
+  // A name here would be resolved by the system resolver at connect time, past the address check.
+  if (!net.isIP(opts.host)) return Promise.resolve({ kind: 'connection', detail: `The probe target ${opts.host} is not an IP address.` });
   return new Promise((resolve) => {
     const socket = net.connect({ host: opts.host, port: opts.port });
     let buffer = '';

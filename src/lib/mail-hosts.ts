@@ -1,0 +1,59 @@
+import { isIP } from 'node:net';
+import { classifyAddress, type AddressKind } from '../modules/webhooks/ssrf.js';
+import type { Dns } from './dns.js';
+
+/**
+ * Where the service may open an SMTP connection for a recipient domain (MX delivery and the
+ * verification probe). A domain's DNS is written by whoever owns it, so an MX or A record naming
+ * loopback, a private network or a cloud metadata address would otherwise turn delivery and
+ * verification into a scanner of the service's own network. The address rules are the webhooks'
+ * (modules/webhooks/ssrf.ts); MX_ALLOW_PRIVATE lifts them for tests and private deployments.
+ */
+
+export interface CheckedAddresses {
+  /** Addresses the caller may connect to, in the resolver's order. */
+  usable: string[];
+  /** Addresses refused by the rules, with the reason (for the server log only). */
+  refused: { address: string; kind: AddressKind }[];
+}
+
+/** An MX exchange as a host: no trailing dot, lower case, an IPv6 literal without brackets. */
+function hostOf(exchange: string): string {
+  return exchange.replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
+/**
+ * The domain's mail hosts, lowest preference first, or the domain itself when it has no MX
+ * (RFC 5321 §5.1). An empty exchange (a null MX, RFC 7505) ends the list: the domain takes no mail.
+ */
+export function mailHosts(mx: { exchange: string; priority: number }[], domain: string): string[] {
+  if (!mx.length) return [hostOf(domain)];
+  const hosts: string[] = [];
+  for (const record of [...mx].sort((a, b) => a.priority - b.priority)) {
+    const host = hostOf(record.exchange);
+    if (!host) break;
+    hosts.push(host);
+  }
+  return hosts;
+}
+
+/** Splits addresses into those the rules allow and those they refuse. */
+export function checkAddresses(addresses: string[], allowPrivate: boolean): CheckedAddresses {
+  const out: CheckedAddresses = { usable: [], refused: [] };
+  for (const address of addresses) {
+    const kind = allowPrivate ? null : classifyAddress(address);
+    if (kind) out.refused.push({ address, kind });
+    else out.usable.push(address);
+  }
+  return out;
+}
+
+/**
+ * One mail host's addresses, resolved once through the service's resolver, every one checked. A
+ * caller connects to one of `usable` (an IP) and never resolves the name again, so an answer that
+ * changes between the check and the connection (DNS rebinding) cannot redirect it. An exchange
+ * that is itself an IP literal is checked as it is.
+ */
+export async function mailHostAddresses(dns: Dns, host: string, allowPrivate: boolean): Promise<CheckedAddresses> {
+  return checkAddresses(isIP(host) ? [host] : await dns.a(host), allowPrivate);
+}
