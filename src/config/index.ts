@@ -104,11 +104,27 @@ export const configSchema = z.object({
   /** Where feedback loops send ARF complaints (any address; reports to return paths work without it). */
   FEEDBACK_ADDRESS: z.email().optional(),
   SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(40 * 1024 * 1024),
+  /** Largest DSN or ARF report accepted without login (src/modules/smtp/ingress.ts says why each size). */
+  SMTP_MAX_REPORT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Largest DMARC aggregate report mail accepted without login. */
+  SMTP_MAX_DMARC_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  /** Largest inbound-route mail accepted without login: fits one 25 MB attachment, base64-encoded. */
+  SMTP_MAX_INBOUND_BYTES: z.coerce.number().int().min(1024).default(36 * 1024 * 1024),
+  /** Bytes the messages of sessions without login may hold at once, all together; past it, 452. */
+  SMTP_UNAUTHENTICATED_BUFFER_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  /** Open SMTP connections at most; more are greeted with 421. */
+  SMTP_MAX_CLIENTS: z.coerce.number().int().min(1).default(200),
+  /** Open SMTP connections at most from one remote address; more are greeted with 421. */
+  SMTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** Lets loopback clients log in without STARTTLS (everyone else always needs it). */
+  SMTP_ALLOW_INSECURE_AUTH_LOOPBACK: bool.default(false),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Requests one API token may make per window, and the window's length; the window starts at the token's first request after the last one ended. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests one account may make per window over all its tokens and SMTP users (new tokens are no new room). */
+  ACCOUNT_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(600),
   /** Requests one account may make per UTC day, over all its tokens. */
   API_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(100_000),
 });

@@ -7,6 +7,11 @@ import { errors } from '../graphql/errors.js';
 /**
  * Loads one row of the caller's account. Another account's id answers exactly like a missing
  * one (404), so ids cannot be probed across accounts.
+ *
+ * For a token limited to a domain, on a table whose rows may belong to a domain: a row of
+ * another domain of the account is 403 (it exists, the token may not touch it), and a row of no
+ * domain (an account-wide template, token, suppression or SMS webhook) is 404, as for another
+ * account's ids: it is outside the token's world.
  */
 export async function findOwned<T extends object>(
   em: EntityManager,
@@ -19,13 +24,23 @@ export async function findOwned<T extends object>(
     populate: populate as never,
   });
   if (!row) throw errors.notFound();
-  // A domain-limited token sees the row exists (same account) but may not touch it: 403.
-  const domain = (row as { domain?: { id: string } | null }).domain;
-  if (domain) assertDomainAccess(auth, domain.id);
+  if (auth.domainId && hasDomain(em, entity)) {
+    const domain = (row as { domain?: { id: string } | null }).domain;
+    if (!domain) throw errors.notFound();
+    assertDomainAccess(auth, domain.id);
+  }
   return row;
 }
 
-/** The filter that limits a list to what the caller may see. */
+/** Whether rows of this entity can belong to a domain (a `domain` relation). */
+function hasDomain<T extends object>(em: EntityManager, entity: EntityName<T>): boolean {
+  return 'domain' in (em.getMetadata().find(entity)?.properties ?? {});
+}
+
+/**
+ * The filter that limits a list to what the caller may see: the account's rows and, for a token
+ * limited to a domain, that domain's rows only (rows of no domain are left out with the others).
+ */
 export function visibleTo(auth: Auth, domainField: string | null = 'domain'): Record<string, unknown> {
   const where: Record<string, unknown> = { account: auth.accountId };
   if (domainField && auth.domainId) where[domainField] = auth.domainId;

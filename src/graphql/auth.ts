@@ -4,7 +4,7 @@ import { ApiToken } from '../modules/tokens/token.entity.js';
 import { safeEqual, sha256Hex } from '../lib/secrets.js';
 import type { Auth, Ctx } from './context.js';
 import { errors } from './errors.js';
-import { OPERATOR, scopeSatisfied } from './scopes.js';
+import { OPERATOR, WHOLE_ACCOUNT, scopeSatisfied } from './scopes.js';
 
 export type Credential = { kind: 'none' } | { kind: 'invalid' } | { kind: 'operator' } | { kind: 'token'; auth: Auth };
 
@@ -49,9 +49,15 @@ export function checkRoles(context: Ctx, roles: string[]): true {
   }
   // The operator is known, just not an account: account operations are forbidden to it, not unknown.
   if (!context.auth) throw context.operator ? errors.forbidden('The operator token is for the operator API only.') : errors.unauthenticated();
-  if (roles.length === 0 || roles.some((r) => scopeSatisfied(context.auth!.scopes, r))) return true;
-  throw errors.forbidden('This token does not have the scope this action needs.');
+  const scopes = roles.filter((r) => r !== WHOLE_ACCOUNT);
+  if (scopes.length > 0 && !scopes.some((r) => scopeSatisfied(context.auth!.scopes, r))) {
+    throw errors.forbidden('This token does not have the scope this action needs.');
+  }
+  if (context.auth.domainId && scopes.length < roles.length) throw errors.forbidden(WHOLE_ACCOUNT_ONLY);
+  return true;
 }
+
+export const WHOLE_ACCOUNT_ONLY = 'This token is limited to one domain; this action needs a token for the whole account.';
 
 /** 403 when a domain-limited token reaches for another domain. */
 export function assertDomainAccess(auth: Auth, domainId: string): void {

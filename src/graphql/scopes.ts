@@ -37,6 +37,13 @@ export type Scope = (typeof SCOPES)[number];
 /** The role an operation may need besides scopes: the instance operator (OPERATOR_TOKEN). */
 export const OPERATOR = 'operator';
 
+/**
+ * Declared beside a scope (`@Authorized(['sms_full', WHOLE_ACCOUNT])`) on operations over data
+ * that belongs to no domain (SMS, email verification, template categories): a token limited to a
+ * domain is refused them (403), since nothing there is of its domain.
+ */
+export const WHOLE_ACCOUNT = 'whole_account';
+
 export function scopeSatisfied(held: ReadonlySet<string>, needed: string): boolean {
   if (held.has(needed)) return true;
   return needed.endsWith('_read') && held.has(needed.replace(/_read$/, '_full'));

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
-import { Kind, type GraphQLError, type OperationDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { Auth, Ctx } from '../graphql/context.js';
 import { errors } from '../graphql/errors.js';
@@ -32,6 +32,8 @@ export function verdict(u: Usage): Metered {
   let refusal: GraphQLError | null = null;
   if (u.rate.hits > u.rate.limit) {
     refusal = errors.tooManyRequests('Too Many Attempts.', seconds(u.now, u.rate.resetsAt));
+  } else if (u.accountRate.hits > u.accountRate.limit) {
+    refusal = errors.tooManyRequests('Too Many Attempts.', seconds(u.now, u.accountRate.resetsAt));
   } else if (u.quota.hits > u.quota.limit) {
     refusal = errors.tooManyRequests(`The daily API quota of ${u.quota.limit} requests is used up.`, seconds(u.now, u.quota.resetsAt));
   }
@@ -39,9 +41,9 @@ export function verdict(u: Usage): Metered {
   return { headers, refusal };
 }
 
-export async function meterRequest(em: EntityManager, config: Config, auth: Auth, countQuota: boolean): Promise<Metered> {
+export async function meterRequest(em: EntityManager, config: Config, auth: Auth, countQuota: boolean, hits = 1): Promise<Metered> {
   try {
-    return verdict(await new QuotaService(em, config).meter(auth, { countQuota }));
+    return verdict(await new QuotaService(em, config).meter(auth, { countQuota, hits }));
   } catch (err) {
     throw asUnavailable(err);
   }
@@ -56,6 +58,31 @@ function onlyUncounted(op: OperationDefinitionNode | undefined): boolean {
 }
 
 /**
+ * What a document costs against the limits: one request per root field it asks for, so aliases
+ * (`a: send_email(...) b: send_email(...)`) and fragments cannot pack many operations into one.
+ * Fields reached through fragments count too; `__typename` and the uncounted fields (`api_quota`)
+ * do not. At least 1.
+ */
+export function rootFieldCount(op: OperationDefinitionNode | undefined, fragments: Record<string, FragmentDefinitionNode>): number {
+  if (!op) return 1;
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode): number =>
+    set.selections.reduce((n, s) => {
+      if (s.kind === Kind.FIELD) return n + (s.name.value === '__typename' || UNCOUNTED_FIELDS.has(s.name.value) ? 0 : 1);
+      if (s.kind === Kind.INLINE_FRAGMENT) return n + walk(s.selectionSet);
+      const f = fragments[s.name.value];
+      if (!f || seen.has(f.name.value)) return n;
+      seen.add(f.name.value);
+      return n + walk(f.selectionSet);
+    }, 0);
+  return Math.max(1, walk(op.selectionSet));
+}
+
+function fragmentsOf(doc: DocumentNode): Record<string, FragmentDefinitionNode> {
+  return Object.fromEntries(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+}
+
+/**
  * Meters Apollo requests once the operation is known (so `api_quota` alone spares the quota) and
  * answers 429 before anything runs. A document that fails to parse or validate never gets there;
  * it is counted as it is answered, so its answer carries the headers too.
@@ -64,17 +91,17 @@ export function rateLimitPlugin(config: Config, log: Logger): ApolloServerPlugin
   return {
     async requestDidStart() {
       let metered = false;
-      const meter = async (rc: GraphQLRequestContext<Ctx>, countQuota: boolean) => {
+      const meter = async (rc: GraphQLRequestContext<Ctx>, countQuota: boolean, hits = 1) => {
         metered = true;
         const { auth, em } = rc.contextValue;
         if (!auth) return null;
-        const m = await meterRequest(em, config, auth, countQuota);
+        const m = await meterRequest(em, config, auth, countQuota, hits);
         for (const [k, v] of Object.entries(m.headers)) rc.response.http.headers.set(k, v);
         return m.refusal;
       };
       return {
         async didResolveOperation(rc) {
-          const refusal = await meter(rc, !onlyUncounted(rc.operation));
+          const refusal = await meter(rc, !onlyUncounted(rc.operation), rootFieldCount(rc.operation, rc.document ? fragmentsOf(rc.document) : {}));
           if (refusal) throw refusal;
         },
         async willSendResponse(rc) {

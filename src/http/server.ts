@@ -20,6 +20,7 @@ import { createMetrics } from './metrics.js';
 import { registerPlainRoutes } from './plain-routes.js';
 import { BODY_TOO_LARGE, bodyTooLargeMessage, largeBodyRoutes } from './body-limits.js';
 import { apolloGuard, yogaGuard } from './graphql-guard.js';
+import { StreamGuard } from './stream-guard.js';
 import { limitsFromConfig } from '../graphql/limits.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -155,6 +156,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   });
 
   // --- GraphQL subscriptions over SSE (graphql-yoga), same schema ---
+  const streams = new StreamGuard(services.orm, services.pubsub, log);
+  app.addHook('onClose', async () => streams.stop());
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
     schema,
     graphqlEndpoint: '/graphql/stream',
@@ -171,8 +174,12 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
         return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },
     },
-    // A subscription is metered once, when it connects.
-    context: async ({ req, reply }) => ctxFor(req, meterInto(reply)),
+    // A subscription is metered once, when it connects, and ends when its token changes.
+    context: async ({ req, reply }) => {
+      const ctx = await ctxFor(req, meterInto(reply));
+      if (ctx.auth) streams.watch(ctx.auth, reply.raw);
+      return ctx;
+    },
   });
   app.route({
     url: '/graphql/stream',

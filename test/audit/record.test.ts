@@ -17,7 +17,7 @@ beforeAll(async () => {
   r.secretFor('*', s.app.services.config.WEBHOOK_TEST_SECRET);
   accountId = await accountIdOf(s);
   // A token of its own makes the changes, so the actor is told apart from the admin token.
-  const token = await tokenWith(s, ['tokens_full', 'smtp_users_full', 'webhooks_full', 'sms_full', 'users_full']);
+  const token = await tokenWith(s, ['tokens_full', 'smtp_users_full', 'webhooks_full', 'sms_full', 'users_full', 'email_full']);
   const me = await s.gql('query { whoami { token_id } }', {}, token);
   const id = me.body.data.whoami.token_id;
   actor = { id, token, name: (await s.rest('GET', `/token/${id}`)).body.data.name };

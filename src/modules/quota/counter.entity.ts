@@ -18,7 +18,11 @@ export class ApiRateCounter {
   hits!: number;
 }
 
-/** An account's API requests on one UTC day; one row per account, reset on its first request of a new day. */
+/**
+ * An account's API requests on one UTC day, and in its current rate window (all its tokens and
+ * SMTP users together, so that making new tokens does not make new room); one row per account,
+ * reset on its first request of a new day or window.
+ */
 @Entity({ tableName: 'api_quota_counters' })
 export class ApiQuotaCounter {
   @ManyToOne(() => Account, { primary: true, deleteRule: 'cascade' })
@@ -29,4 +33,10 @@ export class ApiQuotaCounter {
 
   @Property({ type: 'integer' })
   hits!: number;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  rate_window_end: Date | null = null;
+
+  @Property({ type: 'integer', default: 0 })
+  rate_hits: number = 0;
 }

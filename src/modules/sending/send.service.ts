@@ -10,6 +10,7 @@ import { enqueue } from '../../jobs/boss.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
+import { visibleTo } from '../../db/scoped.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
 import { recordActivities, type NewActivity } from '../activity/record.js';
 import { Email, Message, MessageAttachment, type Address } from './message.entity.js';
@@ -77,7 +78,8 @@ export async function acceptSend(
 ): Promise<SendResult> {
   const now = opts.now ?? new Date();
   let template: Template | null = null;
-  if (args.template_id) template = await em.findOne(Template, { id: args.template_id, account: auth.accountId });
+  // The template must be one the caller can see: a domain-limited token's own domain's only.
+  if (args.template_id) template = await em.findOne(Template, { id: args.template_id, ...visibleTo(auth) });
   const claimed = args.from?.email ?? template?.default_from_email ?? null;
   const { account, domains } = await accountAndDomains(em, auth.accountId, claimed);
   const bag = new FieldErrorBag();

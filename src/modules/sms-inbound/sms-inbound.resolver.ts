@@ -1,3 +1,4 @@
+import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { CreateSmsInboundArgs, SmsInboundIdArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
@@ -10,31 +11,31 @@ const map = (ctx: Ctx, withNumber = false) => (r: RouteWithTarget) =>
 
 @Resolver()
 export class SmsInboundResolver {
-  @Authorized('sms_read')
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
   @Query(() => [SmsInboundType], { description: 'The account\'s SMS inbound routes, newest first.' })
   async sms_inbounds(@Context() ctx: Ctx, @Args() args: SmsInboundListArgs): Promise<SmsInboundType[]> {
     return (await svc(ctx).list(caller(ctx), args)).map(map(ctx));
   }
 
-  @Authorized('sms_read')
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
   @Query(() => SmsInboundType, { description: 'One route, with its SMS number.' })
   async sms_inbound(@Context() ctx: Ctx, @Args() { sms_inbound_id }: SmsInboundIdArgs): Promise<SmsInboundType> {
     return map(ctx, true)(await svc(ctx).get(caller(ctx), sms_inbound_id));
   }
 
-  @Authorized('sms_full')
+  @Authorized(['sms_full', WHOLE_ACCOUNT])
   @Mutation(() => SmsInboundType, { description: 'The route gets its own signing secret.' })
   async create_sms_inbound(@Context() ctx: Ctx, @Args() args: CreateSmsInboundArgs): Promise<SmsInboundType> {
     return map(ctx)(await svc(ctx).create(caller(ctx), args));
   }
 
-  @Authorized('sms_full')
+  @Authorized(['sms_full', WHOLE_ACCOUNT])
   @Mutation(() => SmsInboundType, { description: 'Only the fields sent change; filter: null removes the filter.' })
   async update_sms_inbound(@Context() ctx: Ctx, @Args() args: UpdateSmsInboundArgs): Promise<SmsInboundType> {
     return map(ctx)(await svc(ctx).update(caller(ctx), args));
   }
 
-  @Authorized('sms_full')
+  @Authorized(['sms_full', WHOLE_ACCOUNT])
   @Mutation(() => Boolean)
   async delete_sms_inbound(@Context() ctx: Ctx, @Args() { sms_inbound_id }: SmsInboundIdArgs): Promise<boolean> {
     return svc(ctx).remove(caller(ctx), sms_inbound_id);

@@ -1,3 +1,4 @@
+import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsNumberIdArgs, SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';
@@ -8,25 +9,25 @@ const svc = (ctx: Ctx) => new SmsNumberService(ctx.em, ctx.services);
 
 @Resolver()
 export class SmsNumberResolver {
-  @Authorized('sms_read')
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
   @Query(() => [SmsNumberType], { description: 'The account\'s SMS phone numbers, newest first.' })
   async sms_numbers(@Context() ctx: Ctx, @Args() args: SmsNumberListArgs): Promise<SmsNumberType[]> {
     return (await svc(ctx).list(caller(ctx), args)).map(toSmsNumber);
   }
 
-  @Authorized('sms_read')
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
   @Query(() => SmsNumberType)
   async sms_number(@Context() ctx: Ctx, @Args() { sms_number_id }: SmsNumberIdArgs): Promise<SmsNumberType> {
     return toSmsNumber(await svc(ctx).get(caller(ctx), sms_number_id));
   }
 
-  @Authorized('sms_full')
+  @Authorized(['sms_full', WHOLE_ACCOUNT])
   @Mutation(() => SmsNumberType, { description: 'Pause or unpause; unpausing sends the texts that waited.' })
   async update_sms_number(@Context() ctx: Ctx, @Args() args: UpdateSmsNumberArgs): Promise<SmsNumberType> {
     return toSmsNumber(await svc(ctx).update(caller(ctx), args));
   }
 
-  @Authorized('sms_full')
+  @Authorized(['sms_full', WHOLE_ACCOUNT])
   @Mutation(() => Boolean, { description: 'Releases the number, with its messages, texts and activity.' })
   async delete_sms_number(@Context() ctx: Ctx, @Args() { sms_number_id }: SmsNumberIdArgs): Promise<boolean> {
     return svc(ctx).remove(caller(ctx), sms_number_id);

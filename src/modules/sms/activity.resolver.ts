@@ -1,3 +1,4 @@
+import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsActivityArgs } from './activity.inputs.js';
@@ -6,7 +7,7 @@ import { SmsActivityType, toSmsActivity } from './activity.type.js';
 
 @Resolver()
 export class SmsActivityResolver {
-  @Authorized('sms_read')
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
   @Query(() => [SmsActivityType], { description: 'Status changes of the account\'s texts, newest first.' })
   async sms_activity(@Context() ctx: Ctx, @Args() args: SmsActivityArgs): Promise<SmsActivityType[]> {
     return (await new SmsActivityService(ctx.em).list(caller(ctx), args)).map(toSmsActivity);

@@ -1,3 +1,4 @@
+import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsMessageIdArgs, SmsMessageListArgs } from './messages.inputs.js';
@@ -8,13 +9,13 @@ const svc = (ctx: Ctx) => new SmsMessageService(ctx.em);
 
 @Resolver()
 export class SmsMessageResolver {
-  @Authorized('sms_read')
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
   @Query(() => [SmsMessageType], { description: 'The account\'s SMS messages (sends), newest first.' })
   async sms_messages(@Context() ctx: Ctx, @Args() args: SmsMessageListArgs): Promise<SmsMessageType[]> {
     return (await svc(ctx).list(caller(ctx), args)).map((v) => toSmsMessage(v.message, v.paused));
   }
 
-  @Authorized('sms_read')
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
   @Query(() => SmsMessageDetail, { description: 'One SMS message with each of its texts.' })
   async sms_message(@Context() ctx: Ctx, @Args() { sms_message_id }: SmsMessageIdArgs): Promise<SmsMessageDetail> {
     const v = await svc(ctx).get(caller(ctx), sms_message_id);

@@ -1,3 +1,4 @@
+import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SendSmsArgs } from './send.inputs.js';
@@ -11,7 +12,7 @@ export class SendSmsResult {
 
 @Resolver()
 export class SmsSendResolver {
-  @Authorized('sms_full')
+  @Authorized(['sms_full', WHOLE_ACCOUNT])
   @Mutation(() => SendSmsResult, { description: 'Accepts one SMS send (POST /v1/sms): one text per recipient, sent in the background.' })
   async send_sms(@Context() ctx: Ctx, @Args() args: SendSmsArgs): Promise<SendSmsResult> {
     return acceptSms(ctx.services, ctx.em, caller(ctx), args);

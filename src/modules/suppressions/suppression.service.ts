@@ -34,14 +34,14 @@ export class SuppressionService {
     return reasonsFor(this.em, accountId, domainId, emails);
   }
 
-  /** Newest first. A domain-limited token sees its domain's entries and the account-wide blocklist. */
+  /** Newest first. A domain-limited token sees its own domain's entries only. */
   async list(auth: Auth, list: SuppressionList, args: ListArgs): Promise<Suppression[]> {
     const where: Record<string, unknown> = { account: auth.accountId, list };
     if (args.domain_id) {
       where.domain = await ownedDomainId(this.em, auth, args.domain_id);
     } else if (auth.domainId) {
-      if (list === 'blocklist') where.$or = [{ domain: auth.domainId }, { domain: null }];
-      else where.domain = auth.domainId;
+      // Account-wide blocklist entries (no domain) are outside a domain-limited token's reach.
+      where.domain = auth.domainId;
     }
     return this.em.find(Suppression, where, {
       populate: ['domain', 'recipient'],

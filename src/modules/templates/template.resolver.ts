@@ -1,3 +1,4 @@
+import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { TemplateCategoryService } from './template-category.service.js';
@@ -57,19 +58,19 @@ export class TemplateResolver {
     return svc(ctx).remove(caller(ctx), template_id);
   }
 
-  @Authorized('templates_full')
+  @Authorized(['templates_full', WHOLE_ACCOUNT])
   @Query(() => [TemplateCategoryType], { description: 'The account\'s template categories, by name.' })
   async template_categories(@Context() ctx: Ctx, @Args() args: TemplateCategoryListArgs): Promise<TemplateCategoryType[]> {
     return (await categories(ctx).list(caller(ctx), args)).map(toTemplateCategory);
   }
 
-  @Authorized('templates_full')
+  @Authorized(['templates_full', WHOLE_ACCOUNT])
   @Mutation(() => TemplateCategoryType)
   async create_template_category(@Context() ctx: Ctx, @Args() args: CreateTemplateCategoryArgs): Promise<TemplateCategoryType> {
     return toTemplateCategory(await categories(ctx).create(caller(ctx), args));
   }
 
-  @Authorized('templates_full')
+  @Authorized(['templates_full', WHOLE_ACCOUNT])
   @Mutation(() => Boolean, { description: 'Its templates stay, without a category.' })
   async delete_template_category(@Context() ctx: Ctx, @Args() { category_id }: TemplateCategoryIdArgs): Promise<boolean> {
     return categories(ctx).remove(caller(ctx), category_id);

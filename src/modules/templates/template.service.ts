@@ -32,11 +32,10 @@ const TEMPLATE_STATS_SQL = `select count(*)::int as total,
 
 const DOMAIN_TOTALS = ['hard_bounced', 'soft_bounced', 'sent', 'delivered'] as const;
 
-const SHARED_FORBIDDEN = 'This token is limited to one domain; this template belongs to every domain.';
-
 /**
- * Templates of the account. A template without a domain is account-wide: a domain-limited token
- * sees it, but only tokens of the whole account may change it.
+ * Templates of the account. A template without a domain is account-wide: out of a domain-limited
+ * token's reach (404, left out of its lists, refused as a send's template_id), like every row of
+ * no domain (db/scoped.ts).
  */
 export class TemplateService {
   constructor(private readonly em: EntityManager) {}
@@ -48,7 +47,7 @@ export class TemplateService {
       assertDomainAccess(auth, domain.id);
       where.domain = domain.id;
     } else if (auth.domainId) {
-      where.$or = [{ domain: null }, { domain: auth.domainId }];
+      where.domain = auth.domainId;
     }
     const [rows, total] = await this.em.findAndCount(Template, where, {
       orderBy: { created_at: 'desc', id: 'desc' },
@@ -106,7 +105,6 @@ export class TemplateService {
     const template = await this.get(auth, args.template_id);
     // Templates made elsewhere (the app) are not the API's to change: they answer as unknown.
     if (template.created_via !== 'api') throw errors.notFound();
-    if (auth.domainId && !template.domain) throw errors.forbidden(SHARED_FORBIDDEN);
     const bag = new FieldErrorBag();
     if (args.name != null && !args.name.trim()) bag.add('name', msg.required('name'));
     if (args.html != null && !args.html.trim()) bag.add('html', msg.required('html'));
@@ -130,7 +128,6 @@ export class TemplateService {
 
   async remove(auth: Auth, id: string): Promise<boolean> {
     const template = await this.get(auth, id);
-    if (auth.domainId && !template.domain) throw errors.forbidden(SHARED_FORBIDDEN);
     await this.em.remove(template).flush();
     return true;
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Auth } from '../../graphql/context.js';
 import { assertDomainAccess } from '../../graphql/auth.js';
+import { scopeSatisfied } from '../../graphql/scopes.js';
 import { errors, msg } from '../../graphql/errors.js';
 import { offsetOf } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
@@ -17,6 +18,13 @@ import { toToken } from './token.type.js';
 
 export const tokenTopic = (accountId: string) => `tokens.${accountId}`;
 
+/** Published when a token is paused or deleted: every process ends its live streams (http/stream-guard.ts). */
+export const TOKEN_REVOKED = 'token_revoked';
+
+export interface TokenRevoked {
+  token_id: string;
+}
+
 /** What goes over NOTIFY: the token as the API shows it, and its domain for filtering. */
 export interface TokenEventPayload {
   action: 'created' | 'updated' | 'deleted';
@@ -27,6 +35,11 @@ export interface TokenEventPayload {
 /** A new secret: `mlsn.` and 64 hex characters, the shape clients of this API family expect. */
 export function newTokenSecret(): string {
   return `mlsn.${randomBytes(32).toString('hex')}`;
+}
+
+/** A token grants only what it holds: every scope asked for must be one of its own (or implied by one). */
+function assertGrantable(auth: Auth, scopes: string[], message = 'A token can only grant scopes it holds itself.'): void {
+  if (!scopes.every((s) => scopeSatisfied(auth.scopes, s))) throw errors.forbidden(message);
 }
 
 const subjectOf = (t: ApiToken) => ({ type: 'token' as const, id: t.id, domainId: t.domain?.id ?? null });
@@ -59,10 +72,12 @@ export class TokenService {
       if (!domain) bag.add('domain_id', msg.in('domain_id'));
     }
     bag.throwIfAny();
-    // A token limited to a domain can only make tokens limited to the same domain.
+    assertGrantable(auth, args.scopes);
+    // A token limited to a domain makes tokens limited to the same domain: naming another is a
+    // 403, naming none gives its own (loaded, since the answer shows the domain's name).
     if (auth.domainId) {
-      if (domain && domain.id !== auth.domainId) assertDomainAccess(auth, domain.id);
-      domain = this.em.getReference(Domain, auth.domainId);
+      if (domain) assertDomainAccess(auth, domain.id);
+      else domain = await this.em.findOneOrFail(Domain, { id: auth.domainId, account: auth.accountId });
     }
     const secret = newTokenSecret();
     const token = this.em.create(ApiToken, {
@@ -80,7 +95,7 @@ export class TokenService {
 
   async update(auth: Auth, args: UpdateTokenArgs): Promise<ApiToken> {
     if (args.status == null && args.name == null) throw errors.invalid('name', msg.requiredWithout('name', 'status'));
-    const token = await this.get(auth, args.token_id);
+    const token = await this.changeable(auth, args.token_id);
     const before = { name: token.name, status: token.status };
     if (args.name != null) {
       if (!args.name.trim()) throw errors.invalid('name', msg.required('name'));
@@ -92,15 +107,33 @@ export class TokenService {
     recordUpdate(this.em, auth, action, subjectOf(token), changes);
     await this.em.flush();
     await this.publish(auth, 'updated', token);
+    if (token.status === 'pause') await this.revoke(token);
     return token;
   }
 
   async remove(auth: Auth, id: string): Promise<boolean> {
-    const token = await this.get(auth, id);
+    const token = await this.changeable(auth, id);
     recordAudit(this.em, auth, 'token.deleted', subjectOf(token), removed({ name: token.name }));
     await this.em.remove(token).flush();
     await this.publish(auth, 'deleted', token);
+    await this.revoke(token);
     return true;
+  }
+
+  /**
+   * A token the caller may pause, rename or delete: one it can see (db/scoped.ts) whose scopes it
+   * holds itself, so a lesser token cannot lock out a stronger one of its domain (403).
+   */
+  private async changeable(auth: Auth, id: string): Promise<ApiToken> {
+    const token = await this.get(auth, id);
+    if (token.id !== auth.tokenId) assertGrantable(auth, token.scopes, 'This token cannot change a token with scopes it does not hold.');
+    return token;
+  }
+
+  /** Its live streams end, in every process (http/stream-guard.ts). */
+  private async revoke(token: ApiToken) {
+    const notice: TokenRevoked = { token_id: token.id };
+    await this.services.pubsub.publish(TOKEN_REVOKED, notice);
   }
 
   private async publish(auth: Auth, action: TokenEventPayload['action'], token: ApiToken) {

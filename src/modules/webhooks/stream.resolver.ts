@@ -6,7 +6,8 @@ import { WebhookLogEntry } from './log.type.js';
 /** What deliver.ts NOTIFYs when an attempt commits. */
 interface AttemptNotice {
   webhook_id: string;
-  domain_id: string;
+  /** Null for SMS webhooks and SMS inbound forwards: not this subscription's, whatever the token. */
+  domain_id: string | null;
   entry: WebhookLogEntry;
 }
 
@@ -24,7 +25,9 @@ export class WebhookStreamResolver {
     filter: ({ payload, args, context }) => {
       const auth = (context as Ctx).auth;
       const notice = payload as AttemptNotice;
-      return notice.webhook_id === args.webhook_id && (!auth?.domainId || auth.domainId === notice.domain_id);
+      // Email webhooks only (they always have a domain): SMS webhooks are for sms_* scopes.
+      if (notice.webhook_id !== args.webhook_id || notice.domain_id === null) return false;
+      return !auth?.domainId || auth.domainId === notice.domain_id;
     },
   })
   webhook_deliveries(@Root() notice: AttemptNotice, @Arg('webhook_id', () => ID) _webhook_id: string): WebhookLogEntry {

@@ -1,0 +1,102 @@
+import type { ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Auth } from '../graphql/context.js';
+import type { Orm } from '../db/orm.js';
+import type { ClosablePubSub } from '../lib/pubsub.js';
+import { TOKEN_REVOKED, type TokenRevoked } from '../modules/tokens/token.service.js';
+
+
+interface Open {
+  res: ServerResponse;
+  scopes: string;
+  domainId: string | null;
+}
+
+const scopeKey = (scopes: Iterable<string>) => [...scopes].sort().join(' ');
+
+/**
+ * Live streams (`/graphql/stream`) are authenticated once, when they connect; this ends them when
+ * their token stops being what it was. Pausing or deleting a token publishes TOKEN_REVOKED, which
+ * every process hears within milliseconds and answers by closing that token's streams. NOTIFY keeps
+ * no backlog, so a notice sent while the LISTEN connection was down would be lost: a sweep every
+ * `sweepMs` also reads the tokens of the open streams (one statement, only while streams are open)
+ * and closes those whose token is gone, paused, or has other scopes or another domain than it had.
+ */
+export class StreamGuard {
+  private readonly open = new Map<string, Set<Open>>();
+  private readonly sweeper: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly pubsub: ClosablePubSub,
+    private readonly log: Logger,
+    sweepMs = 5000,
+  ) {
+    this.sweeper = setInterval(() => void this.sweep(), sweepMs);
+    this.sweeper.unref();
+    void this.listen();
+  }
+
+  /** Watches one stream's response until it closes. */
+  watch(auth: Auth, res: ServerResponse): void {
+    const entry: Open = { res, scopes: scopeKey(auth.scopes), domainId: auth.domainId };
+    const set = this.open.get(auth.tokenId) ?? new Set<Open>();
+    set.add(entry);
+    this.open.set(auth.tokenId, set);
+    res.once('close', () => {
+      set.delete(entry);
+      if (!set.size && this.open.get(auth.tokenId) === set) this.open.delete(auth.tokenId);
+    });
+  }
+
+  /** Ends every open stream of a token (the client sees its connection close). */
+  close(tokenId: string, why: string): void {
+    const set = this.open.get(tokenId);
+    if (!set) return;
+    this.open.delete(tokenId);
+    this.log.info({ tokenId, streams: set.size, why }, 'closing live streams of a changed token');
+    for (const { res } of set) res.destroy();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.sweeper);
+  }
+
+  private async listen(): Promise<void> {
+    const notices = this.pubsub.subscribe(TOKEN_REVOKED) as AsyncIterable<TokenRevoked>;
+    try {
+      for await (const notice of notices) {
+        if (this.stopped) break;
+        this.close(notice.token_id, 'revoked');
+      }
+    } catch (err) {
+      this.log.error({ err }, 'token revocation listener stopped');
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    if (!this.open.size) return;
+    const ids = [...this.open.keys()];
+    try {
+      const rows = await this.orm.em
+        .getConnection()
+        .execute<{ id: string; status: string; scopes: string[]; domain_id: string | null }[]>(
+          `select id, status, scopes, domain_id from api_tokens where id in (${ids.map(() => '?').join(', ')})`,
+          ids,
+        );
+      const now = new Map(rows.map((r) => [r.id, r]));
+      for (const id of ids) {
+        const token = now.get(id);
+        const set = this.open.get(id);
+        if (!set) continue;
+        const changed = (o: Open) => !token || token.status === 'pause' || scopeKey(token.scopes) !== o.scopes || token.domain_id !== o.domainId;
+        if ([...set].some(changed)) this.close(id, token ? 'changed' : 'deleted');
+      }
+    } catch (err) {
+      // The database is away: the next sweep tries again (streams cannot outlive that by much).
+      this.log.warn({ err }, 'live stream token sweep failed');
+    }
+  }
+}
