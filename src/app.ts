@@ -113,7 +113,7 @@ export async function startApp(opts: {
     dns,
     boss,
     pubsub,
-    mail: createMailTransport(config, dns, () => orm.em.fork() as never),
+    mail: createMailTransport(config, dns, () => orm.em.fork() as never, log),
     log,
   };
   await bootstrapFirstAccount(orm.em.fork() as never, config, log);

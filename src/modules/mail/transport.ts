@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import { CapturedMail } from './captured-mail.entity.js';
 import { mxTransport, smtpTransport } from './smtp-transport.js';
@@ -41,8 +41,7 @@ export interface MailTransport {
 
 /**
  * The transport MAIL_TRANSPORT names: `capture` (the default), `mx`, or an smtp(s):// smarthost.
- * `log` receives the details of failures that callers only see as generic reasons; without one,
- * a logger at LOG_LEVEL is made.
+ * `log` receives the details of failures that callers only see as generic reasons.
  */
 export function createMailTransport(
   config: {
@@ -51,14 +50,13 @@ export function createMailTransport(
     MX_ALLOW_PRIVATE?: boolean;
     MAIL_HELO_NAME?: string;
     DELIVERY_TIMEOUT_MS?: number;
-    LOG_LEVEL?: string;
   },
   dns: Dns,
   fork: () => EntityManager,
-  log?: Logger,
+  log: Logger,
 ): MailTransport {
   if (config.MAIL_TRANSPORT === 'capture') return captureTransport(fork);
-  const logger = (log ?? pino({ level: config.LOG_LEVEL ?? 'info' })).child({ module: 'mail' });
+  const logger = log.child({ module: 'mail' });
   if (config.MAIL_TRANSPORT === 'mx') {
     return mxTransport(dns, {
       port: config.MX_PORT,
