@@ -5,8 +5,9 @@ import tls from 'node:tls';
  * A line-level SMTP client for what nodemailer will not send: garbage, STARTTLS by hand, DATA
  * without a SIZE announcement.
  */
-export async function rawSmtp(port: number) {
-  let socket: net.Socket | tls.TLSSocket = net.connect(port, '127.0.0.1');
+export async function rawSmtp(port: number, opts: { localAddress?: string } = {}) {
+  // localAddress: another loopback address (127.0.0.2, ...) is another client address to the server.
+  let socket: net.Socket | tls.TLSSocket = net.connect({ port, host: '127.0.0.1', localAddress: opts.localAddress });
   let buffer = '';
   let waiting: ((reply: string) => void) | null = null;
   let ended = false;
@@ -74,6 +75,11 @@ export async function rawSmtp(port: number) {
     },
     close() {
       socket.destroy();
+    },
+    /** QUIT, then the server's close: the connection no longer counts against any limit. */
+    async quit(): Promise<void> {
+      if (!ended) await this.send('QUIT');
+      while (!ended) await new Promise((r) => setTimeout(r, 10));
     },
   };
 }

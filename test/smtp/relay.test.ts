@@ -30,15 +30,29 @@ async function smtpUser(name: string, body: Record<string, unknown> = {}) {
   return res.body.data as { id: string; username: string; password: string };
 }
 
+/** A mail client of an SMTP user: STARTTLS (the self-signed certificate), then AUTH. */
 function client(auth: { user: string; pass: string }, extra: Record<string, unknown> = {}) {
   return nodemailer.createTransport({
     host: '127.0.0.1',
     port,
     secure: false,
+    requireTLS: true,
     auth,
     tls: { rejectUnauthorized: false },
     ...extra,
   } as SMTPTransport.Options);
+}
+
+const plainAuth = (u = user) => `AUTH PLAIN ${Buffer.from(`\0${u.username}\0${u.password}`).toString('base64')}`;
+
+/** A raw session past STARTTLS and logged in. */
+async function loggedIn() {
+  const c = await rawSmtp(port);
+  await c.send('EHLO test');
+  await c.startTls();
+  await c.send('EHLO test');
+  expect(await c.send(plainAuth())).toMatch(/^235 /);
+  return c;
 }
 
 const as = (u = user, extra: Record<string, unknown> = {}) => client({ user: u.username, pass: u.password }, extra);
@@ -63,8 +77,28 @@ const mail = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('authentication', () => {
-  it('accepts AUTH PLAIN on loopback without STARTTLS', async () => {
-    const info = await as(user, { ignoreTLS: true, authMethod: 'PLAIN' }).sendMail(mail());
+  it('refuses AUTH before STARTTLS with 538, on loopback too, and lists AUTH only inside TLS', async () => {
+    const c = await rawSmtp(port);
+    const ehlo = await c.send('EHLO test');
+    expect(ehlo).toContain('STARTTLS');
+    expect(ehlo).not.toMatch(/AUTH/);
+    // The right password, refused before it is looked at.
+    expect(await c.send(plainAuth())).toMatch(/^538 /);
+    expect(await c.send('AUTH LOGIN')).toMatch(/^538 /);
+    expect(await c.send(`MAIL FROM:<app@${domain.name}>`)).toMatch(/^250 /);
+    expect(await c.send('RCPT TO:<someone@example.net>')).toMatch(/^530 /);
+    c.close();
+    const [row] = await sql(s, 'select accessed_at from smtp_users where id = ?', [user.id]);
+    expect(row.accessed_at).toBeNull();
+
+    // A client that skips STARTTLS is not offered AUTH, so it does not send its password; unlogged,
+    // its mail is refused like any relay attempt.
+    const err = await refusal(as(user, { requireTLS: false, ignoreTLS: true, authMethod: 'PLAIN' }).sendMail(mail()));
+    expect(err.responseCode).toBe(530);
+  });
+
+  it('accepts AUTH PLAIN after STARTTLS', async () => {
+    const info = await as(user, { authMethod: 'PLAIN' }).sendMail(mail());
     expect(info.response).toMatch(QUEUED);
   });
 
@@ -136,10 +170,7 @@ describe('the sender and the recipients', () => {
   });
 
   it('answers 452 past 70 recipients (to 50 + cc 10 + bcc 10)', async () => {
-    const c = await rawSmtp(port);
-    await c.send('EHLO test');
-    const plain = Buffer.from(`\0${user.username}\0${user.password}`).toString('base64');
-    expect(await c.send(`AUTH PLAIN ${plain}`)).toMatch(/^235 /);
+    const c = await loggedIn();
     expect(await c.send(`MAIL FROM:<app@${domain.name}>`)).toMatch(/^250 /);
     for (let i = 0; i < 70; i++) expect(await c.send(`RCPT TO:<n${i}@example.net>`)).toMatch(/^250 /);
     expect(await c.send('RCPT TO:<n70@example.net>')).toMatch(/^452 /);
@@ -232,9 +263,7 @@ describe('protocol robustness', () => {
 
   it('refuses an oversize DATA that announced no SIZE with 552, and accepts nothing', async () => {
     const before = await sql(s, 'select count(*)::int as n from messages');
-    const c = await rawSmtp(port);
-    await c.send('EHLO test');
-    await c.send(`AUTH PLAIN ${Buffer.from(`\0${user.username}\0${user.password}`).toString('base64')}`);
+    const c = await loggedIn();
     await c.send(`MAIL FROM:<app@${domain.name}>`);
     await c.send('RCPT TO:<big@example.net>');
     expect(await c.send('DATA')).toMatch(/^354 /);
@@ -268,6 +297,7 @@ describe('protocol robustness', () => {
     const stored = new X509Certificate(readFileSync(path.join(s.dataDir, 'smtp-tls', 'cert.pem')));
     expect(cert.fingerprint256).toBe(stored.fingerprint256);
     expect(await c.send('EHLO test')).toMatch(/AUTH PLAIN LOGIN/);
+    expect(await c.send('AUTH CRAM-MD5')).toMatch(/^504 /);
     c.close();
   });
 });

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { loadTlsCredentials, tlsDir } from '../../src/modules/smtp/tls.js';
 import { FailureLimiter } from '../../src/modules/smtp/limiter.js';
 import { authAllowed } from '../../src/modules/smtp/server.js';
+import { BoundedBuffer, ByteBudget, ConnectionCounter } from '../../src/modules/smtp/capacity.js';
+import { sizeLimitOf } from '../../src/modules/smtp/ingress.js';
 import { isReturnPath } from '../../src/modules/bounces/bounce.js';
 import { onDomain } from '../../src/modules/smtp/ingest.js';
 
@@ -74,12 +76,16 @@ describe('limiter.ts', () => {
 });
 
 describe('relay policy', () => {
-  it('lets credentials through in the clear only on loopback', () => {
-    expect(authAllowed({ secure: false, remoteAddress: '127.0.0.1' })).toBe(true);
-    expect(authAllowed({ secure: false, remoteAddress: '::ffff:127.0.0.1' })).toBe(true);
-    expect(authAllowed({ secure: false, remoteAddress: '::1' })).toBe(true);
-    expect(authAllowed({ secure: false, remoteAddress: '192.0.2.10' })).toBe(false);
-    expect(authAllowed({ secure: true, remoteAddress: '192.0.2.10' })).toBe(true);
+  it('lets credentials through only inside TLS, or in the clear on loopback when the setting allows it', () => {
+    for (const remoteAddress of ['127.0.0.1', '::ffff:127.0.0.1', '::1', '192.0.2.10']) {
+      expect(authAllowed({ secure: false, remoteAddress }, false)).toBe(false);
+      expect(authAllowed({ secure: true, remoteAddress }, false)).toBe(true);
+    }
+    expect(authAllowed({ secure: false, remoteAddress: '127.0.0.1' }, true)).toBe(true);
+    expect(authAllowed({ secure: false, remoteAddress: '::ffff:127.0.0.1' }, true)).toBe(true);
+    expect(authAllowed({ secure: false, remoteAddress: '::1' }, true)).toBe(true);
+    expect(authAllowed({ secure: false, remoteAddress: '192.0.2.10' }, true)).toBe(false);
+    expect(authAllowed({ secure: false, remoteAddress: '::ffff:192.0.2.10' }, true)).toBe(false);
   });
 
   it('takes the domain and its subdomains as the sender domain, nothing else', () => {
@@ -95,5 +101,72 @@ describe('relay policy', () => {
     expect(isReturnPath('Bounces+0123456789ABCDEF@rp.example.com')).toBe(true);
     expect(isReturnPath('bounces+abc@rp.example.com')).toBe(false);
     expect(isReturnPath('bounces@example.com')).toBe(false);
+  });
+});
+
+describe('capacity.ts', () => {
+  const chunk = (n: number) => Buffer.alloc(n, 'a');
+
+  it('holds a message up to its limit, drops it past the limit and gives the bytes back', () => {
+    const budget = new ByteBudget(1000);
+    const b = new BoundedBuffer(300, budget);
+    b.push(chunk(200));
+    expect(budget.inUse).toBe(200);
+    b.push(chunk(101));
+    expect(b.state).toBe('too-big');
+    expect(budget.inUse).toBe(0);
+    b.push(chunk(10_000));
+    expect(budget.inUse).toBe(0);
+
+    const ok = new BoundedBuffer(300, budget);
+    ok.push(chunk(150));
+    ok.push(chunk(150));
+    expect(ok.take().length).toBe(300);
+    // Taken, the message still counts until its answer is given.
+    expect(budget.inUse).toBe(300);
+    ok.release();
+    ok.release();
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('stops a message the shared budget has no room for, and leaves room for the others', () => {
+    const budget = new ByteBudget(500);
+    const a = new BoundedBuffer(400, budget);
+    const b = new BoundedBuffer(400, budget);
+    a.push(chunk(400));
+    b.push(chunk(50));
+    b.push(chunk(60));
+    expect([a.state, b.state]).toEqual(['ok', 'no-room']);
+    expect(budget.inUse).toBe(400);
+    // 100 bytes left: enough for an announced 100, not for 101; a sixteenth (31) without SIZE.
+    expect([budget.hasRoomFor(100), budget.hasRoomFor(101), budget.hasRoomFor(null)]).toEqual([true, false, true]);
+    const c = new BoundedBuffer(400, budget);
+    c.push(chunk(70));
+    expect(budget.hasRoomFor(null)).toBe(false);
+    a.release();
+    c.release();
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('counts open connections per address, each session once', () => {
+    const c = new ConnectionCounter(2);
+    expect(c.admit('s1', '192.0.2.1')).toBe(true);
+    expect(c.admit('s2', '192.0.2.1')).toBe(true);
+    expect(c.admit('s3', '192.0.2.1')).toBe(false);
+    expect(c.admit('s4', '192.0.2.2')).toBe(true);
+    c.release('s3');
+    expect(c.openFrom('192.0.2.1')).toBe(2);
+    c.release('s1');
+    c.release('s1');
+    expect(c.openFrom('192.0.2.1')).toBe(1);
+    expect(c.admit('s5', '192.0.2.1')).toBe(true);
+  });
+
+  it('takes the smallest of the kind\'s limit, the message limit and the shared budget', () => {
+    const MB = 1024 * 1024;
+    const config = { SMTP_MAX_MESSAGE_BYTES: 40 * MB, SMTP_MAX_REPORT_BYTES: MB, SMTP_MAX_DMARC_BYTES: 4 * MB, SMTP_MAX_INBOUND_BYTES: 36 * MB, SMTP_UNAUTHENTICATED_BUFFER_BYTES: 64 * MB };
+    expect(['report', 'dmarc', 'inbound'].map((k) => sizeLimitOf(config, k as 'report'))).toEqual([MB, 4 * MB, 36 * MB]);
+    expect(sizeLimitOf({ ...config, SMTP_MAX_MESSAGE_BYTES: 10 * MB }, 'inbound')).toBe(10 * MB);
+    expect(sizeLimitOf({ ...config, SMTP_UNAUTHENTICATED_BUFFER_BYTES: 2 * MB }, 'dmarc')).toBe(2 * MB);
   });
 });

@@ -25,7 +25,7 @@ it('fires activity.sent and activity.delivered with the queued id, signed', asyn
   const created = await s.rest('POST', `/domains/${domain.id}/smtp-users`, { body: { name: 'app' } });
   const user = created.body.data as { username: string; password: string };
   const client = nodemailer.createTransport({
-    host: '127.0.0.1', port: s.app.smtpPort!, secure: false, auth: { user: user.username, pass: user.password }, tls: { rejectUnauthorized: false },
+    host: '127.0.0.1', port: s.app.smtpPort!, secure: false, requireTLS: true, auth: { user: user.username, pass: user.password }, tls: { rejectUnauthorized: false },
   });
   const to = `over-smtp${Date.now()}@example.net`;
   const info = await client.sendMail({ from: `app@${domain.name}`, to, subject: 'Via SMTP', text: 'hello' });

@@ -5,7 +5,8 @@ import { changedTables, type DataWatch, type SweepReport } from './sweep-check.j
  * Malformed SMTP sessions against the smtp role. Each one must get SMTP refusals (4xx/5xx) or a
  * closed connection, never a reply past the timeout, never the relay's internal-error answer;
  * none but those marked `mayQueue` may store a message. Failed logins are kept few: after 20
- * from one address the relay refuses that address for 15 minutes, by design.
+ * from one address the relay refuses that address for 15 minutes, by design. AUTH needs STARTTLS
+ * first (538 before it), so the sessions that log in, or probe the AUTH exchange, start TLS.
  */
 export interface SmtpTarget {
   port: number;
@@ -72,10 +73,18 @@ async function within<T>(p: Promise<T>, what: string): Promise<T> {
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const plain = (t: SmtpTarget) => `AUTH PLAIN ${b64(`\0${t.username}\0${t.password}`)}`;
+type Step = (line: string | null, expect?: Expect) => Promise<string>;
+
+/** EHLO, STARTTLS and EHLO again: where AUTH may be used. */
+async function secured(step: Step, c: Client) {
+  await step('EHLO sweep.test', 'ok');
+  await within(c.startTls(), 'TLS handshake');
+  await step('EHLO sweep.test', 'ok');
+}
 
 /** Logged in, with a valid sender and one recipient: ready for DATA. */
-async function ready(step: (line: string, expect?: Expect) => Promise<string>, t: SmtpTarget) {
-  await step('EHLO sweep.test', 'ok');
+async function ready(step: Step, c: Client, t: SmtpTarget) {
+  await secured(step, c);
   await step(plain(t), 'ok');
   await step(`MAIL FROM:<app@${t.domain}>`, 'ok');
   await step('RCPT TO:<sweep@example.net>', 'ok');
@@ -93,8 +102,8 @@ export function smtpSessions(): SmtpSession[] {
     );
   const loggedIn = (label: string, lines: string[]) =>
     s(label, (t) =>
-      session(t.port, async (step) => {
-        await step('EHLO sweep.test', 'ok');
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step(plain(t), 'ok');
         for (const line of lines) await step(line);
       }),
@@ -104,7 +113,7 @@ export function smtpSessions(): SmtpSession[] {
       label,
       (t) =>
         session(t.port, async (step, c) => {
-          await ready(step, t);
+          await ready(step, c, t);
           await step('DATA', 'ok');
           c.write(typeof data === 'string' ? data.replaceAll('{domain}', t.domain) : data);
           c.write('\r\n.\r\n');
@@ -120,8 +129,8 @@ export function smtpSessions(): SmtpSession[] {
     commands('RCPT before MAIL', ['RCPT TO:<someone@example.net>']),
     commands('DATA before MAIL', ['DATA']),
     s('DATA before RCPT', (t) =>
-      session(t.port, async (step) => {
-        await step('EHLO sweep.test', 'ok');
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step(plain(t), 'ok');
         await step(`MAIL FROM:<app@${t.domain}>`, 'ok');
         await step('DATA');
@@ -138,8 +147,8 @@ export function smtpSessions(): SmtpSession[] {
     ),
     loggedIn('MAIL FROM outside the domain and malformed', ['MAIL FROM:<app@elsewhere.example>', 'MAIL FROM:<@route:a@b.example>', `MAIL FROM:<${'a'.repeat(300)}@x.example>`]),
     s('malformed RCPT TO', (t) =>
-      session(t.port, async (step) => {
-        await step('EHLO sweep.test', 'ok');
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step(plain(t), 'ok');
         await step(`MAIL FROM:<app@${t.domain}>`, 'ok');
         // Parameters smtp-server does not know are its business; the address must not pass.
@@ -154,9 +163,19 @@ export function smtpSessions(): SmtpSession[] {
         await step('RCPT TO:<nobody@not-ours.example>');
       }),
     ),
-    s('bad AUTH PLAIN base64', (t) =>
+    s('AUTH before STARTTLS', (t) =>
       session(t.port, async (step) => {
         await step('EHLO sweep.test', 'ok');
+        // Refused (538) before any credential is looked at; the password is right.
+        await step(plain(t));
+        await step('AUTH LOGIN');
+        await step(`MAIL FROM:<app@${t.domain}>`, 'any');
+        await step('RCPT TO:<sweep@example.net>');
+      }),
+    ),
+    s('bad AUTH PLAIN base64', (t) =>
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step('AUTH PLAIN !!!not-base64!!!');
         await step('AUTH PLAIN =');
         // No initial response: the server asks for it (334), and `*` cancels.
@@ -164,24 +183,29 @@ export function smtpSessions(): SmtpSession[] {
         await step('*');
       }),
     ),
-    commands('AUTH with an unknown mechanism', ['AUTH XOAUTH2 dG9rZW4=', 'AUTH CRAM-MD5', 'AUTH']),
+    s('AUTH with an unknown mechanism', (t) =>
+      session(t.port, async (step, c) => {
+        await secured(step, c);
+        for (const line of ['AUTH XOAUTH2 dG9rZW4=', 'AUTH CRAM-MD5', 'AUTH']) await step(line);
+      }),
+    ),
     s('AUTH LOGIN with bad base64', (t) =>
-      session(t.port, async (step) => {
-        await step('EHLO sweep.test', 'ok');
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step('AUTH LOGIN', 'any');
         await step('%%%%', 'refusal');
       }),
     ),
     s('AUTH LOGIN cancelled', (t) =>
-      session(t.port, async (step) => {
-        await step('EHLO sweep.test', 'ok');
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step('AUTH LOGIN', 'any');
         await step('*');
       }),
     ),
     s('wrong password, unknown user', (t) =>
-      session(t.port, async (step) => {
-        await step('EHLO sweep.test', 'ok');
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step(`AUTH PLAIN ${b64(`\0${t.username}\0wrong-password`)}`);
         await step(`AUTH PLAIN ${b64('\0nobody-here\0x')}`);
         await step(`AUTH PLAIN ${b64(`\0${'u'.repeat(2000)}\0${'p'.repeat(2000)}`)}`);
@@ -204,7 +228,7 @@ export function smtpSessions(): SmtpSession[] {
     ),
     s('DATA over SMTP_MAX_MESSAGE_BYTES', (t) =>
       session(t.port, async (step, c) => {
-        await ready(step, t);
+        await ready(step, c, t);
         await step('DATA', 'ok');
         c.write(`From: app@${t.domain}\r\nTo: sweep@example.net\r\nSubject: big\r\n\r\n`);
         const line = `${'b'.repeat(998)}\r\n`;
@@ -215,8 +239,8 @@ export function smtpSessions(): SmtpSession[] {
       }),
     ),
     s('MAIL FROM announcing a SIZE over the limit', (t) =>
-      session(t.port, async (step) => {
-        await step('EHLO sweep.test', 'ok');
+      session(t.port, async (step, c) => {
+        await secured(step, c);
         await step(plain(t), 'ok');
         await step(`MAIL FROM:<app@${t.domain}> SIZE=${t.maxBytes * 10}`);
       }),
@@ -229,7 +253,7 @@ export function smtpSessions(): SmtpSession[] {
     message('one 200 KB line in DATA', `From: app@{domain}\r\nTo: sweep@example.net\r\nSubject: long\r\n\r\n${'x'.repeat(200_000)}`),
     s('disconnect mid-DATA', (t) =>
       session(t.port, async (step, c) => {
-        await ready(step, t);
+        await ready(step, c, t);
         await step('DATA', 'ok');
         c.write(`From: app@${t.domain}\r\nTo: sweep@example.net\r\nSubject: cut\r\n\r\nhalf a mess`);
         c.close();
@@ -237,7 +261,7 @@ export function smtpSessions(): SmtpSession[] {
     ),
     s('disconnect mid-AUTH LOGIN', (t) =>
       session(t.port, async (step, c) => {
-        await step('EHLO sweep.test', 'ok');
+        await secured(step, c);
         await step('AUTH LOGIN', 'any');
         c.write(b64(t.username).slice(0, 3));
         c.close();

@@ -19,6 +19,28 @@ export function isReturnPath(address: string): boolean {
   return VERP.test(address);
 }
 
+const VERP_ADDRESS = /^bounces\+([a-z0-9]{16})@([a-z0-9-]{1,63})\.([a-z0-9.-]{1,253})$/i;
+
+/**
+ * A return path this service wrote: `bounces+<id>@<sub>.<domain>` where <domain> is one of its
+ * domains and <sub> that domain's return-path subdomain. The subdomain can be changed after mail
+ * went out, so an email of that domain with the id in the address vouches for an older one.
+ * Anything else is not ours, however it is spelled: reports to it need a login like any relay.
+ */
+export async function isOurReturnPath(em: EntityManager, address: string): Promise<boolean> {
+  const m = VERP_ADDRESS.exec(address.trim());
+  if (!m) return false;
+  const [, id, sub, domain] = m.map((x) => x.toLowerCase());
+  const rows = await em.execute<unknown[]>(
+    `select 1 from domains d
+      where d.name = ?
+        and (d.settings->>'return_path_subdomain' = ? or exists (select 1 from emails e where e.id = ? and e.domain_id = d.id))
+      limit 1`,
+    [domain, sub, id],
+  );
+  return rows.length > 0;
+}
+
 type EmailRow = ActivityEmail & { status: string; recipient_id: string };
 
 async function lockEmail(tx: EntityManager, id: string): Promise<EmailRow | null> {

@@ -5,48 +5,32 @@ import { SmtpUserService } from '../smtp-users/smtp-user.service.js';
 import { AUTH_LIMITS, FailureLimiter } from './limiter.js';
 import { checkSender, relayMessage, smtpError, userOf, type RelayUser } from './relay.js';
 import { loadTlsCredentials } from './tls.js';
-import { isReturnPath, processReport } from '../bounces/bounce.js';
-import { hasInboundRoute, receiveInbound } from '../inbound/inbound.receive.js';
+import { processReport } from '../bounces/bounce.js';
+import { receiveInbound } from '../inbound/inbound.receive.js';
 import { ingestReportMail } from '../dmarc/ingest.js';
-import { reportKeyOf } from '../dmarc/report-address.js';
+import { authAllowed, hideAuthUntilTls } from './auth-tls.js';
+import { BoundedBuffer, ByteBudget, ConnectionCounter } from './capacity.js';
+import { dmarcMonitorOf, ingressOf, INGRESS_NAME, sizeLimitOf, type Ingress } from './ingress.js';
 
 export interface SmtpRelay {
   port: number;
   close(): Promise<void>;
 }
 
-export const isLoopback = (address: string) => address === '::1' || /^(::ffff:)?127\./.test(address);
-
-/**
- * What mail from a session that did not log in may be for: a report coming back (a DSN to a
- * return-path address, or an ARF complaint to FEEDBACK_ADDRESS), or an inbound route. Anything
- * else needs AUTH: the listener is no open relay.
- */
-type Ingress = 'report' | 'inbound' | 'dmarc';
-
-async function ingressOf(services: AppServices, address: string): Promise<Ingress | null> {
-  const feedback = services.config.FEEDBACK_ADDRESS?.toLowerCase();
-  if (isReturnPath(address) || (feedback && address.toLowerCase() === feedback)) return 'report';
-  if (await dmarcMonitorOf(services, address)) return 'dmarc';
-  if (await hasInboundRoute(services, address)) return 'inbound';
-  return null;
-}
-
-/** The DMARC monitor whose report address this is (dmarc/report-address.ts), if any. */
-async function dmarcMonitorOf(services: AppServices, address: string): Promise<string | null> {
-  const key = reportKeyOf(services.config, address);
-  if (!key) return null;
-  const [row] = await services.orm.em.fork().execute<{ id: string }[]>('select id from dmarc_monitors where report_key = ?', [key]);
-  return row?.id ?? null;
-}
+export { authAllowed, isLoopback } from './auth-tls.js';
 
 type Session = SMTPServerSession & { ingress?: Ingress; dmarcMonitors?: string[] };
 
-/** Credentials may cross the wire in the clear only on loopback: elsewhere STARTTLS comes first. */
-export const authAllowed = (session: Pick<SMTPServerSession, 'secure' | 'remoteAddress'>) =>
-  session.secure || isLoopback(session.remoteAddress);
-
 const TOO_MANY = '4.7.0 Too many failed login attempts, try again later';
+const NO_ROOM = '4.3.1 Insufficient system storage, try again later';
+
+/** The SIZE a client announced in MAIL FROM (RFC 1870), if any. */
+function announcedSize(session: SMTPServerSession): number | null {
+  const from = session.envelope.mailFrom;
+  const args = from ? (from.args as Record<string, string> | false | undefined) : undefined;
+  const size = args ? Number(args.SIZE ?? NaN) : NaN;
+  return Number.isFinite(size) ? size : null;
+}
 
 /**
  * The `smtp` role: SMTP users submit mail on SMTP_PORT; each message enters the POST /v1/email
@@ -60,6 +44,11 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
   log.info({ source: tls.source }, 'smtp TLS certificate loaded');
   const byUsername = new FailureLimiter(AUTH_LIMITS.username);
   const byAddress = new FailureLimiter(AUTH_LIMITS.address);
+  const loopbackInClear = config.SMTP_ALLOW_INSECURE_AUTH_LOOPBACK;
+  const open = new ConnectionCounter(config.SMTP_MAX_CONNECTIONS_PER_ADDRESS);
+  // What the messages of sessions without a login hold at once, all sessions together: with
+  // SMTP_MAX_CLIENTS sessions each at its size limit, memory would otherwise be clients x limit.
+  const unauthenticated = new ByteBudget(config.SMTP_UNAUTHENTICATED_BUFFER_BYTES);
 
   function guarded<T>(what: string, session: SMTPServerSession, work: () => Promise<T>, done: (err: Error | null, value?: T) => void) {
     const settle = (err: Error | null, value?: T) => {
@@ -87,11 +76,14 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
     // Other mail servers deliver bounces, complaints and inbound mail without logging in;
     // onRcptTo decides what such a session may send to.
     authOptional: true,
-    // Checked per session in onAuth: loopback clients may skip STARTTLS, nobody else.
-    allowInsecureAuth: true,
+    // Off: smtp-server answers AUTH before STARTTLS with 538 itself. On (loopback may log in
+    // without TLS), onAuth still refuses every other address, and EHLO hides AUTH from them.
+    allowInsecureAuth: loopbackInClear,
     size: config.SMTP_MAX_MESSAGE_BYTES,
     rejectOversized: true,
     maxRecipients: LIMITS.to + LIMITS.cc + LIMITS.bcc,
+    // Past this many open connections smtp-server greets with 421 and closes.
+    maxClients: config.SMTP_MAX_CLIENTS,
     disableReverseLookup: true,
     logger: false,
     closeTimeout: 2000,
@@ -99,12 +91,19 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
     onConnect(session, callback) {
       guarded('connect', session, async () => {
         if (byAddress.blocked(session.remoteAddress)) throw smtpError(421, TOO_MANY);
+        if (!open.admit(session.id, session.remoteAddress)) {
+          throw smtpError(421, '4.7.0 Too many connections from your address, try again later');
+        }
       }, callback);
+    },
+
+    onClose(session) {
+      open.release(session.id);
     },
 
     onAuth(auth, session, callback) {
       guarded('auth', session, async () => {
-        if (!authAllowed(session)) throw smtpError(538, '5.7.11 Encryption required: issue STARTTLS first');
+        if (!authAllowed(session, loopbackInClear)) throw smtpError(538, '5.7.11 Encryption required: issue STARTTLS first');
         const address = session.remoteAddress;
         const username = auth.username ?? '';
         const key = username.toLowerCase();
@@ -141,23 +140,46 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
         if (!kind) throw smtpError(530, '5.7.0 Authentication required: this server relays only for its SMTP users');
         // One transaction carries one kind of mail; the other recipients can follow in another.
         if (s.ingress && s.ingress !== kind) throw smtpError(451, '4.5.3 Send this recipient in a separate transaction');
+        const limit = sizeLimitOf(config, kind);
+        const size = announcedSize(session);
+        if (size !== null && size > limit) throw smtpError(552, `5.3.4 Message too big: ${INGRESS_NAME[kind]} may have at most ${limit} bytes`);
+        // The message could not be taken now: better said before the client sends it.
+        if (!unauthenticated.hasRoomFor(size)) throw smtpError(452, NO_ROOM);
         s.ingress = kind;
         if (kind === 'dmarc') s.dmarcMonitors = [...(s.dmarcMonitors ?? []), (await dmarcMonitorOf(services, address.address))!];
       }, callback);
     },
 
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => {
-        if (!stream.sizeExceeded) chunks.push(chunk);
-      });
+      const ingress = (session as Session).ingress;
+      // A logged-in user answers for its mail; anyone else's draws on the shared budget.
+      const buffer = session.user || !ingress
+        ? new BoundedBuffer(config.SMTP_MAX_MESSAGE_BYTES, null)
+        : new BoundedBuffer(sizeLimitOf(config, ingress), unauthenticated);
+      let ended = false;
+      stream.on('data', (chunk: Buffer) => buffer.push(chunk));
       stream.on('error', (err) => log.warn({ err, session: session.id }, 'smtp data stream error'));
+      // A client gone mid-DATA: the stream closes without 'end'.
+      stream.on('close', () => {
+        if (!ended) buffer.release();
+      });
       stream.on('end', () => {
+        ended = true;
+        const answer = (err: Error | null, message?: string) => {
+          buffer.release();
+          callback(err, message);
+        };
         // smtp-server answers 552 itself (rejectOversized); the partial message is dropped.
-        if (stream.sizeExceeded) return callback(smtpError(552, `5.3.4 Message exceeds the maximum size of ${config.SMTP_MAX_MESSAGE_BYTES} bytes`));
+        if (stream.sizeExceeded) return answer(smtpError(552, `5.3.4 Message exceeds the maximum size of ${config.SMTP_MAX_MESSAGE_BYTES} bytes`));
+        if (buffer.state === 'too-big') {
+          return answer(smtpError(552, `5.3.4 Message too big: ${ingress ? INGRESS_NAME[ingress] : 'messages'} may have at most ${buffer.limit} bytes`));
+        }
+        if (buffer.state === 'no-room') {
+          log.warn({ session: session.id, remote: session.remoteAddress, inUse: unauthenticated.inUse }, 'smtp buffer budget exhausted');
+          return answer(smtpError(452, NO_ROOM));
+        }
         const envelope = session.envelope.rcptTo.map((r) => r.address);
-        const raw = Buffer.concat(chunks);
-        const ingress = (session as Session).ingress;
+        const raw = buffer.take();
         guarded('data', session, async () => {
           if (session.user) return relayMessage(services, session.user as RelayUser, raw, envelope);
           if (ingress === 'report') {
@@ -177,10 +199,11 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
           const result = await receiveInbound(services, { mailFrom, rcptTo: envelope, raw });
           if (!result.accepted) throw smtpError(result.code, result.message);
           return result.message;
-        }, callback);
+        }, answer);
       });
     },
   });
+  hideAuthUntilTls(server, loopbackInClear);
   // Resets and failed TLS handshakes are routine on a public port: worth a line, not an alarm.
   server.on('error', (err) => log.info({ err }, 'smtp connection error'));
 
