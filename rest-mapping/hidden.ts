@@ -6,4 +6,6 @@
 export const HIDDEN_FIELDS = [
   // The report address is in the default wanted_dmarc_record; SPEC.md's monitor has no field for it.
   'DmarcMonitor.report_address',
+  // No inbound object in SPEC.md; COMPAT.md's forwards are `{type, value}`: the confirmation state is for GraphQL.
+  'InboundForward.confirmation',
 ];

@@ -22,6 +22,7 @@ import { BlocklistHit, BlocklistMonitor } from '../modules/blocklist/blocklist.e
 import { DmarcFavorite, DmarcMonitor, DmarcReport, DmarcReportRow } from '../modules/dmarc/dmarc.entity.js';
 import { AuditEvent } from '../modules/audit/audit-event.entity.js';
 import { ApiQuotaCounter, ApiRateCounter } from '../modules/quota/counter.entity.js';
+import { InboundForwardDestination } from '../modules/inbound/inbound.destination.js';
 
 export const entities = [
   Account,
@@ -68,4 +69,5 @@ export const entities = [
   AuditEvent,
   ApiRateCounter,
   ApiQuotaCounter,
+  InboundForwardDestination,
 ];

@@ -5,6 +5,7 @@ import { registerInviteRoutes } from '../modules/users/invite.routes.js';
 import { registerTrackingRoutes } from '../modules/tracking/tracking.routes.js';
 import { registerSmsProviderRoutes } from '../modules/sms/provider.routes.js';
 import { registerSmsInboundRoutes } from '../modules/sms-inbound/sms-inbound.routes.js';
+import { registerInboundForwardRoutes } from '../modules/inbound/inbound.routes.js';
 
 /**
  * Routes outside GraphQL and /v1: pages a person opens from an email (confirmation links,
@@ -16,4 +17,5 @@ export function registerPlainRoutes(app: FastifyInstance, services: AppServices)
   registerTrackingRoutes(app, services);
   registerSmsProviderRoutes(app, services);
   registerSmsInboundRoutes(app, services);
+  registerInboundForwardRoutes(app, services);
 }

@@ -690,6 +690,8 @@ export type InboundFilterRule = {
 
 export type InboundForward = {
   __typename?: 'InboundForward';
+  /** Email forwards: why mail may go to the address: `domain` (on a verified domain of the account), `confirmed` (its owner opened the link mailed when the route was saved), or `pending` (nothing is forwarded to it yet). Null for webhooks. GraphQL only. */
+  confirmation?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /** Webhook forwards: the signing secret of their requests. */
   secret?: Maybe<Scalars['String']['output']>;

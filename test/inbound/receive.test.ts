@@ -76,14 +76,16 @@ describe('routing', () => {
   });
 
   it('takes mail for the route\'s own address, and forwards the original bytes to an email', async () => {
-    const to = `copy${++seq}@forward.example`;
+    // On the account's verified domain: forwarded without a confirmation (see forwards.test.ts).
+    const to = `copy${++seq}@${domain.name}`;
     const rt = await route({ forwards: [{ type: 'email', value: to }] });
     expect(await hasInboundRoute(s.app.services, rt.address.toUpperCase())).toBe(true);
     const raw = await mime({ to: rt.address, subject: 'Own address' });
     const res = await receive([rt.address.toUpperCase()], raw);
     expect(res).toEqual({ accepted: true, code: 250, message: expect.stringMatching(/^2\.0\.0 /) });
     const got = await sink.waitFor(to);
-    expect(got.from).toBe('no-reply@postbox.local');
+    // The envelope sender is the route's domain's return path, never the original sender.
+    expect(got.from).toBe(`bounces@mta.${domain.name}`);
     expect(got.to).toEqual([to]);
     expect(got.raw.replace(/\r\n$/, '')).toBe(raw.toString('utf8').replace(/\r\n$/, ''));
     const [m] = await messages(rt.id);
@@ -224,7 +226,7 @@ describe('failures and refusals', () => {
   it('records a failed webhook forward as inbound_forward.failed, still answering 250', async () => {
     const path = `/fail-${++seq}`;
     r.respond(path, { status: 500 });
-    const okTo = `ok${seq}@forward.example`;
+    const okTo = `ok${seq}@${domain.name}`;
     const rt = await route({ forwards: [hook(path), { type: 'email', value: okTo }] });
     const res = await receive([rt.address], await mime({ subject: 'will fail' }));
     expect(res.code).toBe(250);
@@ -240,13 +242,13 @@ describe('failures and refusals', () => {
   });
 
   it('records an unreachable webhook and a refused email forward as failed too', async () => {
-    const refused = `refused${++seq}@forward.example`;
+    const refused = `refused${++seq}@${domain.name}`;
     sink.refuse(refused, 550);
     const rt = await route({ forwards: [{ type: 'webhook', value: 'http://127.0.0.1:1/closed' }, { type: 'email', value: refused }] });
     expect((await receive([rt.address], await mime())).code).toBe(250);
     const [m] = await messages(rt.id);
     expect(m.status).toBe('failed');
-    expect(m.reason).toMatch(/^webhook http:\/\/127\.0\.0\.1:1\/closed: connection failed: ECONNREFUSED; email refused\d+@forward\.example: .*550/);
+    expect(m.reason).toMatch(/^webhook http:\/\/127\.0\.0\.1:1\/closed: connection failed: ECONNREFUSED; email refused\d+@\S+: .*550/);
     expect((await events(rt.id)).map((e) => e.type)).toEqual(['inbound_forward.failed']);
   });
 

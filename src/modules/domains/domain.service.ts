@@ -1,6 +1,7 @@
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { getPublicSuffix } from 'tldts';
 import type { Auth } from '../../graphql/context.js';
 import { errors, msg } from '../../graphql/errors.js';
 import { offsetOf, pageMeta } from '../../graphql/pagination.js';
@@ -26,6 +27,55 @@ export async function dkimKeyPair(appSecret: string) {
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
   return { publicKey: Buffer.from(publicKey).toString('base64'), privateKeyEnc: encrypt(appSecret, privateKey) };
+}
+
+/** The name itself, then each parent down to (not including) the top-level label: `a.b.c` → `a.b.c`, `b.c`. */
+export function nameAndParents(name: string): string[] {
+  const labels = name.split('.');
+  return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
+}
+
+/** PSL lookups include the private section, so `github.io` counts as a suffix as much as `co.uk`. */
+const PSL = { allowPrivateDomains: true };
+
+/** Is the name itself a public suffix (`co.uk`, `github.io`), which nobody can own? */
+export function isPublicSuffix(name: string): boolean {
+  return getPublicSuffix(name, PSL) === name;
+}
+
+export const FOREIGN_RELATIVE = 'The name is a parent or a subdomain of a domain of another account.';
+
+/**
+ * Another account's domain that is this name's parent or subdomain (an equal name is the unique
+ * index's business). A parent would let its holder claim inbound domains under the other's
+ * names; a subdomain would be the same attack the other way round.
+ */
+async function foreignRelative(em: EntityManager, accountId: string, name: string): Promise<boolean> {
+  const parents = nameAndParents(name).slice(1);
+  const inParents = parents.length ? `name in (${parents.map(() => '?').join(', ')}) or ` : '';
+  const rows = await em.execute<{ n: number }[]>(
+    `select 1 as n from domains where account_id <> ? and (${inParents}right(name, ?) = ?) limit 1`,
+    [accountId, ...parents, name.length + 1, `.${name}`],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Serialises creations of related names. Every creation takes a transaction-scoped advisory lock
+ * on its own name and on each of its parents that is not a public suffix. Of any parent P and
+ * child C, both lock P (C locks its parents, P itself), so the second waits for the first to
+ * commit and then sees its row: two accounts racing for `acme.com` and `mail.acme.com` cannot both
+ * win. (One lock on the registrable domain is not enough: with private PSL entries a parent such
+ * as `amazonaws.com` and a child `x.s3.amazonaws.com` have different registrable domains.)
+ * Public suffixes are skipped since nobody can create one, so `.co.uk` creations do not all queue
+ * on one lock; locks are taken shortest name first, so two creations never wait on each other
+ * in a cycle.
+ */
+async function lockNameFamily(em: EntityManager, name: string): Promise<void> {
+  const names = nameAndParents(name)
+    .filter((n) => n === name || !isPublicSuffix(n))
+    .sort((a, b) => a.length - b.length || a.localeCompare(b));
+  for (const n of names) await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 7301))`, [`domain:${n}`]);
 }
 
 export class DomainService {
@@ -57,7 +107,10 @@ export class DomainService {
     const name = args.name.trim();
     if (name !== name.toLowerCase()) throw errors.invalid('name', 'The name must be lowercase.');
     if (!DOMAIN_NAME.test(name)) throw errors.invalid('name', 'The name must be a valid domain name.');
+    if (isPublicSuffix(name)) throw errors.invalid('name', 'The name is a public suffix (like co.uk): add a domain registered under it.');
     if (await this.em.count(Domain, { name })) throw errors.invalid('name', msg.taken('name'));
+    // Checked again under the lock below; asking first spares the DNS lookup and the key generation.
+    if (await foreignRelative(this.em, auth.accountId, name)) throw errors.invalid('name', FOREIGN_RELATIVE);
     // Only a definite NXDOMAIN refuses, and DOMAIN_REQUIRE_DNS=false skips the check for
     // air-gapped installs whose resolver answers NXDOMAIN for everything outside.
     if (this.services.config.DOMAIN_REQUIRE_DNS && (await this.services.dns.exists(name)) === 'nxdomain') {
@@ -68,17 +121,24 @@ export class DomainService {
     if (args.return_path_subdomain) settings.return_path_subdomain = args.return_path_subdomain.toLowerCase();
     if (args.custom_tracking_subdomain) settings.custom_tracking_subdomain = args.custom_tracking_subdomain.toLowerCase();
     if (args.inbound_routing_subdomain) settings.inbound_routing_subdomain = args.inbound_routing_subdomain.toLowerCase();
-    const domain = this.em.create(Domain, {
-      account: this.em.getReference(Account, auth.accountId),
-      name,
-      settings,
-      dkim_selector: this.services.config.DKIM_SELECTOR,
-      dkim_public_key: keys.publicKey,
-      dkim_private_key_enc: keys.privateKeyEnc,
-    } as never);
-    // Two concurrent requests for one name: the unique index decides.
-    await takenIfDuplicate('name', () => this.em.flush());
-    return domain;
+    // Two concurrent requests for one name: the unique index decides; for a parent and a child,
+    // the lock (lockNameFamily) makes the second see the first before it inserts.
+    return takenIfDuplicate('name', () =>
+      this.em.transactional(async (tx) => {
+        await lockNameFamily(tx, name);
+        if (await foreignRelative(tx, auth.accountId, name)) throw errors.invalid('name', FOREIGN_RELATIVE);
+        const domain = tx.create(Domain, {
+          account: tx.getReference(Account, auth.accountId),
+          name,
+          settings,
+          dkim_selector: this.services.config.DKIM_SELECTOR,
+          dkim_public_key: keys.publicKey,
+          dkim_private_key_enc: keys.privateKeyEnc,
+        } as never);
+        await tx.flush();
+        return domain;
+      }),
+    );
   }
 
   async updateSettings(auth: Auth, args: DomainSettingsArgs): Promise<Domain> {

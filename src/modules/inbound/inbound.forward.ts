@@ -5,6 +5,10 @@ import { decrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { postWebhook } from '../webhooks/http.js';
 import { signatureHeaders } from '../webhooks/sign.js';
+import type { Domain } from '../domains/domain.entity.js';
+import { QuotaService } from '../quota/quota.service.js';
+import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
+import { confirmationsOf, type Confirmation } from './inbound.destination.js';
 import type { Inbound, InboundForward } from './inbound.entity.js';
 
 /** One received message on its way to one route's forwards. */
@@ -81,16 +85,53 @@ export interface ForwardOutcome {
   forward: InboundForward;
   ok: boolean;
   error: string | null;
+  /** Not attempted on purpose (a suppressed address): not a failure, but recorded as the reason. */
+  skipped?: boolean;
 }
 
-/** The envelope sender of forwarded copies: bounces of a forward go to the service, not back into a route. */
-const returnAddress = (services: AppServices) => services.config.MAIL_FROM;
+/**
+ * What email forwards of one received message may do, read once for all of them: which
+ * addresses are confirmed (inbound.destination.ts has the why) and which are suppressed.
+ */
+interface EmailRules {
+  returnPath: string;
+  confirmations: Map<string, Confirmation>;
+  suppressed: Map<string, SuppressionReason>;
+}
 
-async function toEmail(services: AppServices, f: InboundForward, m: Received): Promise<ForwardOutcome> {
+/**
+ * The envelope sender of forwarded copies: the service's return path on the route's own, verified
+ * domain (as for sends), never the original sender, whose domain we may not speak for.
+ */
+const returnPathOf = (d: Domain) => `bounces@${d.settings.return_path_subdomain}.${d.name}`;
+
+async function emailRules(services: AppServices, m: Received, emails: string[]): Promise<EmailRules> {
+  const em = services.orm.em.fork();
+  const { account, domain } = m.route;
+  return {
+    returnPath: returnPathOf(domain),
+    confirmations: await confirmationsOf(em, account.id, emails),
+    suppressed: await reasonsFor(em, account.id, domain.id, emails),
+  };
+}
+
+const fail = (forward: InboundForward, error: string): ForwardOutcome => ({ forward, ok: false, error });
+
+async function toEmail(services: AppServices, f: InboundForward, m: Received, rules: EmailRules): Promise<ForwardOutcome> {
+  if (!m.route.domain.is_verified) return fail(f, `not forwarded: the domain ${m.route.domain.name} is not verified`);
+  if (rules.confirmations.get(f.value.toLowerCase()) === 'pending') {
+    return fail(f, 'not forwarded: the address has not confirmed it accepts forwards (open the link mailed to it when the route was saved)');
+  }
+  const suppressed = rules.suppressed.get(f.value);
+  if (suppressed) return { forward: f, ok: false, error: `skipped: suppressed (${suppressed})`, skipped: true };
+  // Each copy counts like a send against the account's daily quota.
+  if (!(await new QuotaService(services.orm.em.fork(), services.config).chargeDay(m.route.account.id, 1))) {
+    return fail(f, 'not forwarded: the daily API quota is used up');
+  }
   try {
     // The original bytes, unchanged: the receiver sees the message as it was sent (and its DKIM still verifies).
     await services.mail.sendRaw({
-      envelope: { from: returnAddress(services), to: [f.value] },
+      envelope: { from: rules.returnPath, to: [f.value] },
       raw: m.raw,
       meta: {
         email_id: m.id,
@@ -103,7 +144,7 @@ async function toEmail(services: AppServices, f: InboundForward, m: Received): P
     });
     return { forward: f, ok: true, error: null };
   } catch (err) {
-    return { forward: f, ok: false, error: (err as Error).message || String(err) };
+    return fail(f, (err as Error).message || String(err));
   }
 }
 
@@ -124,6 +165,8 @@ async function toWebhook(services: AppServices, f: InboundForward, m: Received):
 }
 
 /** Every forward of the route, at once; one failing does not stop the others. */
-export function forwardAll(services: AppServices, m: Received): Promise<ForwardOutcome[]> {
-  return Promise.all(m.route.forwards.map((f) => (f.type === 'webhook' ? toWebhook(services, f, m) : toEmail(services, f, m))));
+export async function forwardAll(services: AppServices, m: Received): Promise<ForwardOutcome[]> {
+  const emails = m.route.forwards.filter((f) => f.type === 'email').map((f) => f.value);
+  const rules = emails.length ? await emailRules(services, m, emails) : null;
+  return Promise.all(m.route.forwards.map((f) => (f.type === 'webhook' ? toWebhook(services, f, m) : toEmail(services, f, m, rules!))));
 }

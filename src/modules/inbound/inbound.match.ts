@@ -54,6 +54,19 @@ export function domainOf(address: string): string {
   return at < 0 ? '' : address.slice(at + 1).toLowerCase();
 }
 
+/** The host, then each parent down to (not including) the top-level label: `a.b.c` → `a.b.c`, `b.c`. */
+export function hostAndParents(host: string): string[] {
+  const labels = host.toLowerCase().split('.');
+  return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
+}
+
+/** Is `host` the domain `name` or under it? */
+export function isAtOrUnder(host: string, name: string): boolean {
+  const h = host.toLowerCase();
+  const n = name.toLowerCase();
+  return h === n || h.endsWith(`.${n}`);
+}
+
 export function localPartOf(address: string): string {
   const at = address.lastIndexOf('@');
   return at < 0 ? address : address.slice(0, at);

@@ -5,7 +5,7 @@ import { DomainEvent } from '../events/domain-event.entity.js';
 import { checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES, type AttachmentVerdict } from './inbound.attachments.js';
 import { Inbound, InboundMessage } from './inbound.entity.js';
 import { forwardAll, type ForwardOutcome } from './inbound.forward.js';
-import { catches, domainOf, headerMap, matches, type MatchSubject, type StoredFilter } from './inbound.match.js';
+import { catches, domainOf, headerMap, hostAndParents, isAtOrUnder, matches, type MatchSubject, type StoredFilter } from './inbound.match.js';
 
 export interface InboundMail {
   mailFrom: string;
@@ -21,20 +21,64 @@ export interface InboundResult {
 
 const normal = (address: string) => address.trim().toLowerCase();
 
-/** Enabled routes that could take mail for these recipients: by their own address, or by inbound domain. */
-async function candidates(em: EntityManager, rcpts: string[]): Promise<Inbound[]> {
-  const domains = [...new Set(rcpts.map(domainOf).filter(Boolean))];
-  return em.find(
+/**
+ * Which account an inbound domain belongs to: the holder of the most specific verified domain it
+ * is, or is under. Domain creation keeps another account from holding a parent or a child of a
+ * domain (domain.service.ts), and a domain is verified through its own DNS, so this is the
+ * account that controls the name; data from before that rule cannot make mail cross accounts.
+ */
+async function ownersOf(em: EntityManager, hosts: string[]): Promise<Map<string, string>> {
+  const names = [...new Set(hosts.flatMap(hostAndParents))];
+  const owners = new Map<string, string>();
+  if (!names.length) return owners;
+  const rows = await em.execute<{ name: string; account_id: string }[]>(
+    `select name, account_id from domains where is_verified and name in (${names.map(() => '?').join(', ')})`,
+    names,
+  );
+  const holder = new Map(rows.map((r) => [r.name, r.account_id]));
+  for (const host of hosts) {
+    const owner = hostAndParents(host).find((n) => holder.has(n));
+    if (owner) owners.set(host, holder.get(owner)!);
+  }
+  return owners;
+}
+
+/** Enabled routes that could take mail, and those of them that may take it by inbound domain. */
+interface Candidates {
+  routes: Inbound[];
+  byDomain: Set<Inbound>;
+}
+
+/**
+ * Enabled routes that could take mail for these recipients: by their own address (unique, so of
+ * one account), or by inbound domain: only routes of the account that owns that domain, whose
+ * inbound domain is under their own domain. A route found by its address is not thereby allowed
+ * to take the message's other recipients by domain.
+ */
+async function candidates(em: EntityManager, rcpts: string[]): Promise<Candidates> {
+  const owners = await ownersOf(em, [...new Set(rcpts.map(domainOf).filter(Boolean))]);
+  const pairs = [...owners].map(([host, account]) => ({ domain_enabled: true, inbound_domain: host, account }));
+  const routes = await em.find(
     Inbound,
-    { enabled: true, $or: [{ address: { $in: rcpts } }, { domain_enabled: true, inbound_domain: { $in: domains } }] },
+    { enabled: true, $or: [{ address: { $in: rcpts } }, ...pairs] },
     { populate: ['domain'], orderBy: { inbound_priority: 'desc', created_at: 'asc', id: 'asc' } },
   );
+  const byDomain = new Set(
+    routes.filter(
+      (r) =>
+        r.domain_enabled &&
+        r.inbound_domain !== null &&
+        owners.get(r.inbound_domain) === r.account.id &&
+        isAtOrUnder(r.inbound_domain, r.domain.name),
+    ),
+  );
+  return { routes: routes.filter((r) => byDomain.has(r) || rcpts.includes(r.address)), byDomain };
 }
 
 /** For the RCPT TO stage: may this address receive mail (is some enabled route reachable through it)? */
 export async function hasInboundRoute(services: AppServices, address: string): Promise<boolean> {
   const rcpt = normal(address);
-  return (await candidates(services.orm.em.fork(), [rcpt])).length > 0;
+  return (await candidates(services.orm.em.fork(), [rcpt])).routes.length > 0;
 }
 
 /**
@@ -42,13 +86,13 @@ export async function hasInboundRoute(services: AppServices, address: string): P
  * domain it is at and whose catch filter takes it, and whose match filter takes the message.
  * The route's own address skips the catch filter: it names the route exactly.
  */
-export function route(routes: Inbound[], rcpts: string[], subject: MatchSubject): Map<Inbound, string[]> {
+function route({ routes, byDomain }: Candidates, rcpts: string[], subject: MatchSubject): Map<Inbound, string[]> {
   const taken = new Map<Inbound, string[]>();
   for (const rcpt of rcpts) {
     const r = routes.find(
       (x) =>
         (x.address === rcpt ||
-          (x.domain_enabled && x.inbound_domain === domainOf(rcpt) && catches(x.catch_filter as StoredFilter, rcpt))) &&
+          (byDomain.has(x) && x.inbound_domain === domainOf(rcpt) && catches(x.catch_filter as StoredFilter, rcpt))) &&
         matches(x.match_filter as StoredFilter, subject),
     );
     if (r) taken.set(r, [...(taken.get(r) ?? []), rcpt]);
@@ -93,9 +137,11 @@ async function reject(services: AppServices, taken: Map<Inbound, string[]>, mail
   return { accepted: false, code: 552, message: `5.3.4 An attachment exceeds the maximum size of ${mb} MB` };
 }
 
-function failureReason(outcomes: ForwardOutcome[]): string {
-  return outcomes
-    .filter((o) => !o.ok)
+/** What went wrong or was skipped, per forward; null when every copy went out. */
+function failureReason(outcomes: ForwardOutcome[]): string | null {
+  const problems = outcomes.filter((o) => !o.ok);
+  if (!problems.length) return null;
+  return problems
     .map((o) => `${o.forward.type} ${o.forward.value}: ${o.error}`)
     .join('; ')
     .slice(0, 500);
@@ -107,9 +153,10 @@ async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail:
   const m = newMessage(r, mail, rcpts, parsed, 'received', null);
   await em.persist(m).flush();
   const outcomes = await forwardAll(services, { id: m.id, route: r, mailFrom: mail.mailFrom, rcptTo: rcpts, raw: mail.raw, parsed, receivedAt: m.created_at });
-  const failed = outcomes.some((o) => !o.ok);
+  // A suppressed address skipped is no failure (as a suppressed recipient of a send), but is noted.
+  const failed = outcomes.some((o) => !o.ok && !o.skipped);
   await em.transactional(async (tx) => {
-    await tx.nativeUpdate(InboundMessage, { id: m.id }, failed ? { status: 'failed', reason: failureReason(outcomes) } : { status: 'forwarded' });
+    await tx.nativeUpdate(InboundMessage, { id: m.id }, { status: failed ? 'failed' : 'forwarded', reason: failureReason(outcomes) });
     if (failed) tx.create(DomainEvent, eventOf(m, 'inbound_forward.failed') as never);
   });
   return m.id;
@@ -125,11 +172,11 @@ async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail:
  */
 export async function receiveInbound(services: AppServices, mail: InboundMail): Promise<InboundResult> {
   const rcpts = [...new Set(mail.rcptTo.map(normal))];
-  const routes = rcpts.length ? await candidates(services.orm.em.fork(), rcpts) : [];
+  const found = rcpts.length ? await candidates(services.orm.em.fork(), rcpts) : { routes: [], byDomain: new Set<Inbound>() };
   const noRoute = { accepted: false, code: 550, message: `5.1.1 No inbound route for ${rcpts.join(', ') || 'the recipients'}` };
-  if (!routes.length) return noRoute;
+  if (!found.routes.length) return noRoute;
   const parsed = await simpleParser(mail.raw, { skipImageLinks: true, skipTextLinks: true });
-  const taken = route(routes, rcpts, { sender: normal(mail.mailFrom), headers: headerMap(parsed.headerLines) });
+  const taken = route(found, rcpts, { sender: normal(mail.mailFrom), headers: headerMap(parsed.headerLines) });
   if (!taken.size) return noRoute;
   const verdict = checkAttachments(parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })));
   if (!verdict.ok) return reject(services, taken, mail, parsed, verdict);

@@ -7,13 +7,26 @@ import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { newId } from '../../lib/ids.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
+import { enqueue } from '../../jobs/boss.js';
+import { systemMailJob } from '../mail/system-mail.job.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Inbound, type InboundForward } from './inbound.entity.js';
 import type { CreateInboundArgs, InboundFieldsArgs, InboundListArgs, UpdateInboundArgs } from './inbound.inputs.js';
-import type { StoredFilter } from './inbound.match.js';
-import { checkCatchFilter, checkForwards, checkInboundDomain, checkMatchFilter, checkMode, checkName } from './inbound.validate.js';
+import { hostAndParents, type StoredFilter } from './inbound.match.js';
+import { forwardConfirmationMail } from './inbound.confirm.js';
+import { confirmationsOf, toConfirm, type Confirmation } from './inbound.destination.js';
+import {
+  checkCatchFilter,
+  checkDomainVerified,
+  checkForwards,
+  checkInboundDomain,
+  checkMatchFilter,
+  checkMode,
+  checkName,
+  INBOUND_DOMAIN_TAKEN,
+} from './inbound.validate.js';
 
 /** What a create or update resolves to, once checked: the route's new settings. */
 interface Settings {
@@ -30,7 +43,7 @@ interface Settings {
 export class InboundService {
   constructor(
     private readonly em: EntityManager,
-    private readonly services: Pick<AppServices, 'config'>,
+    private readonly services: Pick<AppServices, 'config' | 'boss'>,
   ) {}
 
   async list(auth: Auth, args: InboundListArgs): Promise<Inbound[]> {
@@ -57,33 +70,49 @@ export class InboundService {
     checkName(bag, args.name);
     const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
     if (!domain) bag.add('domain_id', msg.in('domain_id'));
-    else assertDomainAccess(auth, domain.id);
+    else {
+      assertDomainAccess(auth, domain.id);
+      checkDomainVerified(bag, domain);
+    }
     if (args.forwards == null) bag.add('forwards', msg.required('forwards'));
     const settings = this.settings(bag, args, domain?.name ?? null, null);
-    if (domain) await this.checkPriorityFree(bag, auth, settings, null);
+    if (domain) await this.checkInboundDomainFree(bag, auth, settings, domain.name, null);
     bag.throwIfAny();
-    const inbound = this.em.create(Inbound, {
-      account: this.em.getReference(Account, auth.accountId),
-      domain: domain!,
-      name: args.name.trim(),
-      address: `${newId(16)}@${this.services.config.INBOUND_MX_HOST.toLowerCase()}`,
-      ...settings,
-    } as never);
-    await this.em.flush();
-    return inbound;
+    return this.em.transactional(async (tx) => {
+      const inbound = tx.create(Inbound, {
+        account: tx.getReference(Account, auth.accountId),
+        domain: domain!,
+        name: args.name.trim(),
+        address: `${newId(16)}@${this.services.config.INBOUND_MX_HOST.toLowerCase()}`,
+        ...settings,
+      } as never);
+      await tx.flush();
+      await this.askConfirmations(tx, auth, inbound, domain!.name);
+      return inbound;
+    });
   }
 
   async update(auth: Auth, args: UpdateInboundArgs): Promise<Inbound> {
     const inbound = await this.get(auth, args.inbound_id);
     const bag = new FieldErrorBag();
     if (args.name !== undefined) checkName(bag, args.name);
+    checkDomainVerified(bag, inbound.domain);
     const settings = this.settings(bag, args, inbound.domain.name, inbound);
-    await this.checkPriorityFree(bag, auth, settings, inbound.id);
+    await this.checkInboundDomainFree(bag, auth, settings, inbound.domain.name, inbound.id);
     bag.throwIfAny();
     if (args.name != null) inbound.name = args.name.trim();
     Object.assign(inbound, settings);
-    await this.em.flush();
+    await this.em.transactional(async (tx) => {
+      await tx.flush();
+      if (args.forwards != null) await this.askConfirmations(tx, auth, inbound, inbound.domain.name);
+    });
     return inbound;
+  }
+
+  /** How each email forward's address is allowed (inbound.destination.ts), for the records. */
+  async confirmations(auth: Auth, routes: Inbound[]): Promise<Map<string, Confirmation>> {
+    const emails = routes.flatMap((r) => r.forwards.filter((f) => f.type === 'email').map((f) => f.value));
+    return confirmationsOf(this.em, auth.accountId, emails);
   }
 
   async remove(auth: Auth, id: string): Promise<boolean> {
@@ -144,11 +173,20 @@ export class InboundService {
   }
 
   /**
-   * Routes sharing an inbound domain are tried by priority; two enabled ones with the same
-   * priority would leave the order to chance, so the second is refused.
+   * An inbound domain belongs to one account. Refused: one that a route of another account uses,
+   * or that lies under another account's domain nested in this route's domain (domain creation
+   * refuses such nesting now; older data may hold it). A parent of the route's domain held by
+   * another account does not count: the more specific domain wins, as when mail is routed.
+   * Then, among the account's own routes: two enabled ones with the same priority would leave
+   * the order to chance, so the second is refused.
    */
-  private async checkPriorityFree(bag: FieldErrorBag, auth: Auth, s: Settings, exceptId: string | null) {
-    if (!s.domain_enabled || !s.enabled || !s.inbound_domain || bag.has('inbound_domain')) return;
+  private async checkInboundDomainFree(bag: FieldErrorBag, auth: Auth, s: Settings, domainName: string, exceptId: string | null) {
+    if (!s.inbound_domain || bag.has('inbound_domain')) return;
+    const nested = hostAndParents(s.inbound_domain).filter((n) => n.length > domainName.length);
+    const foreignRoute = await this.em.count(Inbound, { inbound_domain: s.inbound_domain, account: { $ne: auth.accountId } });
+    const foreignDomain = nested.length ? await this.em.count(Domain, { name: { $in: nested }, account: { $ne: auth.accountId } }) : 0;
+    if (foreignRoute || foreignDomain) return void bag.add('inbound_domain', INBOUND_DOMAIN_TAKEN);
+    if (!s.domain_enabled || !s.enabled) return;
     const where: Record<string, unknown> = {
       account: auth.accountId,
       inbound_domain: s.inbound_domain,
@@ -159,6 +197,19 @@ export class InboundService {
     if (exceptId) where.id = { $ne: exceptId };
     if (await this.em.count(Inbound, where)) {
       bag.add('inbound_priority', `Another enabled route of ${s.inbound_domain} already has the priority ${s.inbound_priority}.`);
+    }
+  }
+
+  /**
+   * Mails a confirmation link to each email forward's address that is not yet allowed, in the
+   * saving transaction (the mail exists if and only if the route does).
+   */
+  private async askConfirmations(tx: EntityManager, auth: Auth, inbound: Inbound, domainName: string) {
+    const emails = inbound.forwards.filter((f) => f.type === 'email').map((f) => f.value);
+    const states = await confirmationsOf(tx, auth.accountId, emails);
+    const pending = [...states].filter(([, state]) => state === 'pending').map(([email]) => email);
+    for (const row of await toConfirm(tx, auth.accountId, pending)) {
+      await enqueue(tx, this.services.boss, systemMailJob, forwardConfirmationMail(this.services.config, row, domainName));
     }
   }
 }

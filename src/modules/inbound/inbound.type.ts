@@ -3,6 +3,7 @@ import { IsoTimestamp } from '../../graphql/scalars.js';
 import { decrypt } from '../../lib/secrets.js';
 import { DomainRef, toDomainRef } from '../domains/domain-ref.type.js';
 import type { Inbound } from './inbound.entity.js';
+import type { Confirmation } from './inbound.destination.js';
 import type { StoredFilter } from './inbound.match.js';
 
 @ObjectType('InboundFilterRule')
@@ -33,6 +34,13 @@ export class InboundForwardType {
   @Field() value!: string;
   @Field(() => String, { nullable: true, description: 'Webhook forwards: the signing secret of their requests.' })
   secret!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Email forwards: why mail may go to the address: `domain` (on a verified domain of the account), `confirmed` (its owner ' +
+      'opened the link mailed when the route was saved), or `pending` (nothing is forwarded to it yet). Null for webhooks. GraphQL only.',
+  })
+  confirmation!: string | null;
 }
 
 @ObjectType('InboundMx', { description: 'The MX record inbound_domain needs.' })
@@ -75,8 +83,12 @@ const asType = (f: StoredFilter): InboundFilterType => ({
   filters: f.filters.map((r) => ({ comparer: r.comparer, value: r.value, key: r.key ?? null })),
 });
 
-/** The record; the domain must be loaded. */
-export function toInbound(i: Inbound, config: { APP_SECRET: string; INBOUND_MX_HOST: string }): InboundType {
+/** The record; the domain must be loaded. `confirmations` is keyed by lower-cased address. */
+export function toInbound(
+  i: Inbound,
+  config: { APP_SECRET: string; INBOUND_MX_HOST: string },
+  confirmations: ReadonlyMap<string, Confirmation>,
+): InboundType {
   const catchFilter = i.catch_filter as StoredFilter;
   const matchFilter = i.match_filter as StoredFilter;
   return {
@@ -99,6 +111,7 @@ export function toInbound(i: Inbound, config: { APP_SECRET: string; INBOUND_MX_H
       type: f.type,
       value: f.value,
       secret: f.type === 'webhook' && f.secret_enc ? decrypt(config.APP_SECRET, f.secret_enc) : null,
+      confirmation: f.type === 'email' ? (confirmations.get(f.value.toLowerCase()) ?? 'pending') : null,
     })),
     mxValues: { priority: 10, target: config.INBOUND_MX_HOST },
     created_at: i.created_at,

@@ -35,6 +35,18 @@ export function checkMode(bag: FieldErrorBag, field: 'catch_type' | 'match_type'
   if (value != null && !(FILTER_MODES as readonly string[]).includes(value)) bag.add(field, msg.in(field));
 }
 
+/**
+ * A route takes mail for a domain's names (its inbound domain lies under it) and forwards it with
+ * the domain's return path: only a domain proven through its DNS may have routes, as only a
+ * verified domain may send (SPEC.md's sender-domain-must-be-verified rule).
+ */
+export const DOMAIN_NOT_VERIFIED = 'The domain must be verified before it can receive inbound mail.';
+export const INBOUND_DOMAIN_TAKEN = 'The inbound domain is already used by another account.';
+
+export function checkDomainVerified(bag: FieldErrorBag, domain: { is_verified: boolean }) {
+  if (!domain.is_verified) bag.add('domain_id', DOMAIN_NOT_VERIFIED);
+}
+
 /** The inbound domain, lowercased, when it is a subdomain of the route's sending domain. */
 export function checkInboundDomain(bag: FieldErrorBag, value: string | null | undefined, domainName: string, enabled: boolean): string | null {
   if (blank(value)) {
