@@ -1,3 +1,6 @@
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { seedDomain } from '../support/factories.js';
 import { createAccount, startTestServer, type HttpAnswer, type TestServer } from '../support/server.js';
 
 /**
@@ -9,7 +12,9 @@ const ACCOUNT_LIMIT = 6;
 let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer({
+    roles: ['api', 'smtp'],
     env: {
+      SMTP_PORT: '0',
       RATE_LIMIT_REQUESTS: String(TOKEN_LIMIT),
       ACCOUNT_RATE_LIMIT_REQUESTS: String(ACCOUNT_LIMIT),
       RATE_LIMIT_WINDOW_SECONDS: '3600',
@@ -77,5 +82,35 @@ describe('GraphQL documents', () => {
     const res = await s.gql('{ __typename api_quota { remaining } }', {}, a.token);
     expect(res.status).toBe(200);
     expect(h(res, 'x-ratelimit-remaining')).toBe(String(TOKEN_LIMIT - 1));
+  });
+});
+
+describe('SMTP relay', () => {
+  it('each relayed message is a request of its account: over the account window, 451 and the API is refused too', async () => {
+    const a = await createAccount(s, 'Relay');
+    const domain = await seedDomain(s, { accountId: a.id });
+    const made = await s.rest('POST', `/domains/${domain.id}/smtp-users`, { token: a.token, body: { name: 'relay' } });
+    expect(made.status).toBe(201);
+    const user = made.body.data;
+    const client = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: s.app.smtpPort!,
+      secure: false,
+      requireTLS: true,
+      auth: { user: user.username, pass: user.password },
+      tls: { rejectUnauthorized: false },
+    } as SMTPTransport.Options);
+    const send = (i: number) =>
+      client.sendMail({ from: `app@${domain.name}`, to: `r${i}@example.net`, subject: `n${i}`, text: 'x' }).then(
+        (info) => info.response,
+        (err: { response: string }) => err.response,
+      );
+    // One request so far (the SMTP user's creation); five messages fill the window of six.
+    const answers: string[] = [];
+    for (let i = 0; i < 6; i++) answers.push(await send(i));
+    client.close();
+    expect(answers.slice(0, 5).every((r) => /^250 Message queued as /.test(r))).toBe(true);
+    expect(answers[5]).toMatch(/^451 4\.7\.0 Too many requests for this account; try again in \d+ s/);
+    expect((await s.rest('GET', '/token', { token: a.token })).status).toBe(429);
   });
 });

@@ -89,6 +89,7 @@ export async function startTestServer(
       MX_ALLOW_PRIVATE: 'true', // MX and probe targets in tests are local SMTP servers; refusal tests set 'false'
       // Suites make many requests with one token; the rate-limit tests set low limits themselves.
       RATE_LIMIT_REQUESTS: '1000000',
+      ACCOUNT_RATE_LIMIT_REQUESTS: '1000000',
       API_QUOTA_PER_DAY: '100000000',
       ...opts.env,
     },

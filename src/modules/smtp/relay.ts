@@ -6,6 +6,7 @@ import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { acceptSend } from '../sending/send.service.js';
 import { SmtpUser } from '../smtp-users/smtp-user.entity.js';
+import { QuotaService } from '../quota/quota.service.js';
 import { firstAddress, onDomain, toSendArgs } from './ingest.js';
 
 /** Who an authenticated SMTP session belongs to (kept as `session.user`). */
@@ -43,6 +44,22 @@ export async function checkSender(services: AppServices, user: RelayUser, sender
   return current;
 }
 
+/**
+ * Each relayed message is a request of its account: it counts in the account's rate window and
+ * daily quota like an API call (SMTP users have no token window of their own), and over either
+ * it is a temporary refusal, which the client retries later.
+ */
+async function meter(services: AppServices, user: RelayUser): Promise<void> {
+  const u = await new QuotaService(services.orm.em.fork(), services.config).meterAccount(user.accountId);
+  const wait = (until: Date) => Math.max(1, Math.ceil((until.getTime() - u.now.getTime()) / 1000));
+  if (u.accountRate.hits > u.accountRate.limit) {
+    throw smtpError(451, `4.7.0 Too many requests for this account; try again in ${wait(u.accountRate.resetsAt)} s`);
+  }
+  if (u.quota.hits > u.quota.limit) {
+    throw smtpError(451, `4.7.0 The daily API quota of ${u.quota.limit} requests is used up; try again in ${wait(u.quota.resetsAt)} s`);
+  }
+}
+
 /** The SMTP answer for an API error: the first validation message, or the error's own text. */
 function refusalOf(err: GraphQLError) {
   const first = Object.values((err.extensions.errors ?? {}) as Record<string, string[]>)[0]?.[0];
@@ -54,6 +71,7 @@ function refusalOf(err: GraphQLError) {
  * the user's domain. Returns the `250` text naming the message id webhooks will carry.
  */
 export async function relayMessage(services: AppServices, user: RelayUser, raw: Buffer, envelope: string[]): Promise<string> {
+  await meter(services, user);
   const parsed = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
   const from = firstAddress(parsed.from);
   if (!from) throw smtpError(550, '5.7.1 The message has no From header address');
