@@ -62,6 +62,22 @@ export async function rawSmtp(port: number, opts: { localAddress?: string } = {}
     write(data: string | Buffer) {
       socket.write(data);
     },
+    /** Writes `chunk` `times` times, waiting whenever the socket's buffer is full (big DATA, little memory). */
+    async pump(chunk: Buffer, times: number) {
+      for (let i = 0; i < times && !ended; i++) {
+        if (socket.write(chunk)) continue;
+        const s = socket;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            s.off('drain', done);
+            s.off('close', done);
+            resolve();
+          };
+          s.on('drain', done);
+          s.on('close', done);
+        });
+      }
+    },
     next,
     async startTls(): Promise<tls.PeerCertificate> {
       const answer = await this.send('STARTTLS');

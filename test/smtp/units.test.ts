@@ -137,6 +137,9 @@ describe('capacity.ts', () => {
     b.push(chunk(50));
     b.push(chunk(60));
     expect([a.state, b.state]).toEqual(['ok', 'no-room']);
+    // Out of room and then over its limit too: refused for its size, for good.
+    b.push(chunk(300));
+    expect(b.state).toBe('too-big');
     expect(budget.inUse).toBe(400);
     // 100 bytes left: enough for an announced 100, not for 101; a sixteenth (31) without SIZE.
     expect([budget.hasRoomFor(100), budget.hasRoomFor(101), budget.hasRoomFor(null)]).toEqual([true, false, true]);

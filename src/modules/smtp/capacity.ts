@@ -47,25 +47,33 @@ export class BoundedBuffer {
   private held = 0;
   private seen = 0;
   private reserved = 0;
-  state: 'ok' | 'too-big' | 'no-room' = 'ok';
+  private dropped = false;
 
   constructor(
     readonly limit: number,
     private readonly budget: ByteBudget | null,
   ) {}
 
+  /**
+   * too-big wins over no-room: a message over its limit is refused for good (552), even when it
+   * had already lost its room; one that only lacked room may come again (452).
+   */
+  get state(): 'ok' | 'too-big' | 'no-room' {
+    if (this.seen > this.limit) return 'too-big';
+    return this.dropped ? 'no-room' : 'ok';
+  }
+
   push(chunk: Buffer): void {
     this.seen += chunk.length;
-    if (this.state !== 'ok') return;
-    if (this.seen > this.limit) return this.stop('too-big');
-    if (this.budget && !this.budget.take(chunk.length)) return this.stop('no-room');
+    if (this.dropped) return;
+    if (this.seen > this.limit || (this.budget && !this.budget.take(chunk.length))) return this.drop();
     this.reserved += this.budget ? chunk.length : 0;
     this.chunks.push(chunk);
     this.held += chunk.length;
   }
 
-  private stop(state: 'too-big' | 'no-room') {
-    this.state = state;
+  private drop() {
+    this.dropped = true;
     this.chunks = [];
     this.held = 0;
     this.release();
