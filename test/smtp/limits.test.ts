@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { emailsOf, sql, until } from '../sending/helpers.js';
+import { monitoredDomain } from '../dmarc/reports-support.js';
 import { rawSmtp } from './raw-client.js';
 
 /**
@@ -10,6 +11,7 @@ import { rawSmtp } from './raw-client.js';
  * everyone may open. Small limits here, so that each one is crossed with a few kilobytes.
  */
 const REPORT_MAX = 20_000;
+const DMARC_MAX = 30_000;
 const INBOUND_MAX = 60_000;
 const BUDGET = 100_000;
 const PER_ADDRESS = 3;
@@ -29,6 +31,8 @@ beforeAll(async () => {
       SMTP_PORT: '0',
       FEEDBACK_ADDRESS: FEEDBACK,
       SMTP_MAX_REPORT_BYTES: String(REPORT_MAX),
+      SMTP_MAX_DMARC_BYTES: String(DMARC_MAX),
+      DMARC_REPORT_DOMAIN: 'reports.postbox.test',
       SMTP_MAX_INBOUND_BYTES: String(INBOUND_MAX),
       SMTP_UNAUTHENTICATED_BUFFER_BYTES: String(BUDGET),
       SMTP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
@@ -129,6 +133,14 @@ describe('message size without login', () => {
     c.close();
   });
 
+  it('answers a DMARC report mail over its limit with 552', async () => {
+    const { address } = await monitoredDomain(s);
+    const { c, reply } = await toRecipient(address);
+    expect(reply).toMatch(/^250 /);
+    expect(await (await data(c, DMARC_MAX + 1_000))()).toMatch(new RegExp(`^552 5\\.3\\.4 Message too big: DMARC reports may have at most ${DMARC_MAX} bytes`));
+    c.close();
+  });
+
   it('takes inbound mail above the report limit up to its own limit', async () => {
     const ok = await toRecipient(inbound);
     expect(ok.reply).toMatch(/^250 /);
@@ -168,6 +180,25 @@ describe('message size without login', () => {
     expect(await (await data(b.c, 55_000))()).toMatch(/^250 /);
     for (const x of [a, b, c]) x.c.close();
     expect(await count()).toBe(before + 3);
+  });
+
+  it('gives back the bytes of a client gone in the middle of its message', async () => {
+    const gone = await toRecipient(inbound);
+    await data(gone.c, 55_000);
+    // Its 55 KB are held until the server sees it go; no one else could send 55 KB meanwhile.
+    await new Promise((r) => setTimeout(r, 200));
+    gone.c.close();
+    const next = await until(async () => {
+      const x = await toRecipient(inbound);
+      if (x.reply.startsWith('250')) {
+        const answer = await (await data(x.c, 55_000))();
+        x.c.close();
+        if (answer.startsWith('250')) return answer;
+      }
+      x.c.close();
+      return null;
+    }, 5_000, 'room for 55 KB again');
+    expect(next).toMatch(/^250 /);
   });
 
   it('does not hold a logged-in user to those limits', async () => {
