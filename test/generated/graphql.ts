@@ -154,7 +154,7 @@ export type AttachmentInput = {
 /** Who made a change. */
 export type AuditActor = {
   __typename?: 'AuditActor';
-  /** The token id, or the user an accepted invitation created; null for the operator. */
+  /** The token id, or the user an accepted invitation created; null for the operator, and for a token the caller cannot see (another domain's, or an account-wide one for a domain-limited token). */
   id?: Maybe<Scalars['ID']['output']>;
   /** The token name at the time, the invitee's email, or operator. */
   name?: Maybe<Scalars['String']['output']>;

@@ -16,7 +16,7 @@ export class AuditEventResolver {
     description: 'Changes to tokens, SMTP users, webhooks, SMS webhooks and users, newest first. A domain-limited token sees only its domain\'s subjects.',
   })
   async audit_events(@Context() ctx: Ctx, @Args() args: AuditEventListArgs): Promise<AuditEventPage> {
-    const { rows, meta } = await new AuditEventService(ctx.em).list(caller(ctx), args);
-    return { data: rows.map(toAuditEvent), meta };
+    const { rows, meta, unseenActors } = await new AuditEventService(ctx.em).list(caller(ctx), args);
+    return { data: rows.map((e) => toAuditEvent(e, unseenActors)), meta };
   }
 }

@@ -45,6 +45,22 @@ export class AuditEventService {
       limit: args.limit,
       offset: offsetOf(args),
     });
-    return { rows, meta: pageMeta(args, rows.length, total) };
+    return { rows, meta: pageMeta(args, rows.length, total), unseenActors: await this.unseenActors(auth, rows) };
+  }
+
+  /**
+   * The tokens acting in these events that the caller cannot see (another domain's, or the
+   * account-wide ones, for a domain-limited token): their id and name are not shown to it.
+   */
+  private async unseenActors(auth: Auth, rows: AuditEvent[]): Promise<ReadonlySet<string>> {
+    if (!auth.domainId) return new Set();
+    const ids = [...new Set(rows.filter((r) => r.actor_type === 'token' && r.actor_id).map((r) => r.actor_id!))];
+    if (!ids.length) return new Set();
+    const seen = await this.em.execute<{ id: string }[]>(
+      `select id from api_tokens where account_id = ? and domain_id = ? and id in (${ids.map(() => '?').join(', ')})`,
+      [auth.accountId, auth.domainId, ...ids],
+    );
+    const visible = new Set(seen.map((t) => t.id));
+    return new Set(ids.filter((id) => !visible.has(id)));
   }
 }

@@ -6,7 +6,10 @@ import type { AuditEvent } from './audit-event.entity.js';
 @ObjectType({ description: 'Who made a change.' })
 export class AuditActor {
   @Field({ description: 'token, operator or invitee' }) type!: string;
-  @Field(() => ID, { nullable: true, description: 'The token id, or the user an accepted invitation created; null for the operator.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The token id, or the user an accepted invitation created; null for the operator, and for a token the caller cannot see (another domain\'s, or an account-wide one for a domain-limited token).',
+  })
   id!: string | null;
   @Field(() => String, { nullable: true, description: 'The token name at the time, the invitee\'s email, or operator.' })
   name!: string | null;
@@ -33,11 +36,13 @@ export class AuditEventPage {
   @Field(() => PageMeta) meta!: PageMeta;
 }
 
-export function toAuditEvent(e: AuditEvent): AuditEventType {
+/** `unseen`: actor token ids the caller may not see; such an actor shows as a token, nameless. */
+export function toAuditEvent(e: AuditEvent, unseen: ReadonlySet<string> = new Set()): AuditEventType {
+  const hidden = e.actor_type === 'token' && !!e.actor_id && unseen.has(e.actor_id);
   return {
     id: e.id,
     action: e.action,
-    actor: { type: e.actor_type, id: e.actor_id, name: e.actor_name },
+    actor: hidden ? { type: e.actor_type, id: null, name: null } : { type: e.actor_type, id: e.actor_id, name: e.actor_name },
     subject_type: e.subject_type,
     subject_id: e.subject_id,
     changes: e.changes,

@@ -35,7 +35,7 @@ export class AddBlocklistArgs {
   @EachEmail()
   recipients?: string[] | null;
 
-  @Field(() => [String], { nullable: true, description: 'Regular expressions matched against the address.' })
+  @Field(() => [String], { nullable: true, description: 'Regular expressions (RE2 syntax: no backreferences or lookaround) matched case-insensitively anywhere in the address.' })
   @MaxItems(MAX_ITEMS)
   patterns?: string[] | null;
 }

@@ -4,6 +4,7 @@ import { errors, msg } from '../../graphql/errors.js';
 import type { FieldErrorBag } from '../../graphql/validation.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
+import { visibleTo } from '../../db/scoped.js';
 import type { AccessArgs } from './user.inputs.js';
 import { CUSTOM_ROLE, canonicalRole, permissionsOf } from './roles.js';
 
@@ -44,7 +45,8 @@ export async function resolveAccess(
     });
   }
   if (args.templates?.length) {
-    const found = await em.find(Template, { id: { $in: args.templates }, account: auth.accountId }, { fields: ['id'] });
+    // Only templates the caller can see: a domain-limited token grants its own domain's only.
+    const found = await em.find(Template, { id: { $in: args.templates }, ...visibleTo(auth) }, { fields: ['id'] });
     const known = new Set(found.map((t) => t.id));
     args.templates.forEach((id, i) => {
       if (!known.has(id)) bag.add(`templates.${i}`, msg.in(`templates.${i}`));

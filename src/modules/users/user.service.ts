@@ -4,7 +4,7 @@ import type { Auth } from '../../graphql/context.js';
 import { errors } from '../../graphql/errors.js';
 import { offsetOf } from '../../graphql/pagination.js';
 import { FieldErrorBag } from '../../graphql/validation.js';
-import { findOwned } from '../../db/scoped.js';
+import { findOwned, visibleTo } from '../../db/scoped.js';
 import { accessOf, diff, memberSubject, recordAudit, recordUpdate, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
@@ -35,14 +35,14 @@ export class UserService {
   /**
    * The account's domains and templates the given users are limited to, by id, in one query
    * each. Ids are unique across tables, so one map holds both kinds; toUser tells them apart.
+   * Only those the caller can see: a domain-limited token sees a user's access as it applies to
+   * its domain, never the names of other domains or their templates.
    */
   async refsOf(auth: Auth, users: AccountUser[]): Promise<Map<string, Domain | Template>> {
-    const domainIds = [...new Set(users.flatMap((u) => u.domain_ids))];
+    const domainIds = [...new Set(users.flatMap((u) => u.domain_ids))].filter((id) => !auth.domainId || id === auth.domainId);
     const templateIds = [...new Set(users.flatMap((u) => u.template_ids))];
     const domains = domainIds.length ? await this.em.find(Domain, { id: { $in: domainIds }, account: auth.accountId }) : [];
-    const templates = templateIds.length
-      ? await this.em.find(Template, { id: { $in: templateIds }, account: auth.accountId })
-      : [];
+    const templates = templateIds.length ? await this.em.find(Template, { id: { $in: templateIds }, ...visibleTo(auth) }) : [];
     return new Map<string, Domain | Template>([...domains, ...templates].map((r) => [r.id, r]));
   }
 
