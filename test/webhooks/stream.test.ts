@@ -79,3 +79,35 @@ async function runOnce() {
   const { runTick } = await import('../../src/modules/webhooks/dispatch.job.js');
   await runTick(s.app.services);
 }
+
+it('streams no SMS webhook attempt, whatever the token (those are for sms_* scopes)', async () => {
+  // An attempt notice as deliver.ts sends it, for an SMS webhook (no domain), then one with a
+  // domain as the positive control: NOTIFY keeps order, so had the first passed, it would be here.
+  const webhookId = 'smshook0000000001';
+  const notice = (domainId: string | null, n: number) =>
+    sql(s, 'select pg_notify(?, ?)', [
+      'postbox_events',
+      JSON.stringify({
+        topic: `webhook_attempts:${accountId}`,
+        detail: {
+          webhook_id: webhookId,
+          domain_id: domainId,
+          entry: { id: `a${n}`, delivery_id: null, type: 'sms.sent', attempted_at: new Date().toISOString(), success: true, status: 200, duration_ms: 1, response_excerpt: '', error: null },
+        },
+      }),
+    ]);
+  const stream = await subscribe(s, QUERY(webhookId), await tokenWith(s, ['webhooks_full']));
+  try {
+    let n = 0;
+    await stream.live(async () => {
+      await notice(null, ++n);
+      await notice(domain.id, ++n);
+    }, (e) => !!e.data?.webhook_deliveries);
+    const heard = stream.events.map((e) => e.data?.webhook_deliveries?.id).filter(Boolean);
+    // Only the even (domain) notices came through.
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard.every((id: string) => Number(id.slice(1)) % 2 === 0)).toBe(true);
+  } finally {
+    stream.close();
+  }
+}, 60_000);
