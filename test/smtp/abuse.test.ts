@@ -10,7 +10,7 @@ import { rawSmtp } from './raw-client.js';
  * 200 sessions that do not log in, at once, each sending 3 MB: half to a valid report address
  * (limit 1 MB), half to an inbound route (limit 36 MB, within reach: only the shared budget of
  * 64 MB stops them). The listener runs in this process, so the process's memory is its memory,
- * sampled every 250 ms during the attack. Meanwhile an SMTP user still relays.
+ * sampled every 500 ms during the attack. Meanwhile an SMTP user still relays.
  *
  * The ceilings, as growth over the level before the attack:
  * - Buffer memory held (arrayBuffers after a full collection): 256 MB. Expected: the budget
@@ -118,7 +118,7 @@ function sampler() {
     const m = process.memoryUsage();
     rss = Math.max(rss, m.rss - base.rss);
     held = Math.max(held, m.arrayBuffers - base.arrayBuffers);
-  }, 250);
+  }, 500);
   return {
     stop() {
       clearInterval(timer);
@@ -184,4 +184,5 @@ it('holds memory under its ceilings through 200 sessions of 3 MB without login, 
 
   expect(peak.held).toBeLessThan(BUFFER_CEILING);
   expect(peak.rss).toBeLessThan(RSS_CEILING);
-}, 90_000);
+  // 10–30 s alone; a generous bound for a machine shared with other suites (600 MB cross loopback).
+}, 240_000);

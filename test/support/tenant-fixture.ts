@@ -8,6 +8,7 @@ import { OPERATOR_TOKEN, createAccount, startTestServer, tokenWith, type TestSer
 import { assignNumberTo, randomE164 } from './sms.js';
 import { inviteAndAccept } from '../users/helpers.js';
 import { reportXml } from '../dmarc/reports-support.js';
+import { until as untilTruthy } from '../sending/helpers.js';
 
 /**
  * A victim account (the test server's admin account) holding at least one of every resource
@@ -51,15 +52,8 @@ function must<T = any>(what: string, res: { status: number; text: string; body: 
   return res.body as T;
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Polls until `probe` returns something truthy, naming what it waited for (test/sending/helpers.ts). */
+export const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> => untilTruthy(probe, ms, what);
 
 export async function buildTenantFixture(): Promise<TenantFixture> {
   const s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '1000', ACCOUNT_RATE_LIMIT_REQUESTS: '1000000' } });
