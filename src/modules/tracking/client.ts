@@ -14,11 +14,12 @@ const WEBMAIL: [RegExp, string][] = [
   [/\bOWA\//, 'Outlook.com'],
 ];
 
-/** Mail apps ua-parser-js does not name. */
+/** Mail apps ua-parser-js does not name; the first group, when there is one, names the system. */
 const APPS: [RegExp, string, UaType | null][] = [
   [/Outlook-(iOS|Android)/i, 'Outlook', 'mobile'],
   [/Microsoft Outlook|Microsoft Office/i, 'Outlook', 'desktop'],
 ];
+const SYSTEM_NAMES: Record<string, string> = { ios: 'iOS', android: 'Android' };
 
 const MOBILE_DEVICES = new Set(['mobile', 'tablet', 'wearable']);
 
@@ -30,7 +31,10 @@ export function describeAgent(userAgent: string): { ua_name: string; ua_os: stri
   }
   const mobile = MOBILE_DEVICES.has(parsed.device.type ?? '');
   for (const [pattern, name, type] of APPS) {
-    if (pattern.test(userAgent)) return { ua_name: name, ua_os: os, ua_type: mobile ? 'mobile' : (type ?? 'desktop') };
+    const m = pattern.exec(userAgent);
+    if (!m) continue;
+    const system = os !== 'unknown' ? os : (SYSTEM_NAMES[m[1]?.toLowerCase() ?? ''] ?? os);
+    return { ua_name: name, ua_os: system, ua_type: mobile ? 'mobile' : (type ?? 'desktop') };
   }
   return { ua_name: parsed.browser.name ?? 'unknown', ua_os: os, ua_type: mobile ? 'mobile' : 'desktop' };
 }
