@@ -7,4 +7,6 @@ export const emailLogRoutes: RouteTable = {
   'Query.email': { method: 'GET', path: '/email/:email_id', envelope: 'data', omitNull: ['activity.suppression_reason'] },
   'Query.messages': { method: 'GET', path: '/messages', envelope: 'data' },
   'Query.message': { method: 'GET', path: '/messages/:message_id', envelope: 'data' },
+  // Not in SPEC.md: the sandbox's inbox (MAIL_TRANSPORT=capture), for the offline quick start.
+  'Query.captured_emails': { method: 'GET', path: '/captured-emails', envelope: 'paged' },
 };

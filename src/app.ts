@@ -13,7 +13,7 @@ import { randomSecret } from './lib/secrets.js';
 import { createBoss, startWorkers } from './jobs/boss.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createHttpServer } from './http/server.js';
-import { bootstrapFirstAccount } from './modules/accounts/bootstrap.js';
+import { bootstrapFirstAccount, settleTrustedDomains } from './modules/accounts/bootstrap.js';
 import { createMailTransport } from './modules/mail/transport.js';
 import { startSmtpRelay, type SmtpRelay } from './modules/smtp/server.js';
 import type { AppServices } from './services.js';
@@ -91,8 +91,14 @@ export async function startApp(opts: {
   let embedded: EmbeddedDb | null = null;
   let dbUrl = parsed.DATABASE_URL;
   if (!dbUrl) {
-    log.info({ dir: path.resolve(parsed.DATA_DIR, 'pg'), port: parsed.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({ dir: path.join(parsed.DATA_DIR, 'pg'), port: parsed.EMBEDDED_PG_PORT });
+    embedded = await startEmbeddedPostgres({
+      dir: parsed.EMBEDDED_PG_DIR ?? path.join(parsed.DATA_DIR, 'pg'),
+      fixed: parsed.EMBEDDED_PG_DIR !== undefined,
+      port: parsed.EMBEDDED_PG_PORT,
+      // One line on where the database lives, and why when it is not in DATA_DIR (see embedded.ts).
+      announce: (dir, moved, binaries) =>
+        log.info({ dir, port: parsed.EMBEDDED_PG_PORT, binaries }, moved ?? 'starting embedded PostgreSQL'),
+    });
     dbUrl = embedded.url;
   }
   const config: Config = {
@@ -117,6 +123,7 @@ export async function startApp(opts: {
     log,
   };
   await bootstrapFirstAccount(orm.em.fork() as never, config, log);
+  await settleTrustedDomains(orm.em.fork() as never, config, log);
 
   let http: FastifyInstance | null = null;
   let url: string | null = null;

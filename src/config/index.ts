@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLANS } from '../modules/accounts/plans.js';
 
 /**
  * Every setting of the service, validated once at start. README.md "Settings" documents each one;
@@ -28,6 +29,8 @@ export const configSchema = z.object({
   DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   DATA_DIR: z.string().default('./.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
+  /** The embedded cluster's folder (default DATA_DIR/pg; as root, moved when the postgres user cannot reach it: src/db/embedded.ts). */
+  EMBEDDED_PG_DIR: z.string().optional(),
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
   ADMIN_TOKEN: z.string().min(20, 'ADMIN_TOKEN must be at least 20 characters').optional(),
   ADMIN_EMAIL: z.email().optional(),
@@ -45,6 +48,14 @@ export const configSchema = z.object({
   INBOUND_MX_HOST: z.string().default('inbound.postbox.local'),
   DOMAIN_CHECK_CRON: z.string().default('*/15 * * * *'),
   DOMAIN_REQUIRE_DNS: bool.default(true),
+  /**
+   * `dns`: a domain is verified when its DNS records are found. `trust`: verified on creation,
+   * for a sandbox without public DNS; allowed only with MAIL_TRANSPORT=capture, and its default.
+   */
+  DOMAIN_VERIFICATION: z.enum(['dns', 'trust']).optional(),
+  /** The plan and verification credits of accounts the service creates (the first one, and the operator's). */
+  DEFAULT_PLAN: z.enum(PLANS).default('enterprise'),
+  DEFAULT_VERIFICATION_CREDITS: z.coerce.number().int().min(0).default(1000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   /** What one GraphQL document may ask for on /graphql and /graphql/stream (src/graphql/limits.ts). */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
@@ -95,7 +106,8 @@ export const configSchema = z.object({
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
   SMS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Unset: allowed in the sandbox (DOMAIN_VERIFICATION=trust), refused otherwise. */
+  WEBHOOK_ALLOW_PRIVATE: bool.optional(),
   WEBHOOK_TEST_SECRET: z.string().min(8).default('postbox-webhook-test-signing-secret'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
   WEBHOOK_RETRY_WINDOW_HOURS: z.coerce.number().min(0.001).default(72),
@@ -120,16 +132,27 @@ export const configSchema = z.object({
   SMTP_ALLOW_INSECURE_AUTH_LOOPBACK: bool.default(false),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
-  /** Requests one API token may make per window, and the window's length; the window starts at the token's first request after the last one ended. */
-  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(60),
+  /**
+   * Requests one API token may make per window (unset: its account's plan decides,
+   * modules/accounts/plans.ts), and the window's length; the window starts at the token's first
+   * request after the last one ended.
+   */
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
-  /** Requests one account may make per window over all its tokens and SMTP users (new tokens are no new room). */
-  ACCOUNT_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(600),
+  /** Requests one account may make per window over all its tokens and SMTP users (unset: ten tokens' worth). */
+  ACCOUNT_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).optional(),
   /** Requests one account may make per UTC day, over all its tokens. */
   API_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(100_000),
 });
 
-export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string; APP_SECRET: string };
+type Parsed = z.infer<typeof configSchema>;
+/** The settings once defaults that depend on other settings are settled. */
+export type Config = Omit<Parsed, 'DOMAIN_VERIFICATION' | 'WEBHOOK_ALLOW_PRIVATE'> & {
+  DOMAIN_VERIFICATION: 'dns' | 'trust';
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  PUBLIC_URL: string;
+  APP_SECRET: string;
+};
 
 export class ConfigError extends Error {}
 
@@ -144,5 +167,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   if (result.data.SMS_PROVIDER === 'twilio' && (!result.data.TWILIO_ACCOUNT_SID || !result.data.TWILIO_AUTH_TOKEN)) {
     throw new ConfigError('Invalid settings:\n  SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
   }
-  return result.data;
+  // The sandbox: with mail kept on the machine, domains need no DNS to send. Nothing ever leaves
+  // it unverified, since `trust` cannot be combined with a transport that delivers.
+  const capture = result.data.MAIL_TRANSPORT === 'capture';
+  const verification = result.data.DOMAIN_VERIFICATION ?? (capture ? 'trust' : 'dns');
+  if (verification === 'trust' && !capture) {
+    throw new ConfigError('Invalid settings:\n  DOMAIN_VERIFICATION=trust needs MAIL_TRANSPORT=capture: mail leaves the machine only from domains verified through DNS');
+  }
+  return {
+    ...result.data,
+    DOMAIN_VERIFICATION: verification,
+    WEBHOOK_ALLOW_PRIVATE: result.data.WEBHOOK_ALLOW_PRIVATE ?? verification === 'trust',
+  };
 }

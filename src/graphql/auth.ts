@@ -20,7 +20,12 @@ export async function authenticate(
   const secret = m[1];
   if (operatorToken && safeEqual(secret, operatorToken)) return { kind: 'operator' };
   const hash = sha256Hex(secret);
-  const token = await em.findOne(ApiToken, { token_hash: hash }, { fields: ['id', 'name', 'account', 'status', 'scopes', 'domain', 'token_hash'] });
+  // The account's plan comes in the same statement (a join): it sets the token's rate limits.
+  const token = await em.findOne(
+    ApiToken,
+    { token_hash: hash },
+    { fields: ['id', 'name', 'status', 'scopes', 'domain', 'token_hash', 'account.plan'], populate: ['account'], strategy: 'joined' },
+  );
   // The lookup is by hash; the final comparison is constant-time all the same.
   if (!token || !safeEqual(token.token_hash, hash) || token.status === 'pause') return { kind: 'invalid' };
   return {
@@ -31,6 +36,7 @@ export async function authenticate(
       tokenName: token.name,
       scopes: new Set(token.scopes),
       domainId: token.domain?.id ?? null,
+      plan: token.account.plan,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../services.js';
 import { errors } from './errors.js';
+import type { Plan } from '../modules/accounts/plans.js';
 
 /** Who is calling: an account's API token. */
 export interface Auth {
@@ -13,6 +14,8 @@ export interface Auth {
   tokenName?: string;
   /** The client's address, for the audit log, when the entry point knows it. */
   ip?: string | null;
+  /** The account's plan, when the entry point read it (API tokens): it sets the rate limits. */
+  plan?: Plan;
 }
 
 export interface Ctx {

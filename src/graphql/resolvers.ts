@@ -11,6 +11,7 @@ import { SendResolver } from '../modules/sending/send.resolver.js';
 import { ActivityStreamResolver } from '../modules/activity/activity-stream.resolver.js';
 import { BulkResolver } from '../modules/bulk/bulk.resolver.js';
 import { EmailLogResolver } from '../modules/email-log/email.resolver.js';
+import { CapturedEmailResolver } from '../modules/email-log/captured.resolver.js';
 import { MessageResolver } from '../modules/email-log/message.resolver.js';
 import { ActivityResolver } from '../modules/activity/activity.resolver.js';
 import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
@@ -47,6 +48,7 @@ export const resolvers = [
   ActivityStreamResolver,
   BulkResolver,
   EmailLogResolver,
+  CapturedEmailResolver,
   MessageResolver,
   ActivityResolver,
   AnalyticsResolver,

@@ -269,6 +269,26 @@ export type BulkEmailAccepted = {
   message: Scalars['String']['output'];
 };
 
+/** An email the capture transport kept instead of sending (MAIL_TRANSPORT=capture). */
+export type CapturedEmail = {
+  __typename?: 'CapturedEmail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  domain_id: Scalars['ID']['output'];
+  /** The email in the log: GET /v1/email/{email_id} shows its content. */
+  email_id: Scalars['ID']['output'];
+  from: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  message_id: Scalars['ID']['output'];
+  subject: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+};
+
+export type CapturedEmailPage = {
+  __typename?: 'CapturedEmailPage';
+  data: Array<CapturedEmail>;
+  meta: PageMeta;
+};
+
 export type CapturedMailType = {
   __typename?: 'CapturedMailType';
   created_at: Scalars['IsoTimestamp']['output'];
@@ -1638,6 +1658,8 @@ export type Query = {
   /** Monitors of the account (ranges as one parent each). */
   blocklist_monitors: Array<BlocklistMonitor>;
   bulk_email: BulkEmail;
+  /** Emails the capture transport kept, newest first (GET /v1/captured-emails). */
+  captured_emails: CapturedEmailPage;
   /** The report records of one source IP. */
   dmarc_ip_report: Array<DmarcReportRecord>;
   /** DMARC monitors of the account. */
@@ -1825,6 +1847,12 @@ export type QueryBlocklist_MonitorsArgs = {
 
 export type QueryBulk_EmailArgs = {
   bulk_email_id: Scalars['ID']['input'];
+};
+
+
+export type QueryCaptured_EmailsArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
 };
 
 

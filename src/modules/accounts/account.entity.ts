@@ -1,8 +1,8 @@
 import { Entity, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
+import type { Plan } from './plans.js';
 
-export const PLANS = ['free', 'starter', 'professional', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
+export { PLANS, type Plan } from './plans.js';
 
 @Entity({ tableName: 'accounts' })
 export class Account extends BaseEntity {

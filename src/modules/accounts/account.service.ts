@@ -12,11 +12,14 @@ import { created, recordAudit } from '../audit/record.js';
 export class AccountService {
   constructor(private readonly em: EntityManager) {}
 
-  /** A new account with its first full-scope API token (and an admin user when an email is given). */
-  async create(input: { name: string; admin_email?: string | null; secret?: string }) {
+  /**
+   * A new account with its first full-scope API token (and an admin user when an email is given),
+   * on the plan and with the verification credits the settings give new accounts.
+   */
+  async create(input: { name: string; admin_email?: string | null; secret?: string; plan: Plan; verification_credits: number }) {
     const secret = input.secret ?? newTokenSecret();
     return this.em.transactional(async (em) => {
-      const account = em.create(Account, { name: input.name } as never);
+      const account = em.create(Account, { name: input.name, plan: input.plan, verification_credits: input.verification_credits } as never);
       const token = em.create(ApiToken, {
         account,
         name: 'Admin token',

@@ -49,7 +49,13 @@ export class OperatorResolver {
     @Arg('admin_email', () => String, { nullable: true }) admin_email: string | null,
   ): Promise<CreatedAccount> {
     if (!name.trim() || name.length > 191) throw errors.invalid('name', msg.maxString('name', 191));
-    const { account, token, secret } = await new AccountService(ctx.em).create({ name: name.trim(), admin_email });
+    const { DEFAULT_PLAN, DEFAULT_VERIFICATION_CREDITS } = ctx.services.config;
+    const { account, token, secret } = await new AccountService(ctx.em).create({
+      name: name.trim(),
+      admin_email,
+      plan: DEFAULT_PLAN,
+      verification_credits: DEFAULT_VERIFICATION_CREDITS,
+    });
     return { account: toAccount(account), token: toCreatedToken(token, secret) };
   }
 

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'user.updated',
   'user.deleted',
   'user.invite_accepted',
+  'user.owner_claimed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

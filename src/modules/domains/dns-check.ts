@@ -69,6 +69,8 @@ export async function checkDns(dns: Dns, d: Domain, config: Config): Promise<Dns
 /**
  * What the checks mean for the domain: it is verified (may send) with SPF and DKIM, its DNS is
  * fully active when the return-path CNAME is there too, and custom tracking is verified by its CNAME.
+ * A domain trusted by the sandbox stays verified there; passing the DNS check makes it a domain
+ * verified like any other (no longer `trusted`).
  */
 export function applyCheck(d: Domain, r: DnsCheckResult): void {
   d.dkim = r.dkim;
@@ -76,8 +78,10 @@ export function applyCheck(d: Domain, r: DnsCheckResult): void {
   d.mx = r.mx;
   d.tracking = r.tracking;
   d.rp_cname = r.rp_cname;
-  d.is_verified = r.dkim && r.spf;
-  d.is_dns_active = d.is_verified && r.rp_cname;
+  const byDns = r.dkim && r.spf;
+  if (byDns) d.trusted = false;
+  d.is_verified = byDns || d.trusted;
+  d.is_dns_active = byDns && r.rp_cname;
   d.is_cname_verified = r.tracking;
   d.last_checked_at = new Date();
 }

@@ -70,6 +70,13 @@ export class Domain extends BaseEntity {
   @Property({ type: 'boolean' })
   is_verified: boolean = false;
 
+  /**
+   * Verified on creation by DOMAIN_VERIFICATION=trust (the sandbox), not through DNS. Such a
+   * domain sends only into the capture transport; passing the DNS check clears it.
+   */
+  @Property({ type: 'boolean', default: false })
+  trusted: boolean = false;
+
   @Property({ type: 'boolean' })
   is_cname_verified: boolean = false;
 

@@ -112,8 +112,10 @@ export class DomainService {
     // Checked again under the lock below; asking first spares the DNS lookup and the key generation.
     if (await foreignRelative(this.em, auth.accountId, name)) throw errors.invalid('name', FOREIGN_RELATIVE);
     // Only a definite NXDOMAIN refuses, and DOMAIN_REQUIRE_DNS=false skips the check for
-    // air-gapped installs whose resolver answers NXDOMAIN for everything outside.
-    if (this.services.config.DOMAIN_REQUIRE_DNS && (await this.services.dns.exists(name)) === 'nxdomain') {
+    // air-gapped installs whose resolver answers NXDOMAIN for everything outside. The sandbox
+    // (DOMAIN_VERIFICATION=trust) asks no DNS at all: it trusts the name.
+    const trust = this.services.config.DOMAIN_VERIFICATION === 'trust';
+    if (!trust && this.services.config.DOMAIN_REQUIRE_DNS && (await this.services.dns.exists(name)) === 'nxdomain') {
       throw errors.invalid('name', 'The name must be a resolvable domain.');
     }
     const keys = await dkimKeyPair(this.services.config.APP_SECRET);
@@ -134,6 +136,8 @@ export class DomainService {
           dkim_selector: this.services.config.DKIM_SELECTOR,
           dkim_public_key: keys.publicKey,
           dkim_private_key_enc: keys.privateKeyEnc,
+          is_verified: trust,
+          trusted: trust,
         } as never);
         await tx.flush();
         return domain;

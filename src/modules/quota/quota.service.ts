@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/index.js';
 import type { Auth } from '../../graphql/context.js';
+import { rateLimitsOf, type Plan } from '../accounts/plans.js';
 
 /** The counters after one request, with the database's clock (the same for every process). */
 export interface Usage {
@@ -79,17 +80,19 @@ export class QuotaService {
 
   /** One API request of a token, worth `hits` (root fields asked for). */
   meter(auth: Auth, opts: { countQuota: boolean; hits?: number }): Promise<Usage> {
-    return this.count(auth.accountId, auth.tokenId, opts.hits ?? 1, opts.countQuota);
+    return this.count(auth.accountId, auth.tokenId, auth.plan ?? 'free', opts.hits ?? 1, opts.countQuota);
   }
 
   /** A message an SMTP user relays: one request of its account (no token of its own). */
-  meterAccount(accountId: string): Promise<Usage> {
-    return this.count(accountId, null, 1, true);
+  meterAccount(accountId: string, plan: Plan): Promise<Usage> {
+    return this.count(accountId, null, plan, 1, true);
   }
 
-  private async count(accountId: string, tokenId: string | null, n: number, countQuota: boolean): Promise<Usage> {
-    const { RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, ACCOUNT_RATE_LIMIT_REQUESTS, API_QUOTA_PER_DAY } = this.config;
-    const tokenLimit = tokenId ? RATE_LIMIT_REQUESTS : Number.MAX_SAFE_INTEGER;
+  private async count(accountId: string, tokenId: string | null, plan: Plan, n: number, countQuota: boolean): Promise<Usage> {
+    const { RATE_LIMIT_WINDOW_SECONDS, API_QUOTA_PER_DAY } = this.config;
+    const limits = rateLimitsOf(this.config, plan);
+    const ACCOUNT_RATE_LIMIT_REQUESTS = limits.account;
+    const tokenLimit = tokenId ? limits.token : Number.MAX_SAFE_INTEGER;
     const row = await this.em
       .getConnection()
       .execute<{ rate_hits: number | null; rate_reset: number; account_hits: number; account_reset: number; now: number; quota_hits: number }>(

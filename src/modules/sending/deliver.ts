@@ -59,22 +59,20 @@ export async function deliverMessage(services: AppServices, messageId: string, a
     return;
   }
 
+  // A domain the sandbox trusted without DNS sends into the capture transport only: mail leaves
+  // the machine from DNS-verified domains alone, whatever this process's settings say.
+  if (domain.trusted && services.config.MAIL_TRANSPORT !== 'capture') {
+    await giveUp(em, message.id, 'The domain was trusted by the sandbox (DOMAIN_VERIFICATION=trust) and has not passed DNS verification.');
+    return;
+  }
+
   let html = message.html;
   let text = message.text;
   if (message.template_id) {
     const template = await em.findOne(Template, { id: message.template_id });
     // SPEC.md: a scheduled send whose template was deleted before the send time is not sent.
     if (!template) {
-      await em.transactional(async (tx) => {
-        await tx.execute(`update messages set status = 'error', status_message = ?, updated_at = now() where id = ?`, [
-          'The template was deleted before the send time.',
-          message.id,
-        ]);
-        await tx.execute(`update emails set status = 'cancelled', updated_at = now() where message_id = ? and status = any(?)`, [
-          message.id,
-          `{${PENDING_EMAIL.join(',')}}`,
-        ]);
-      });
+      await giveUp(em, message.id, 'The template was deleted before the send time.');
       return;
     }
     html = html ?? template.html;
@@ -120,6 +118,17 @@ export async function deliverMessage(services: AppServices, messageId: string, a
        and not exists (select 1 from emails where message_id = ? and status = any(?))`,
     [message.id, message.id, `{${PENDING_EMAIL.join(',')}}`],
   );
+}
+
+/** A message that cannot be sent at all: it ends in `error` with the reason, its pending emails cancelled. */
+async function giveUp(em: EntityManager, messageId: string, reason: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    await tx.execute(`update messages set status = 'error', status_message = ?, updated_at = now() where id = ?`, [reason, messageId]);
+    await tx.execute(`update emails set status = 'cancelled', updated_at = now() where message_id = ? and status = any(?)`, [
+      messageId,
+      `{${PENDING_EMAIL.join(',')}}`,
+    ]);
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { simpleParser } from 'mailparser';
 import type { Auth } from '../../graphql/context.js';
 import { isAppError, unwrap } from '../../graphql/errors.js';
 import type { AppServices } from '../../services.js';
-import { Account } from '../accounts/account.entity.js';
+import { Account, type Plan } from '../accounts/account.entity.js';
 import { acceptSend } from '../sending/send.service.js';
 import { SmtpUser } from '../smtp-users/smtp-user.entity.js';
 import { QuotaService } from '../quota/quota.service.js';
@@ -49,8 +49,8 @@ export async function checkSender(services: AppServices, user: RelayUser, sender
  * daily quota like an API call (SMTP users have no token window of their own), and over either
  * it is a temporary refusal, which the client retries later.
  */
-async function meter(services: AppServices, user: RelayUser): Promise<void> {
-  const u = await new QuotaService(services.orm.em.fork(), services.config).meterAccount(user.accountId);
+async function meter(services: AppServices, user: RelayUser, plan: Plan): Promise<void> {
+  const u = await new QuotaService(services.orm.em.fork(), services.config).meterAccount(user.accountId, plan);
   const wait = (until: Date) => Math.max(1, Math.ceil((until.getTime() - u.now.getTime()) / 1000));
   if (u.accountRate.hits > u.accountRate.limit) {
     throw smtpError(451, `4.7.0 Too many requests for this account; try again in ${wait(u.accountRate.resetsAt)} s`);
@@ -71,15 +71,15 @@ function refusalOf(err: GraphQLError) {
  * the user's domain. Returns the `250` text naming the message id webhooks will carry.
  */
 export async function relayMessage(services: AppServices, user: RelayUser, raw: Buffer, envelope: string[]): Promise<string> {
-  await meter(services, user);
+  const em = services.orm.em.fork();
+  const account = await em.findOneOrFail(Account, { id: user.accountId });
+  await meter(services, user, account.plan);
   const parsed = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
   const from = firstAddress(parsed.from);
   if (!from) throw smtpError(550, '5.7.1 The message has no From header address');
   if (!onDomain(from.email, user.domainName)) {
     throw smtpError(550, `5.7.1 From header rejected: it must be on ${user.domainName} (the domain of this SMTP user) or a subdomain of it`);
   }
-  const em = services.orm.em.fork();
-  const account = await em.findOneOrFail(Account, { id: user.accountId });
   const auth: Auth = { accountId: user.accountId, tokenId: `smtp:${user.id}`, scopes: new Set(['email_full']), domainId: user.domainId };
   try {
     const result = await acceptSend(services, em, auth, toSendArgs(parsed, envelope, account.plan), {});

@@ -1,0 +1,67 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppServices } from '../../services.js';
+import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
+import { OwnerService, type OwnerFieldErrors, type OwnerProfile } from './owner.service.js';
+
+const FORM_LIMIT = 16 * 1024;
+
+const badToken = (reply: FastifyReply) =>
+  send(reply, 400, 'Invalid link', '<p>This link is not valid. Check that you opened the whole link the service printed.</p>');
+const claimed = (reply: FastifyReply) =>
+  send(reply, 410, 'Account already has an owner', '<p>This account already has an owner. Ask them to invite you.</p>');
+
+function form(token: string, accountName: string, values: OwnerProfile, errs: OwnerFieldErrors = {}): string {
+  const input = (field: keyof OwnerProfile, label: string, type: string) => `
+<label for="${field}">${label}</label>
+<input type="${type}" id="${field}" name="${field}" required value="${escapeHtml(values[field])}">
+${errs[field] ? `<div class="error">${escapeHtml(errs[field]!)}</div>` : ''}`;
+  return `<p>Become the owner of <strong>${escapeHtml(accountName)}</strong>.</p>
+<form method="post" action="/owner/claim">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+${input('email', 'Email', 'text')}
+${input('name', 'First name', 'text')}
+${input('last_name', 'Last name', 'text')}
+<button type="submit">Become the owner</button>
+</form>`;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** The first-start owner link (owner.service.ts): a form, then the account's admin user. */
+export function registerOwnerRoutes(app: FastifyInstance, services: AppServices): void {
+  const service = () => new OwnerService(services.orm.em.fork() as unknown as EntityManager, services.config);
+
+  // Encapsulated, so the form parser applies to these routes only.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT },
+      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+
+    scope.get('/owner/claim', async (req, reply) => {
+      const token = text((req.query as Record<string, unknown>).token);
+      const account = await service().open(token);
+      if (account === 'bad-token') return badToken(reply);
+      if (account === 'claimed') return claimed(reply);
+      return send(reply, 200, 'Claim the account', form(token, account.name, { email: '', name: '', last_name: '' }));
+    });
+
+    scope.post('/owner/claim', { bodyLimit: FORM_LIMIT }, async (req, reply) => {
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const token = text(body.token);
+      const profile: OwnerProfile = { email: text(body.email), name: text(body.name), last_name: text(body.last_name) };
+      const outcome = await service().claim(token, profile);
+      if (outcome.kind === 'bad-token') return badToken(reply);
+      if (outcome.kind === 'claimed') return claimed(reply);
+      if (outcome.kind === 'invalid') return send(reply, 422, 'Claim the account', form(token, outcome.account.name, profile, outcome.errors));
+      return send(
+        reply,
+        200,
+        'Welcome',
+        `<p>Welcome, ${escapeHtml(outcome.user.name)}. You are now the owner of <strong>${escapeHtml(outcome.account.name)}</strong>.</p>`,
+      );
+    });
+  });
+}
