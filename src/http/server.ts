@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError } from 'graphql';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
@@ -22,6 +23,7 @@ import { BODY_TOO_LARGE, bodyTooLargeMessage, largeBodyRoutes } from './body-lim
 import { apolloGuard, yogaGuard } from './graphql-guard.js';
 import { StreamGuard } from './stream-guard.js';
 import { limitsFromConfig } from '../graphql/limits.js';
+import { graphiqlHook } from './graphiql.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -137,6 +139,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
         },
       },
       ...guard.plugins,
+      // Its landing page loads Sandbox from a CDN; browsers get the offline GraphiQL instead (graphiql.ts).
+      ApolloServerPluginLandingPageDisabled(),
     ],
     formatError: (formatted: GraphQLFormattedError, error: unknown) => {
       const err = unwrap(error);
@@ -152,6 +156,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     bodyLimit: bodies.graphql,
+    // A browser's GET gets the IDE; every other request goes on to Apollo.
+    onRequest: graphiqlHook({ introspection: limits.introspection }),
     handler: fastifyApolloHandler(apollo, { context: async (req) => ctxFor(req) }),
   });
 
