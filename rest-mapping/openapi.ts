@@ -1,13 +1,21 @@
-import type { GraphQLSchema } from 'graphql';
+import { valueFromAST, type GraphQLField, type GraphQLSchema } from 'graphql';
 import type { RouteSpec } from './types.js';
 import { HIDDEN_FIELDS } from './hidden.js';
+import { rootFieldRoles } from '../src/graphql/auth.js';
+import { OPERATOR, SCOPES, WHOLE_ACCOUNT } from '../src/graphql/scopes.js';
+import { argumentRules, type Keywords } from './rules.js';
+import { RESOURCE_TAGS, tagOf } from './tags.js';
 
 type Doc = {
   paths?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, unknown>; [k: string]: unknown };
 };
+type Schema = Record<string, unknown> & { type?: string; $ref?: string; items?: Schema; properties?: Record<string, Schema>; required?: string[] };
 type Operation = {
-  parameters?: { in: string; name: string }[];
+  operationId?: string;
+  tags?: string[];
+  description?: string;
+  parameters?: { in: string; name: string; required?: boolean; schema?: Schema }[];
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
   responses?: Record<string, unknown>;
   security?: unknown[];
@@ -27,16 +35,40 @@ const errorSchema = (withErrors = false) => ({
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 
-/** `meta` is the result type's own (activity's has no last_page/total), else the full pager's. */
-const pagedSchema = (item: unknown, meta: unknown = { $ref: '#/components/schemas/PageMeta' }) => ({
+/** Every page as `{url, label, active}` in `meta.links` (the domains list only, COMPAT.md). */
+const META_LINKS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['label', 'active'],
+    properties: { url: { type: 'string', nullable: true }, label: { type: 'string' }, active: { type: 'boolean' } },
+  },
+};
+
+/**
+ * `meta` is the result type's own (activity's has no last_page/total), else the full pager's;
+ * the answer adds `meta.path` (and `meta.links` where the route says so) and absolute `links`.
+ */
+const pagedSchema = (item: unknown, meta: unknown = { $ref: '#/components/schemas/PageMeta' }, metaLinks = false) => ({
   type: 'object',
+  required: ['data', 'links', 'meta'],
   properties: {
     data: item,
     links: {
       type: 'object',
+      required: ['first', 'last', 'prev', 'next'],
       properties: Object.fromEntries(['first', 'last', 'prev', 'next'].map((k) => [k, { type: 'string', nullable: true }])),
     },
-    meta,
+    meta: {
+      allOf: [
+        meta,
+        {
+          type: 'object',
+          required: ['path'],
+          properties: { path: { type: 'string' }, ...(metaLinks ? { links: META_LINKS } : {}) },
+        },
+      ],
+    },
   },
 });
 
@@ -76,10 +108,101 @@ const SCALAR_SCHEMAS: Record<string, unknown> = {
   PlainTimestamp: { type: 'string', description: 'UTC, YYYY-MM-DD HH:MM:SS' },
 };
 
-export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument: unknown } }[], _schema: GraphQLSchema) {
+const SCHEME_DESCRIPTION = [
+  'An account API token: `Authorization: Bearer <token>`. Each operation lists the scope it needs;',
+  'a `<area>_full` scope also grants `<area>_read`. A token limited to one domain reaches that',
+  "domain's data only, and is refused (403) the operations over data of no domain (their descriptions say so).",
+  '',
+  `Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}.`,
+].join('\n');
+
+const WHOLE_ACCOUNT_NOTE = 'Needs a token for the whole account: a token limited to a domain is refused (403).';
+const OPERATOR_NOTE = 'Needs the operator token (OPERATOR_TOKEN), not an account token.';
+
+/** Which keywords fit which JSON type: a rule is only written where the schema can carry it. */
+const FITS: Record<string, (keyof Keywords)[]> = {
+  string: ['maxLength', 'minLength', 'enum', 'format', 'pattern'],
+  integer: ['minimum', 'maximum'],
+  number: ['minimum', 'maximum'],
+  array: ['maxItems', 'minItems', 'items'],
+};
+
+/**
+ * `schema` with the validators' keywords added, as a new object (sofa may share schema objects
+ * between operations). A `$ref` is left as it is: OpenAPI 3.0 ignores keywords beside one.
+ */
+function withKeywords(schema: Schema, kw: Keywords): Schema {
+  if (schema.$ref || !schema.type) return schema;
+  const out: Schema = { ...schema };
+  for (const key of FITS[schema.type] ?? []) {
+    const value = kw[key];
+    if (value === undefined) continue;
+    if (key === 'items') {
+      if (out.items) out.items = withKeywords(out.items, value as Keywords);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** The JSON value of a GraphQL argument's default, when it has one. */
+function defaultOf(arg: GraphQLField<unknown, unknown>['args'][number]): unknown {
+  if (arg.defaultValue !== undefined) return arg.defaultValue;
+  return arg.astNode?.defaultValue ? valueFromAST(arg.astNode.defaultValue, arg.type) : undefined;
+}
+
+/**
+ * Per operation: the GraphQL root field's name as operationId (one vocabulary for both surfaces),
+ * its resource as tag, the scope its resolver's `@Authorized` declares as security, and the
+ * argument rules of its validators and defaults of its arguments on parameters and body fields.
+ */
+function describeOperation(op: Operation, key: string, spec: RouteSpec, field: GraphQLField<unknown, unknown>) {
+  const name = key.split('.')[1];
+  op.operationId = name;
+  op.tags = [tagOf(key, spec)];
+  const roles = rootFieldRoles(name);
+  const notes: string[] = [];
+  if (roles === undefined) op.security = [];
+  else {
+    op.security = [{ bearer: roles.filter((r) => r !== WHOLE_ACCOUNT && r !== OPERATOR) }];
+    if (roles.includes(WHOLE_ACCOUNT)) notes.push(WHOLE_ACCOUNT_NOTE);
+    if (roles.includes(OPERATOR)) notes.push(OPERATOR_NOTE);
+  }
+  if (notes.length) op.description = [op.description, ...notes].filter(Boolean).join('\n\n');
+
+  const body = op.requestBody?.content?.['application/json']?.schema as Schema | undefined;
+  const rules = argumentRules(name);
+  for (const arg of field.args) {
+    const fallback = defaultOf(arg);
+    const kw = rules[arg.name];
+    if (fallback === undefined && !kw) continue;
+    const patch = (schema: Schema) => {
+      const out = kw ? withKeywords(schema, kw) : { ...schema };
+      if (fallback !== undefined && fallback !== null && typeof fallback !== 'object' && !out.$ref) out.default = fallback;
+      return out;
+    };
+    const param = op.parameters?.find((p) => p.name === arg.name && (p.in === 'query' || p.in === 'path'));
+    if (param?.schema) {
+      param.schema = patch(param.schema);
+      // sofa marks a non-null argument required even when it has a default; the server fills it in.
+      if (fallback !== undefined && param.in === 'query') param.required = false;
+    } else if (body?.properties?.[arg.name]) {
+      body.properties[arg.name] = patch(body.properties[arg.name]);
+      if (fallback !== undefined && body.required) {
+        body.required = body.required.filter((r) => r !== arg.name);
+        if (!body.required.length) delete body.required;
+      }
+    }
+  }
+}
+
+export function buildOpenApi(
+  routes: { key: string; spec: RouteSpec; field: GraphQLField<unknown, unknown>; sofa: { openAPIDocument: unknown } }[],
+  _schema: GraphQLSchema,
+) {
   const doc = {
     openapi: '3.0.3',
     info: { title: 'Postbox /v1', version: '1.0.0', description: 'Generated from the GraphQL schema by sofa-api.' },
+    tags: RESOURCE_TAGS.map(({ name, description }) => ({ name, description })) as { name: string; description?: string }[],
     paths: {} as Record<string, Record<string, Operation>>,
     components: {
       schemas: {} as Record<string, unknown>,
@@ -95,7 +218,7 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
           ...json({ $ref: '#/components/schemas/Error' }),
         },
       },
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: SCHEME_DESCRIPTION } },
       headers: Object.fromEntries(Object.entries(LIMIT_HEADERS).map(([name, description]) => [headerKey(name), { description, schema: { type: 'string' } }])),
     },
     security: [{ bearer: [] }],
@@ -123,7 +246,8 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
   for (const [name, schema] of Object.entries(SCALAR_SCHEMAS)) doc.components.schemas[name] ??= schema;
   doc.components.schemas.Error = errorSchema();
   doc.components.schemas.ValidationError = errorSchema(true);
-  for (const { spec } of routes) {
+  const operationIds = new Map<string, string>();
+  for (const { key, spec, field } of routes) {
     const op = doc.paths[toOpenApiPath(spec.path)]?.[spec.method.toLowerCase()];
     if (!op) continue;
     const pathParams = [...spec.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
@@ -134,14 +258,24 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
       if (bodySchema?.properties) delete bodySchema.properties[p];
       if (bodySchema?.required) bodySchema.required = bodySchema.required.filter((r) => r !== p);
     }
+    // OpenAPI 3.0 wants a `required` list to hold at least one name.
+    if (bodySchema?.required?.length === 0) delete bodySchema.required;
     if (bodySchema?.properties && Object.keys(bodySchema.properties).length === 0) delete op.requestBody;
     const status = String(spec.status ?? 200);
     const generated = (op.responses?.[status] ?? op.responses?.['200']) as
       | { content?: Record<string, { schema?: unknown }> }
       | undefined;
     const result = generated?.content?.['application/json']?.schema ?? {};
+    // A paged result is a `$ref` to its page type (DomainPage): its data and meta are read there.
+    const ref = (result as Schema).$ref;
+    const page = (ref ? doc.components.schemas[ref.split('/').pop()!] : result) as Schema | undefined;
     const bodyFields = Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {});
     if (bodyFields.length) op.parameters = (op.parameters ?? []).filter((p) => !(p.in === 'query' && bodyFields.includes(p.name)));
+    describeOperation(op, key, spec, field);
+    const clash = operationIds.get(op.operationId!);
+    if (clash) throw new Error(`rest-mapping: ${key} and ${clash} would share the operationId ${op.operationId}`);
+    operationIds.set(op.operationId!, key);
+    for (const tag of op.tags ?? []) if (!doc.tags.some((t) => t.name === tag)) doc.tags.push({ name: tag });
     const success =
       spec.envelope === 'none'
         ? { description: 'No content' }
@@ -151,11 +285,8 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
               spec.envelope === 'raw'
                 ? result
                 : spec.envelope === 'paged'
-                  ? pagedSchema(
-                      (result as { properties?: { data?: unknown } }).properties?.data ?? {},
-                      (result as { properties?: { meta?: unknown } }).properties?.meta,
-                    )
-                  : { type: 'object', properties: { data: result } },
+                  ? pagedSchema(page?.properties?.data ?? {}, page?.properties?.meta, spec.metaLinks)
+                  : { type: 'object', required: ['data'], properties: { data: result } },
             ),
           };
     if (spec.arrayBody && op.requestBody?.content?.['application/json']) {
@@ -175,5 +306,39 @@ export function buildOpenApi(routes: { spec: RouteSpec; sofa: { openAPIDocument:
       ...Object.fromEntries((spec.extraErrors ?? []).map((code) => [String(code), { $ref: `#/components/responses/${EXTRA[code]}` }])),
     };
   }
+  renameFields(doc.components.schemas, routes.map((r) => r.spec), (spec) => doc.paths[toOpenApiPath(spec.path)]?.[spec.method.toLowerCase()]);
   return doc;
+}
+
+/**
+ * A route's `rename` (`two_fa` → `2fa`) applies anywhere in its answer: the same names change in
+ * the component schemas its success answer reaches.
+ */
+function renameFields(schemas: Record<string, unknown>, specs: RouteSpec[], opOf: (spec: RouteSpec) => Operation | undefined) {
+  for (const spec of specs) {
+    if (!spec.rename) continue;
+    const reached = new Set<string>();
+    const walk = (node: unknown) => {
+      if (!node || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) {
+        if (k === '$ref' && typeof v === 'string') {
+          const name = v.split('/').pop()!;
+          if (!reached.has(name)) {
+            reached.add(name);
+            walk(schemas[name]);
+          }
+        } else walk(v);
+      }
+    };
+    const op = opOf(spec);
+    walk(op?.responses?.[String(spec.status ?? 200)]);
+    for (const name of reached) {
+      const schema = schemas[name] as Schema | undefined;
+      for (const [from, to] of Object.entries(spec.rename)) {
+        if (!schema?.properties || !(from in schema.properties)) continue;
+        schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k === from ? to : k, v]));
+        if (schema.required) schema.required = schema.required.map((r) => (r === from ? to : r));
+      }
+    }
+  }
 }
