@@ -111,16 +111,19 @@ function itemEnum(m: Meta): string[] | undefined {
   return strings(list);
 }
 
-/** The per-item rules of src/graphql/validation.ts, by name (their constraints are not stored). */
+/**
+ * The per-item rules of src/graphql/validation.ts, by name. Their bound or list is read from the
+ * metadata's constraints when the decorator stores them, else asked of the validator.
+ */
 function custom(m: Meta): Keywords | undefined {
-  if (m.constraints?.length) return undefined;
+  const [stored] = m.constraints ?? [];
   switch (m.name) {
     case 'eachEmail':
       return { items: { format: 'email' } };
     case 'eachMaxLen':
-      return { items: { maxLength: itemMaxLength(m) } };
+      return { items: { maxLength: num(stored) ?? itemMaxLength(m) } };
     case 'eachOneOf':
-      return { items: { enum: itemEnum(m) } };
+      return { items: { enum: strings(stored) ?? itemEnum(m) } };
     default:
       return undefined;
   }
