@@ -1,4 +1,4 @@
-import { getMetadataStorage as validationStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
+import { getMetadataStorage as validationStorage, ValidationTypes } from 'class-validator';
 import { getMetadataStorage as graphqlStorage } from 'type-graphql';
 
 /**
@@ -64,66 +64,16 @@ function builtIn(m: Meta): Keywords | undefined {
   }
 }
 
-/** Calls a custom rule's validator the way validate() does, on one value. */
-function check(m: Meta, value: unknown): boolean {
-  const constraint = new (m.constraintCls as new () => { validate(v: unknown, a: ValidationArguments): unknown })();
-  const args = { value, constraints: m.constraints, targetName: '', object: {}, property: m.propertyName } as ValidationArguments;
-  return constraint.validate(value, args) === true;
-}
-
-/**
- * The longest item a per-item length rule (`EachMaxLen`) takes: read from the validator itself by
- * asking it, since its length is not stored in the metadata. Undefined unless it answers like a
- * length limit (the empty string passes, something past the bound fails).
- */
-function itemMaxLength(m: Meta): number | undefined {
-  const passes = (n: number) => check(m, ['x'.repeat(n)]);
-  const CAP = 1 << 20;
-  if (!passes(0) || passes(CAP)) return undefined;
-  let lo = 0;
-  let hi = CAP;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    if (passes(mid)) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * The allowed values of a per-item membership rule (`EachOneOf`): the list its validator looks a
- * value up in, caught as the validator runs `values.includes(probe)` on a probe nothing else can
- * hold. Undefined when the validator looks up some other way; then the rule is left out.
- */
-function itemEnum(m: Meta): string[] | undefined {
-  const probe = {};
-  const original = Array.prototype.includes;
-  let list: unknown;
-  Array.prototype.includes = function (this: unknown[], search: unknown, from?: number) {
-    if (search === probe) list = this;
-    return original.call(this, search, from);
-  } as typeof original;
-  try {
-    check(m, [probe]);
-  } finally {
-    Array.prototype.includes = original;
-  }
-  return strings(list);
-}
-
-/**
- * The per-item rules of src/graphql/validation.ts, by name. Their bound or list is read from the
- * metadata's constraints when the decorator stores them, else asked of the validator.
- */
+/** The per-item rules of src/graphql/validation.ts, by name: their bound or list is the stored constraint. */
 function custom(m: Meta): Keywords | undefined {
   const [stored] = m.constraints ?? [];
   switch (m.name) {
     case 'eachEmail':
       return { items: { format: 'email' } };
     case 'eachMaxLen':
-      return { items: { maxLength: num(stored) ?? itemMaxLength(m) } };
+      return { items: { maxLength: num(stored) } };
     case 'eachOneOf':
-      return { items: { enum: strings(stored) ?? itemEnum(m) } };
+      return { items: { enum: strings(stored) } };
     default:
       return undefined;
   }

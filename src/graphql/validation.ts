@@ -28,14 +28,18 @@ export const OneOf = (values: readonly string[]) => IsIn([...values], { message:
 export const Email = () => IsEmail({}, { message: (a) => msg.email(a.property) });
 export const MaxItems = (n: number) => ArrayMaxSize(n, { message: (a) => msg.maxItems(a.property, n) });
 
-/** Checks each element of an array; the message carries the index of the first failure. */
-function eachItem(name: string, test: (item: unknown) => boolean, text: (path: string) => string) {
+/**
+ * Checks each element of an array; the message carries the index of the first failure. The
+ * bound or list is stored as the rule's constraint, where the OpenAPI document reads it.
+ */
+function eachItem(name: string, test: (item: unknown) => boolean, text: (path: string) => string, constraints: unknown[] = []) {
   return (options?: ValidationOptions) => (object: object, propertyName: string) =>
     registerDecorator({
       name,
       target: object.constructor,
       propertyName,
       options,
+      constraints,
       validator: {
         validate: (value: unknown) => !Array.isArray(value) || value.every(test),
         defaultMessage: (a?: ValidationArguments) => {
@@ -47,9 +51,9 @@ function eachItem(name: string, test: (item: unknown) => boolean, text: (path: s
 }
 
 export const EachOneOf = (values: readonly string[]) =>
-  eachItem('eachOneOf', (x) => values.includes(x as string), msg.in)();
+  eachItem('eachOneOf', (x) => values.includes(x as string), msg.in, [[...values]])();
 export const EachMaxLen = (n: number) =>
-  eachItem('eachMaxLen', (x) => typeof x === 'string' && x.length <= n, (p) => msg.maxString(p, n))();
+  eachItem('eachMaxLen', (x) => typeof x === 'string' && x.length <= n, (p) => msg.maxString(p, n), [n])();
 export const EachEmail = () =>
   eachItem('eachEmail', (x) => typeof x === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(x), msg.email)();
 
