@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
 import { smsProvider } from '../sms/provider.js';
 import { receiveSmsInbound } from './sms-inbound.receive.js';
+import { registerFormRoutes } from '../../http/form-routes.js';
 
 const FORM_LIMIT = 64 * 1024;
 /** Twilio reads the answer as TwiML: an empty Response sends no reply text. */
@@ -10,13 +11,7 @@ const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
 /** Where Twilio posts the texts our numbers receive (the number's "A message comes in" webhook). */
 export function registerSmsInboundRoutes(app: FastifyInstance, services: AppServices): void {
-  // Encapsulated, so the form parser applies to this route only and not to /v1.
-  app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_LIMIT },
-      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+  registerFormRoutes(app, FORM_LIMIT, (scope) => {
 
     scope.post('/sms/provider/twilio/inbound', async (req, reply) => {
       const { config } = services;

@@ -4,6 +4,7 @@ import type { AppServices } from '../../services.js';
 import { smsProvider, type SmsStatusUpdate } from './provider.js';
 import { Sms } from './sms.entity.js';
 import { advanceSms } from './status.js';
+import { registerFormRoutes } from '../../http/form-routes.js';
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -39,10 +40,7 @@ function formOf(body: unknown): Record<string, string> {
  */
 export function registerSmsProviderRoutes(app: FastifyInstance, services: AppServices): void {
   const { config } = services;
-  app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+  registerFormRoutes(app, BODY_LIMIT, (scope) => {
     scope.post('/sms/provider/:provider/status', async (req, reply) => {
       const provider = smsProvider(config);
       if ((req.params as { provider: string }).provider !== provider.name) return reply.status(404).send({ message: 'Resource not found.' });

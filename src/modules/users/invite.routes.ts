@@ -4,6 +4,7 @@ import { msg } from '../../graphql/errors.js';
 import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { InviteService } from './invite.service.js';
+import { registerFormRoutes } from '../../http/form-routes.js';
 
 const FORM_LIMIT = 16 * 1024;
 const NAME_MAX = 191;
@@ -48,13 +49,7 @@ function check(values: Fields): FieldErrors {
 export function registerInviteRoutes(app: FastifyInstance, services: AppServices): void {
   const service = () => new InviteService(services.orm.em.fork() as unknown as EntityManager, services);
 
-  // Encapsulated, so the form parser applies to these routes only and not to /v1.
-  app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_LIMIT },
-      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+  registerFormRoutes(app, FORM_LIMIT, (scope) => {
 
     scope.get('/invites/accept', async (req, reply) => {
       const token = text((req.query as Record<string, unknown>).token);

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { OwnerService, type OwnerFieldErrors, type OwnerProfile } from './owner.service.js';
+import { registerFormRoutes } from '../../http/form-routes.js';
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -32,13 +33,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 export function registerOwnerRoutes(app: FastifyInstance, services: AppServices): void {
   const service = () => new OwnerService(services.orm.em.fork() as unknown as EntityManager, services.config);
 
-  // Encapsulated, so the form parser applies to these routes only.
-  app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_LIMIT },
-      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+  registerFormRoutes(app, FORM_LIMIT, (scope) => {
 
     scope.get('/owner/claim', async (req, reply) => {
       const token = text((req.query as Record<string, unknown>).token);
