@@ -4,10 +4,11 @@ import { useSofa } from 'sofa-api';
 import { HIDDEN_FIELDS } from './hidden.js';
 import type { Logger } from 'pino';
 import type { Ctx } from '../src/graphql/context.js';
-import { INVALID_DATA, unwrap, isAppError } from '../src/graphql/errors.js';
+import { appErrorOf } from '../src/graphql/errors.js';
 import { readArgs } from './args.js';
 import { shape } from './envelope.js';
 import type { RouteSpec, RouteTable } from './types.js';
+import { INVALID_DATA } from '../src/core/errors.js';
 
 export interface RestContext extends Ctx {
   /** Variables already checked by readArgs; sofa's own parse of the request is not used. */
@@ -95,19 +96,21 @@ function dropNulls(value: unknown, keys: ReadonlySet<string>, parent = ''): void
   }
 }
 
-/** Turns the GraphQL errors of an execution into the wire error of the catalogue. */
+/**
+ * /v1's side of the error catalogue: the AppError behind an execution's errors (or one thrown
+ * directly) as its status, `{message, errors?}` body and `retry-after` header.
+ */
 export function errorAnswer(errs: readonly unknown[], log: Logger, requestId: string): RestAnswer {
   for (const e of errs) {
-    const err = unwrap(e);
-    if (isAppError(err)) {
-      const ext = err.extensions as { http: { status: number }; errors?: unknown; retry_after?: number };
+    const err = appErrorOf(e);
+    if (err) {
       const body: Record<string, unknown> = { message: err.message };
-      if (ext.errors) body.errors = ext.errors;
-      const headers: Record<string, string> = ext.retry_after ? { 'retry-after': String(ext.retry_after) } : {};
-      return { status: ext.http.status, body, headers };
+      if (err.fields) body.errors = err.fields;
+      const headers: Record<string, string> = err.retryAfter ? { 'retry-after': String(err.retryAfter) } : {};
+      return { status: err.status, body, headers };
     }
   }
-  log.error({ err: unwrap(errs[0]), reqId: requestId }, 'unexpected error on /v1');
+  log.error({ err: (errs[0] as { originalError?: unknown })?.originalError ?? errs[0], reqId: requestId }, 'unexpected error on /v1');
   return { status: 500, body: { message: 'Server Error' } };
 }
 

@@ -8,7 +8,7 @@ import {
   type GraphQLArgument,
   type GraphQLInputType,
 } from 'graphql';
-import { msg, type FieldErrors } from '../src/graphql/errors.js';
+import { msg, type FieldErrors } from '../src/core/errors.js';
 
 /**
  * Turns path params, the query string and the JSON body into GraphQL variables, strictly.

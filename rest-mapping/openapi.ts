@@ -2,9 +2,9 @@ import { valueFromAST, type GraphQLField, type GraphQLSchema } from 'graphql';
 import type { RouteSpec } from './types.js';
 import { HIDDEN_FIELDS } from './hidden.js';
 import { rootFieldRoles } from '../src/graphql/auth.js';
-import { OPERATOR, SCOPES, WHOLE_ACCOUNT } from '../src/graphql/scopes.js';
 import { argumentRules, type Keywords } from './rules.js';
 import { RESOURCE_TAGS, tagOf } from './tags.js';
+import { OPERATOR, SCOPES, WHOLE_ACCOUNT } from '../src/core/scopes.js';
 
 type Doc = {
   paths?: Record<string, Record<string, Operation>>;

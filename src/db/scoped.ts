@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
-import type { Auth } from '../graphql/context.js';
-import { assertDomainAccess } from '../graphql/auth.js';
-import { errors } from '../graphql/errors.js';
+import { type Actor, assertDomainAccess } from '../core/actor.js';
+import { errors } from '../core/errors.js';
 
 /**
  * Loads one row of the caller's account. Another account's id answers exactly like a missing
@@ -16,7 +15,7 @@ import { errors } from '../graphql/errors.js';
 export async function findOwned<T extends object>(
   em: EntityManager,
   entity: EntityName<T>,
-  auth: Auth,
+  auth: Actor,
   where: Record<string, unknown>,
   populate: string[] = [],
 ): Promise<T> {
@@ -41,7 +40,7 @@ function hasDomain<T extends object>(em: EntityManager, entity: EntityName<T>): 
  * The filter that limits a list to what the caller may see: the account's rows and, for a token
  * limited to a domain, that domain's rows only (rows of no domain are left out with the others).
  */
-export function visibleTo(auth: Auth, domainField: string | null = 'domain'): Record<string, unknown> {
+export function visibleTo(auth: Actor, domainField: string | null = 'domain'): Record<string, unknown> {
   const where: Record<string, unknown> = { account: auth.accountId };
   if (domainField && auth.domainId) where[domainField] = auth.domainId;
   return where;
@@ -51,7 +50,7 @@ export function visibleTo(auth: Auth, domainField: string | null = 'domain'): Re
  * The domain a filter or path names, checked like any owned resource: another account's (or a
  * missing) domain is 404, another domain than a domain-limited token's is 403.
  */
-export async function ownedDomainId(em: EntityManager, auth: Auth, domainId: string): Promise<string> {
+export async function ownedDomainId(em: EntityManager, auth: Actor, domainId: string): Promise<string> {
   const rows = await em.execute<{ id: string }[]>('select id from domains where id = ? and account_id = ?', [domainId, auth.accountId]);
   if (!rows.length) throw errors.notFound();
   assertDomainAccess(auth, domainId);
@@ -59,7 +58,7 @@ export async function ownedDomainId(em: EntityManager, auth: Auth, domainId: str
 }
 
 /** The domain a list is limited to: the one asked for, else the token's own, else none. */
-export async function domainScope(em: EntityManager, auth: Auth, domainId: string | null | undefined): Promise<string | null> {
+export async function domainScope(em: EntityManager, auth: Actor, domainId: string | null | undefined): Promise<string | null> {
   if (domainId) return ownedDomainId(em, auth, domainId);
   return auth.domainId;
 }

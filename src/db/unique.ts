@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { errors, msg } from '../graphql/errors.js';
+import { errors, msg } from '../core/errors.js';
 
 /**
  * Runs a write whose uniqueness was checked beforehand; when a concurrent request won the race,

@@ -3,8 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiToken } from '../modules/tokens/token.entity.js';
 import { safeEqual, sha256Hex } from '../lib/secrets.js';
 import type { Auth, Ctx } from './context.js';
-import { errors } from './errors.js';
-import { OPERATOR, WHOLE_ACCOUNT, scopeSatisfied } from './scopes.js';
+import { errors } from '../core/errors.js';
+import { OPERATOR, WHOLE_ACCOUNT, scopeSatisfied } from '../core/scopes.js';
+import { asGraphQLError } from './errors.js';
 
 export type Credential = { kind: 'none' } | { kind: 'invalid' } | { kind: 'operator' } | { kind: 'token'; auth: Auth };
 
@@ -45,7 +46,14 @@ export async function authenticate(
  * `@Authorized('domains_read')` next to each resolver declares the scope it needs; the same
  * declaration guards GraphQL and /v1, since /v1 runs the same resolvers.
  */
-export const authChecker: AuthChecker<Ctx> = ({ context }, roles) => checkRoles(context, roles);
+export const authChecker: AuthChecker<Ctx> = ({ context }, roles) => {
+  // type-graphql runs this outside the schema's global middlewares: it converts for itself.
+  try {
+    return checkRoles(context, roles);
+  } catch (err) {
+    throw asGraphQLError(err);
+  }
+};
 
 /** authChecker's decision: true, or the 401/403 of the error catalogue thrown. */
 export function checkRoles(context: Ctx, roles: string[]): true {
@@ -64,13 +72,6 @@ export function checkRoles(context: Ctx, roles: string[]): true {
 }
 
 export const WHOLE_ACCOUNT_ONLY = 'This token is limited to one domain; this action needs a token for the whole account.';
-
-/** 403 when a domain-limited token reaches for another domain. */
-export function assertDomainAccess(auth: Auth, domainId: string): void {
-  if (auth.domainId && auth.domainId !== domainId) {
-    throw errors.forbidden('This token is limited to another domain.');
-  }
-}
 
 let rootScopes: Map<string, string[]> | null = null;
 /**

@@ -1,22 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../services.js';
-import { errors } from './errors.js';
-import type { Plan } from '../modules/accounts/plans.js';
+import { errors } from '../core/errors.js';
+import type { Actor } from '../core/actor.js';
 
-/** Who is calling: an account's API token. */
-export interface Auth {
-  accountId: string;
-  tokenId: string;
-  scopes: ReadonlySet<string>;
-  /** Set when the token is limited to one domain. */
-  domainId: string | null;
-  /** The token's name, for the audit log; absent for callers that are no API token (SMTP relay, bulk jobs). */
-  tokenName?: string;
-  /** The client's address, for the audit log, when the entry point knows it. */
-  ip?: string | null;
-  /** The account's plan, when the entry point read it (API tokens): it sets the rate limits. */
-  plan?: Plan;
-}
+/** Who is calling, as resolvers know it: the core's Actor (an account's API token here). */
+export type Auth = Actor;
 
 export interface Ctx {
   em: EntityManager;

@@ -1,20 +1,7 @@
 import { GraphQLScalarType, Kind } from 'graphql';
+import { isoTimestamp, plainTimestamp, toDate } from '../lib/timestamps.js';
 
-function toDate(value: unknown): Date {
-  const d = value instanceof Date ? value : new Date(value as string);
-  if (Number.isNaN(d.getTime())) throw new TypeError(`Not a timestamp: ${String(value)}`);
-  return d;
-}
-
-/** `2026-11-22T17:04:05.123000Z`: ISO 8601 UTC with six fractional digits. */
-export function isoTimestamp(value: Date | string): string {
-  return toDate(value).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-/** `2026-11-22 17:04:05` in UTC. */
-export function plainTimestamp(value: Date | string): string {
-  return toDate(value).toISOString().slice(0, 19).replace('T', ' ');
-}
+export { isoTimestamp, plainTimestamp };
 
 function timestampScalar(name: string, description: string, format: (v: Date) => string) {
   return new GraphQLScalarType<Date, string>({

@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { PubSub } from 'type-graphql';
 import { authChecker } from './auth.js';
 import { rejectNulCharacters, validateArgs } from './validation.js';
-import { databaseUnavailableAs503 } from './unavailable.js';
+import { appErrorsAsGraphQL } from './unavailable.js';
 import { IsoTimestamp } from './scalars.js';
 import { resolvers } from './resolvers.js';
 
@@ -24,8 +24,7 @@ export async function buildAppSchema(pubSub: PubSub): Promise<GraphQLSchema> {
     authChecker,
     // Our own validateFn runs class-validator and throws the 422 of the error catalogue.
     validateFn: validateArgs,
-    // Outermost, so a database that went away answers 503 whichever resolver or check met it.
-    globalMiddlewares: [databaseUnavailableAs503, rejectNulCharacters],
+    globalMiddlewares: [appErrorsAsGraphQL, rejectNulCharacters],
     pubSub,
     scalarsMap: [{ type: Date, scalar: IsoTimestamp }],
   });

@@ -12,7 +12,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import type { MiddlewareFn, ValidatorFn } from 'type-graphql';
-import { errors, msg, type FieldErrors } from './errors.js';
+import { errors, msg, type FieldErrors } from '../core/errors.js';
 
 /**
  * Validation rules for input and args classes, on class-validator, with Laravel-style messages

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { authenticate } from '../graphql/auth.js';
 import type { Ctx } from '../graphql/context.js';
-import { errors } from '../graphql/errors.js';
 import { asUnavailable } from '../graphql/unavailable.js';
 import type { AppServices } from '../services.js';
 import { meterRequest } from './ratelimit.js';
+import { errors } from '../core/errors.js';
 
 /** Where a request's rate and quota headers go, and whether it uses up the daily quota. */
 export interface Metering {

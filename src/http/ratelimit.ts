@@ -1,13 +1,14 @@
 import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { Auth, Ctx } from '../graphql/context.js';
-import { errors } from '../graphql/errors.js';
 import { asUnavailable } from '../graphql/unavailable.js';
+import { toGraphQLError } from '../graphql/errors.js';
 import { isoTimestamp } from '../graphql/scalars.js';
 import { QuotaService, type Usage } from '../modules/quota/quota.service.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config/index.js';
+import { errors, type AppError } from '../core/errors.js';
 
 /** Root fields that do not use up the daily quota (they still count against the rate limit). */
 export const UNCOUNTED_FIELDS: ReadonlySet<string> = new Set(['api_quota']);
@@ -15,7 +16,7 @@ export const UNCOUNTED_FIELDS: ReadonlySet<string> = new Set(['api_quota']);
 export interface Metered {
   headers: Record<string, string>;
   /** The 429 to answer instead, when a limit is exceeded. */
-  refusal: GraphQLError | null;
+  refusal: AppError | null;
 }
 
 const seconds = (from: Date, to: Date) => Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
@@ -29,7 +30,7 @@ export function verdict(u: Usage): Metered {
     'x-apiquota-remaining': String(Math.max(0, u.quota.limit - u.quota.hits)),
     'x-apiquota-reset': isoTimestamp(u.quota.resetsAt),
   };
-  let refusal: GraphQLError | null = null;
+  let refusal: AppError | null = null;
   if (u.rate.hits > u.rate.limit) {
     refusal = errors.tooManyRequests('Too Many Attempts.', seconds(u.now, u.rate.resetsAt));
   } else if (u.accountRate.hits > u.accountRate.limit) {
@@ -37,7 +38,7 @@ export function verdict(u: Usage): Metered {
   } else if (u.quota.hits > u.quota.limit) {
     refusal = errors.tooManyRequests(`The daily API quota of ${u.quota.limit} requests is used up.`, seconds(u.now, u.quota.resetsAt));
   }
-  if (refusal) headers['retry-after'] = String(refusal.extensions.retry_after);
+  if (refusal) headers['retry-after'] = String(refusal.retryAfter);
   return { headers, refusal };
 }
 
@@ -102,7 +103,7 @@ export function rateLimitPlugin(config: Config, log: Logger): ApolloServerPlugin
       return {
         async didResolveOperation(rc) {
           const refusal = await meter(rc, !onlyUncounted(rc.operation), rootFieldCount(rc.operation, rc.document ? fragmentsOf(rc.document) : {}));
-          if (refusal) throw refusal;
+          if (refusal) throw toGraphQLError(refusal);
         },
         async willSendResponse(rc) {
           if (metered) return;

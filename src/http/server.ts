@@ -9,7 +9,7 @@ import type { GraphQLSchema } from 'graphql';
 import qs from 'qs';
 import type { AppServices } from '../services.js';
 import type { Ctx } from '../graphql/context.js';
-import { errors, isAppError, unwrap } from '../graphql/errors.js';
+import { appErrorOf, asGraphQLError, extensionsOf, toGraphQLError } from '../graphql/errors.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { checkRoles, rootFieldRoles } from '../graphql/auth.js';
 import { createRestSurface, errorAnswer } from '../../rest-mapping/adapter.js';
@@ -24,6 +24,7 @@ import { apolloGuard, yogaGuard } from './graphql-guard.js';
 import { StreamGuard } from './stream-guard.js';
 import { limitsFromConfig } from '../graphql/limits.js';
 import { graphiqlHook } from './graphiql.js';
+import { errors, isAppError } from '../core/errors.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -37,9 +38,11 @@ export function redactUrl(url: string): string {
 
 /** Errors GraphQL itself raises (syntax, unknown field, bad variable) are the caller's; the rest are ours. */
 function isUnexpected(error: unknown): boolean {
-  if (isAppError(unwrap(error))) return false;
-  const code = (error as { extensions?: { code?: unknown } })?.extensions?.code;
-  return !code || code === 'INTERNAL_SERVER_ERROR';
+  if (appErrorOf(error)) return false;
+  const ext = (error as { extensions?: { code?: unknown; http?: { status?: unknown } } })?.extensions;
+  // A refusal the GraphQL servers made themselves (a bad persisted query, say) carries a 4xx.
+  if (typeof ext?.http?.status === 'number' && ext.http.status < 500) return false;
+  return !ext?.code || ext.code === 'INTERNAL_SERVER_ERROR';
 }
 
 export async function createHttpServer(services: AppServices, schema: GraphQLSchema): Promise<FastifyInstance> {
@@ -84,7 +87,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     }
     if (isDatabaseUnavailable(err)) {
       const refused = errors.unavailable();
-      return reply.status(503).header('retry-after', String(refused.extensions.retry_after)).send({ message: refused.message });
+      return reply.status(503).header('retry-after', String(refused.retryAfter)).send({ message: refused.message });
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
@@ -131,7 +134,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
               for (const error of errors) {
                 if (isUnexpected(error)) {
                   metrics.unexpectedErrors.inc();
-                  log.error({ err: unwrap(error), reqId: contextValue?.requestId }, 'unexpected GraphQL error');
+                  log.error({ err: (error as { originalError?: unknown }).originalError ?? error, reqId: contextValue?.requestId }, 'unexpected GraphQL error');
                 }
               }
             },
@@ -143,8 +146,10 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       ApolloServerPluginLandingPageDisabled(),
     ],
     formatError: (formatted: GraphQLFormattedError, error: unknown) => {
-      const err = unwrap(error);
-      if (isAppError(err)) return { ...formatted, message: err.message };
+      // Converted where it was thrown (schema middleware, auth checker, context); one that was not
+      // still answers in the catalogue's shape.
+      const err = appErrorOf(error);
+      if (err) return { ...formatted, message: err.message, extensions: { ...formatted.extensions, ...extensionsOf(err) } };
       if (!isUnexpected(error)) return formatted;
       return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
     },
@@ -158,7 +163,15 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     bodyLimit: bodies.graphql,
     // A browser's GET gets the IDE; every other request goes on to Apollo.
     onRequest: graphiqlHook({ introspection: limits.introspection }),
-    handler: fastifyApolloHandler(apollo, { context: async (req) => ctxFor(req) }),
+    handler: fastifyApolloHandler(apollo, {
+      context: async (req) => {
+        try {
+          return await ctxFor(req);
+        } catch (err) {
+          throw asGraphQLError(err);
+        }
+      },
+    }),
   });
 
   // --- GraphQL subscriptions over SSE (graphql-yoga), same schema ---
@@ -173,8 +186,10 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     maskedErrors: {
       errorMessage: 'Internal server error',
       maskError: (error, message) => {
-        const err = unwrap(error);
-        if (isAppError(err)) return err;
+        const err = appErrorOf(error);
+        if (err) return (error as { extensions?: { http?: unknown } }).extensions?.http ? (error as Error) : toGraphQLError(err);
+        // GraphQL's own refusals (parse, validation, the guards) are the caller's: as they are.
+        if (!isUnexpected(error)) return error as Error;
         log.error({ err: error }, 'unexpected GraphQL stream error');
         // The same answer as Apollo's formatError gives on /graphql.
         return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
@@ -182,9 +197,13 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     },
     // A subscription is metered once, when it connects, and ends when its token changes.
     context: async ({ req, reply }) => {
-      const ctx = await ctxFor(req, meterInto(reply));
-      if (ctx.auth) streams.watch(ctx.auth, reply.raw);
-      return ctx;
+      try {
+        const ctx = await ctxFor(req, meterInto(reply));
+        if (ctx.auth) streams.watch(ctx.auth, reply.raw);
+        return ctx;
+      } catch (err) {
+        throw asGraphQLError(err);
+      }
     },
   });
   app.route({

@@ -5,7 +5,7 @@ import { buildAppSchema } from '../../src/graphql/schema.js';
 import { routeTable } from '../../rest-mapping/index.js';
 import { OPERATOR_TOKEN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
-import { SCOPES } from '../../src/graphql/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 
 /**
  * Every route and every root field, generated from the route table and the schema so none is

@@ -65,7 +65,7 @@ describe('the error catalogue on /v1', () => {
   // test/platform/ratelimit.test.ts and the verification tests check them end to end.
   it('answers 402 and 429 in the documented shape, 429 with retry-after', async () => {
     const { errorAnswer } = await import('../../rest-mapping/adapter.js');
-    const { errors } = await import('../../src/graphql/errors.js');
+    const { errors } = await import('../../src/core/errors.js');
     const silent = pino({ level: 'silent' });
     expect(errorAnswer([errors.paymentRequired('You need 3 credits to verify this list.')], silent, 'r1')).toEqual({
       status: 402,

@@ -3,7 +3,7 @@ import { hostileCases, type OpenApiDoc } from '../support/hostile.js';
 import { bodyLimitOf, DataWatch, emptyReport, sweepOperation, type SweepReport } from '../support/sweep-check.js';
 import { startTestServer, tokenWith, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
-import { SCOPES } from '../../src/graphql/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 
 /**
  * The bad-input sweep of sweep.test.ts, sent by the two callers whose paths differ most from the

@@ -3,7 +3,6 @@ import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { WHOLE_ACCOUNT_ONLY, rootFieldRoles } from '../../src/graphql/auth.js';
-import { WHOLE_ACCOUNT } from '../../src/graphql/scopes.js';
 import { runTick } from '../../src/modules/webhooks/dispatch.job.js';
 import { bulkJob } from '../../src/modules/bulk/bulk.job.js';
 import { newId } from '../../src/lib/ids.js';
@@ -13,6 +12,7 @@ import { DataWatch, changedTables } from '../support/sweep-check.js';
 import { subscribe } from '../support/sse.js';
 import { reportXml } from '../dmarc/reports-support.js';
 import { NOT_FOUND, buildTenantFixture, closeTenantFixture, settle, until, type TenantFixture } from '../support/tenant-fixture.js';
+import { WHOLE_ACCOUNT } from '../../src/core/scopes.js';
 
 /**
  * The tenant matrix: every /v1 route of the route table and every root field of the schema, sent

@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { seedDomain } from '../support/factories.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { rootFieldRoles } from '../../src/graphql/auth.js';
-import { SCOPES, WHOLE_ACCOUNT } from '../../src/graphql/scopes.js';
+import { SCOPES, WHOLE_ACCOUNT } from '../../src/core/scopes.js';
 
 /**
  * The served /v1/openapi.json as a client generator meets it: openapi-typescript turns it into

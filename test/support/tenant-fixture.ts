@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { jobs } from '../../src/jobs/registry.js';
-import { SCOPES } from '../../src/graphql/scopes.js';
 import { accountIdOf, seedDomain } from './factories.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { OPERATOR_TOKEN, createAccount, startTestServer, tokenWith, type TestServer } from './server.js';
@@ -9,6 +8,7 @@ import { assignNumberTo, randomE164 } from './sms.js';
 import { inviteAndAccept } from '../users/helpers.js';
 import { reportXml } from '../dmarc/reports-support.js';
 import { until as untilTruthy } from '../sending/helpers.js';
+import { SCOPES } from '../../src/core/scopes.js';
 
 /**
  * A victim account (the test server's admin account) holding at least one of every resource

@@ -1,12 +1,12 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import { errors } from '../../graphql/errors.js';
-import { SCOPES } from '../../graphql/scopes.js';
 import { sha256Hex } from '../../lib/secrets.js';
 import { ApiToken } from '../tokens/token.entity.js';
 import { newTokenSecret } from '../tokens/token.service.js';
 import { AccountUser } from '../users/user.entity.js';
 import { Account, type Plan } from './account.entity.js';
 import { created, recordAudit } from '../audit/record.js';
+import { errors } from '../../core/errors.js';
+import { SCOPES } from '../../core/scopes.js';
 
 /** What the instance operator does to accounts. No account-scoped caller here: operators see all. */
 export class AccountService {

@@ -1,8 +1,6 @@
 import { Arg, Authorized, Ctx as Context, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
 import { IsoTimestamp } from '../../graphql/scalars.js';
-import { OPERATOR } from '../../graphql/scopes.js';
 import { CapturedMail } from '../mail/captured-mail.entity.js';
 import { DomainEvent, MaintenanceWindow } from '../events/domain-event.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
@@ -12,6 +10,8 @@ import { Account, PLANS, type Plan } from './account.entity.js';
 import { AccountService } from './account.service.js';
 import { AccountType, CreatedAccount, toAccount } from './account.type.js';
 import { takenIfDuplicate } from '../../db/unique.js';
+import { errors, msg } from '../../core/errors.js';
+import { OPERATOR } from '../../core/scopes.js';
 
 @ObjectType()
 class MaintenanceWindowType {

@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx as Context, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { Ctx } from '../../graphql/context.js';
-import { errors } from '../../graphql/errors.js';
 import { ActivityService } from './activity.service.js';
 import { ActivityEntry } from './activity.type.js';
+import { errors } from '../../core/errors.js';
 
 /** What record.ts NOTIFYs when activities commit: the account's topic carries the domain and the ids. */
 interface ActivityNotice {

@@ -1,9 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import type { Auth } from '../../graphql/context.js';
-import { errors, label } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { toRecipient } from '../recipients/recipient.type.js';
 import type { Recipient } from '../recipients/recipient.entity.js';
 import { asDate, asDateOrNull, LIFECYCLE_RANK, TEXT_ARRAY, Where } from '../email-log/sql.js';
@@ -11,6 +6,9 @@ import { ownedDomainId } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
 import type { ActivityListArgs } from './activity.inputs.js';
 import type { ActivityEntry, ActivityPage } from './activity.type.js';
+import { assertDomainAccess, type Actor } from '../../core/actor.js';
+import { errors, label, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /** Types a free account neither sees nor filters by (SPEC.md "Activity"). */
 const PAID_TYPES = ['deferred', 'suppressed'];
@@ -61,12 +59,12 @@ function toEntry(r: Row): ActivityEntry {
 export class ActivityService {
   constructor(private readonly em: EntityManager) {}
 
-  private async isFree(auth: Auth): Promise<boolean> {
+  private async isFree(auth: Actor): Promise<boolean> {
     const [row] = await this.em.execute<{ plan: string }[]>('select plan from accounts where id = ?', [auth.accountId]);
     return !row || row.plan === 'free';
   }
 
-  async list(auth: Auth, args: ActivityListArgs): Promise<ActivityPage> {
+  async list(auth: Actor, args: ActivityListArgs): Promise<ActivityPage> {
     const bag = new FieldErrorBag();
     const from = parseMoment(args.date_from);
     const to = parseMoment(args.date_to);
@@ -103,7 +101,7 @@ export class ActivityService {
   }
 
   /** The given activities of the caller's account, oldest first, as the list would show them (plan rules included). */
-  async byIds(auth: Auth, ids: string[]): Promise<ActivityEntry[]> {
+  async byIds(auth: Actor, ids: string[]): Promise<ActivityEntry[]> {
     if (!ids.length) return [];
     const w = new Where().add(`a.id = any(${TEXT_ARRAY})`, JSON.stringify(ids)).add('a.account_id = ?', auth.accountId);
     if (auth.domainId) w.add('a.domain_id = ?', auth.domainId);
@@ -112,7 +110,7 @@ export class ActivityService {
     return rows.map(toEntry);
   }
 
-  async get(auth: Auth, activityId: string): Promise<ActivityEntry> {
+  async get(auth: Actor, activityId: string): Promise<ActivityEntry> {
     const [row] = await this.em.execute<Row[]>(`${SELECT} where a.id = ? and a.account_id = ?`, [activityId, auth.accountId]);
     if (!row || (PAID_TYPES.includes(row.type) && (await this.isFree(auth)))) throw errors.notFound();
     assertDomainAccess(auth, row.domain_id);

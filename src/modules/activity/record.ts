@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import { CHANNEL } from '../../lib/pubsub.js';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { STAT_SHARDS, type ActivityData, type ActivityType } from './activity.entity.js';
+import { isoTimestamp } from '../../lib/timestamps.js';
 
 /** The email an activity belongs to, with what the `activity.*` event payload needs. */
 export interface ActivityEmail {

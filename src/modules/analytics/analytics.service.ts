@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { msg } from '../../graphql/errors.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { TEXT_ARRAY, Where } from '../email-log/sql.js';
 import { domainScope } from '../../db/scoped.js';
 import type { AnalyticsArgs, AnalyticsDateArgs } from './analytics.inputs.js';
 import type { AnalyticsByDate, AnalyticsByName } from './analytics.type.js';
+import { type Actor } from '../../core/actor.js';
+import { msg, FieldErrorBag } from '../../core/errors.js';
 
 const UNIT: Record<string, string> = { days: 'day', weeks: 'week', months: 'month', years: 'year' };
 const RETENTION_MONTHS = 6;
@@ -33,7 +32,7 @@ export type NameBreakdown = keyof typeof NAME_COLUMN;
 export class AnalyticsService {
   constructor(private readonly em: EntityManager) {}
 
-  private async scope(auth: Auth, args: AnalyticsArgs, now = new Date()): Promise<Where> {
+  private async scope(auth: Actor, args: AnalyticsArgs, now = new Date()): Promise<Where> {
     const bag = new FieldErrorBag();
     if (args.date_from >= args.date_to) {
       bag.add('date_from', 'The date from must be a date before date to.');
@@ -55,7 +54,7 @@ export class AnalyticsService {
     return w;
   }
 
-  async byDate(auth: Auth, args: AnalyticsDateArgs): Promise<AnalyticsByDate> {
+  async byDate(auth: Actor, args: AnalyticsDateArgs): Promise<AnalyticsByDate> {
     // GraphQL lets an empty list through a non-null list argument; /v1 answers it before here.
     if (!args.event.length) new FieldErrorBag().add('event', msg.required('event')).throwIfAny();
     const w = await this.scope(auth, args);
@@ -83,7 +82,7 @@ export class AnalyticsService {
     return { date_from: args.date_from, date_to: args.date_to, group_by: args.group_by, stats: [...byStart.values()] };
   }
 
-  async byName(auth: Auth, args: AnalyticsArgs, breakdown: NameBreakdown): Promise<AnalyticsByName> {
+  async byName(auth: Actor, args: AnalyticsArgs, breakdown: NameBreakdown): Promise<AnalyticsByName> {
     const w = await this.scope(auth, args);
     const column = NAME_COLUMN[breakdown];
     w.add(`type = 'opened'`).add(`${column} <> ''`);

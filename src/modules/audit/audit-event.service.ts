@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf, pageMeta } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { visibleTo } from '../../db/scoped.js';
 import { parseInstant } from '../webhooks/log.service.js';
 import { AuditEvent } from './audit-event.entity.js';
 import type { AuditEventListArgs } from './audit-event.inputs.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf, pageMeta } from '../../core/page.js';
+import { FieldErrorBag } from '../../core/errors.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const notInstant = (f: string) => `The ${f.replace('_', ' ')} must be an ISO 8601 timestamp or a Unix timestamp.`;
@@ -29,7 +29,7 @@ export class AuditEventService {
    * of its own domain (its domain's tokens, SMTP users and email webhooks, and users limited to
    * just that domain), the subjects it can itself change.
    */
-  async list(auth: Auth, args: AuditEventListArgs) {
+  async list(auth: Actor, args: AuditEventListArgs) {
     const bag = new FieldErrorBag();
     const from = bound(args.date_from, 'date_from', bag, false);
     const to = bound(args.date_to, 'date_to', bag, true);
@@ -52,7 +52,7 @@ export class AuditEventService {
    * The tokens acting in these events that the caller cannot see (another domain's, or the
    * account-wide ones, for a domain-limited token): their id and name are not shown to it.
    */
-  private async unseenActors(auth: Auth, rows: AuditEvent[]): Promise<ReadonlySet<string>> {
+  private async unseenActors(auth: Actor, rows: AuditEvent[]): Promise<ReadonlySet<string>> {
     if (!auth.domainId) return new Set();
     const ids = [...new Set(rows.filter((r) => r.actor_type === 'token' && r.actor_id).map((r) => r.actor_id!))];
     if (!ids.length) return new Set();

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
+import type { Actor } from '../../core/actor.js';
 import { Account } from '../accounts/account.entity.js';
 import { AuditEvent, type ActorType } from './audit-event.entity.js';
 
@@ -29,7 +29,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export type Changes = Record<string, { from?: unknown; to?: unknown }>;
 
-export interface Actor {
+export interface AuditActor {
   type: ActorType;
   id: string | null;
   name: string | null;
@@ -37,7 +37,7 @@ export interface Actor {
 }
 
 /** An API token acting, or an account and an explicit actor (an invitee, the operator). */
-export type AuditBy = Auth | { accountId: string; actor: Actor };
+export type AuditBy = Actor | { accountId: string; actor: AuditActor };
 
 export interface AuditSubject {
   type: 'token' | 'smtp_user' | 'webhook' | 'sms_webhook' | 'user' | 'invite';
@@ -84,7 +84,7 @@ export const accessOf = (m: { role: string; permissions: string[]; domain_ids: s
   requires_periodic_password_change: m.requires_periodic_password_change,
 });
 
-function actorOf(by: AuditBy): Actor {
+function actorOf(by: AuditBy): AuditActor {
   if ('actor' in by) return by.actor;
   return { type: 'token', id: by.tokenId, name: by.tokenName ?? null, ip: by.ip ?? null };
 }

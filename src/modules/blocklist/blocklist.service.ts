@@ -1,8 +1,5 @@
 import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { newId } from '../../lib/ids.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
@@ -16,6 +13,8 @@ import { compareIps, parseAddress, type ParsedAddress } from './blocklist.addres
 import { BlocklistHit, BlocklistMonitor, type MonitorForward } from './blocklist.entity.js';
 import type { CreateMonitorArgs, MonitorListArgs, UpdateMonitorArgs } from './blocklist.inputs.js';
 import { blocklistInitialCheckJob } from './blocklist.job.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
 type Services = Pick<AppServices, 'boss' | 'config'>;
 
@@ -37,18 +36,18 @@ export class BlocklistService {
   ) {}
 
   /** A domain-limited token reaches only the monitor of its own domain's name. */
-  private async tokenDomainName(auth: Auth): Promise<string | null> {
+  private async tokenDomainName(auth: Actor): Promise<string | null> {
     if (!auth.domainId) return null;
     const domain = await this.em.findOne(Domain, { id: auth.domainId, account: auth.accountId });
     return domain?.name ?? '';
   }
 
-  private async assertReach(auth: Auth, monitor: BlocklistMonitor): Promise<void> {
+  private async assertReach(auth: Actor, monitor: BlocklistMonitor): Promise<void> {
     const name = await this.tokenDomainName(auth);
     if (name !== null && (monitor.type !== 'domain' || monitor.address !== name)) throw errors.forbidden(DOMAIN_TOKEN_MESSAGE);
   }
 
-  async list(auth: Auth, args: MonitorListArgs): Promise<BlocklistMonitor[]> {
+  async list(auth: Actor, args: MonitorListArgs): Promise<BlocklistMonitor[]> {
     const where: Record<string, unknown> = { account: auth.accountId, parent: null };
     const domainName = await this.tokenDomainName(auth);
     if (domainName !== null) Object.assign(where, { type: 'domain', address: domainName });
@@ -64,7 +63,7 @@ export class BlocklistService {
     });
   }
 
-  async get(auth: Auth, id: string): Promise<MonitorDetail> {
+  async get(auth: Actor, id: string): Promise<MonitorDetail> {
     const monitor = await findOwned(this.em, BlocklistMonitor, auth, { id }, ['parent']);
     await this.assertReach(auth, monitor);
     return this.detail(monitor);
@@ -80,7 +79,7 @@ export class BlocklistService {
     return { monitor, owner, hits };
   }
 
-  async create(auth: Auth, args: CreateMonitorArgs): Promise<MonitorDetail> {
+  async create(auth: Actor, args: CreateMonitorArgs): Promise<MonitorDetail> {
     const bag = new FieldErrorBag();
     const result = parseAddress(args.address);
     if ('error' in result) bag.add('address', result.error);
@@ -124,7 +123,7 @@ export class BlocklistService {
     });
   }
 
-  async update(auth: Auth, args: UpdateMonitorArgs): Promise<MonitorDetail> {
+  async update(auth: Actor, args: UpdateMonitorArgs): Promise<MonitorDetail> {
     const monitor = await findOwned(this.em, BlocklistMonitor, auth, { id: args.monitor_id }, ['parent']);
     await this.assertReach(auth, monitor);
     if (monitor.parent) throw errors.invalid('monitor_id', CHILD_MESSAGE);
@@ -144,7 +143,7 @@ export class BlocklistService {
     return this.detail(monitor);
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const monitor = await findOwned(this.em, BlocklistMonitor, auth, { id }, ['parent']);
     await this.assertReach(auth, monitor);
     if (monitor.parent) throw errors.invalid('monitor_id', CHILD_MESSAGE);

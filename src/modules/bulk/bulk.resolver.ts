@@ -3,9 +3,9 @@ import { appSchema } from '../../graphql/schema.js';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { JSONObject } from '../../graphql/scalars.js';
 import { findOwned } from '../../db/scoped.js';
-import { errors } from '../../graphql/errors.js';
 import { BulkEmail } from './bulk-email.entity.js';
 import { acceptBulk, bulkEventData } from './bulk.service.js';
+import { errors } from '../../core/errors.js';
 
 @ObjectType('BulkEmailAccepted')
 class BulkEmailAccepted {

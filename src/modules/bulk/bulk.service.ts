@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import { readArgs } from '../../../rest-mapping/args.js';
-import type { Auth } from '../../graphql/context.js';
-import { errors, isAppError } from '../../graphql/errors.js';
 import { enqueue } from '../../jobs/boss.js';
 import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
@@ -11,6 +9,8 @@ import type { SendEmailArgs } from '../sending/send.inputs.js';
 import { acceptSend } from '../sending/send.service.js';
 import { BulkEmail } from './bulk-email.entity.js';
 import { bulkJob } from './bulk.job.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, isAppError } from '../../core/errors.js';
 
 /** At most this many messages per request. */
 export const BULK_MAX = 500;
@@ -23,7 +23,7 @@ type Item = { args: Record<string, unknown> } | { errors: Record<string, string[
  * one through the same acceptance as POST /v1/email. Type errors are found here (the schema of
  * send_email is at hand), everything else by the job; both end up in `validation_errors`.
  */
-export async function acceptBulk(services: AppServices, em: EntityManager, auth: Auth, schema: GraphQLSchema, emails: unknown[]): Promise<BulkEmail> {
+export async function acceptBulk(services: AppServices, em: EntityManager, auth: Actor, schema: GraphQLSchema, emails: unknown[]): Promise<BulkEmail> {
   if (emails.length > BULK_MAX) throw errors.invalid('emails', `The emails may not have more than ${BULK_MAX} items.`);
   const sendArgs = schema.getMutationType()!.getFields().send_email.args;
   const items: Item[] = emails.map((e) => {
@@ -51,7 +51,7 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
   const bulk = await em.findOne(BulkEmail, { id: bulkId });
   if (!bulk || bulk.state === 'completed') return;
   const items = (bulk.payload ?? []) as Item[];
-  const auth: Auth = { accountId: bulk.account.id, tokenId: 'bulk', scopes: new Set(['email_full']), domainId: bulk.token_domain_id };
+  const auth: Actor = { accountId: bulk.account.id, tokenId: 'bulk', scopes: new Set(['email_full']), domainId: bulk.token_domain_id };
   bulk.state = 'processing';
   await em.flush();
   for (let i = bulk.processed_count; i < items.length; i++) {
@@ -74,9 +74,8 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
             row.suppressed_recipients_count += suppressed.length;
           }
         } catch (err) {
-          const ext = (err as { extensions?: { errors?: Record<string, string[]> } }).extensions;
           if (!isAppError(err)) throw err;
-          refuse(ext?.errors ?? { '': [(err as Error).message] });
+          refuse(err.fields ?? { '': [err.message] });
         }
       }
       row.processed_count = i + 1;

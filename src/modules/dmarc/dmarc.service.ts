@@ -1,7 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { errors } from '../../graphql/errors.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
@@ -11,6 +8,8 @@ import { DmarcMonitor } from './dmarc.entity.js';
 import type { CreateDmarcMonitorArgs, DmarcListArgs, UpdateDmarcMonitorArgs } from './dmarc.inputs.js';
 import { parseDmarcRecord } from './record.js';
 import { defaultWantedRecord } from './report-address.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { errors } from '../../core/errors.js';
 
 type Services = Pick<AppServices, 'dns' | 'log' | 'config'>;
 
@@ -20,7 +19,7 @@ export class DmarcService {
     private readonly services: Services,
   ) {}
 
-  async list(auth: Auth, args: DmarcListArgs): Promise<DmarcMonitor[]> {
+  async list(auth: Actor, args: DmarcListArgs): Promise<DmarcMonitor[]> {
     const where: Record<string, unknown> = visibleTo(auth);
     if (args.query) where.domain = { ...(where.domain ? { id: where.domain } : {}), name: { $ilike: `%${args.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } };
     const dir = args.order === 'asc' ? 'asc' : 'desc';
@@ -32,7 +31,7 @@ export class DmarcService {
     });
   }
 
-  async create(auth: Auth, args: CreateDmarcMonitorArgs): Promise<DmarcMonitor> {
+  async create(auth: Actor, args: CreateDmarcMonitorArgs): Promise<DmarcMonitor> {
     const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
     if (domain) assertDomainAccess(auth, domain.id);
     if (!domain) throw errors.invalid('domain_id', 'The selected domain id is invalid.');
@@ -63,7 +62,7 @@ export class DmarcService {
     return monitor;
   }
 
-  async update(auth: Auth, args: UpdateDmarcMonitorArgs): Promise<DmarcMonitor> {
+  async update(auth: Actor, args: UpdateDmarcMonitorArgs): Promise<DmarcMonitor> {
     const monitor = await findOwned(this.em, DmarcMonitor, auth, { id: args.monitor_id }, ['domain']);
     const record = args.wanted_dmarc_record.trim();
     if (!record) throw errors.invalid('wanted_dmarc_record', 'The wanted dmarc record field is required.');
@@ -74,7 +73,7 @@ export class DmarcService {
     return monitor;
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const monitor = await findOwned(this.em, DmarcMonitor, auth, { id });
     await this.em.nativeDelete(DmarcMonitor, { id: monitor.id });
     return true;

@@ -1,7 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { errors, label } from '../../graphql/errors.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { countryName } from '../../lib/geo.js';
 import { parseMomentOrDay, type Moment } from '../../lib/moment.js';
@@ -12,6 +9,8 @@ import { DmarcFavorite, DmarcMonitor } from './dmarc.entity.js';
 import type { DmarcFavoriteArgs, DmarcIpReportArgs, DmarcReportArgs, DmarcReportSourcesArgs, UploadDmarcReportArgs } from './dmarc.inputs.js';
 import type { DmarcReportIpType, DmarcReportReceiptType, DmarcReportRecordType, DmarcReportSourceType } from './dmarc.type.js';
 import { storeReport } from './ingest.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, label, FieldErrorBag } from '../../core/errors.js';
 
 type Services = Pick<AppServices, 'orm' | 'boss' | 'log'>;
 
@@ -72,12 +71,12 @@ export class DmarcReportService {
     private readonly services: Services,
   ) {}
 
-  private monitor(auth: Auth, id: string): Promise<DmarcMonitor> {
+  private monitor(auth: Actor, id: string): Promise<DmarcMonitor> {
     return findOwned(this.em, DmarcMonitor, auth, { id }, ['domain']);
   }
 
   /** Per source IP over the matching records: favorites first, then the largest volume. */
-  async report(auth: Auth, args: DmarcReportArgs): Promise<DmarcReportIpType[]> {
+  async report(auth: Actor, args: DmarcReportArgs): Promise<DmarcReportIpType[]> {
     const when = period(args, false);
     const monitor = await this.monitor(auth, args.monitor_id);
     const w = rowFilter(monitor.id, args, when);
@@ -115,7 +114,7 @@ export class DmarcReportService {
   }
 
   /** The records of one source IP: newest report first, then the largest and best-passing records. */
-  async ipReport(auth: Auth, args: DmarcIpReportArgs): Promise<DmarcReportRecordType[]> {
+  async ipReport(auth: Actor, args: DmarcIpReportArgs): Promise<DmarcReportRecordType[]> {
     const when = period(args, false);
     const monitor = await this.monitor(auth, args.monitor_id);
     // An IP written another way (IPv6 case, zeros) is the same source; a non-IP matches nothing.
@@ -162,7 +161,7 @@ export class DmarcReportService {
   }
 
   /** Reporting organisations in the period, with how many reports each sent. */
-  async sources(auth: Auth, args: DmarcReportSourcesArgs): Promise<DmarcReportSourceType[]> {
+  async sources(auth: Actor, args: DmarcReportSourcesArgs): Promise<DmarcReportSourceType[]> {
     const { from, to } = period(args, true);
     const monitor = await this.monitor(auth, args.monitor_id);
     const w = new Where().add('d.monitor_id = ?', monitor.id).add('d.date_begin >= ?', from!).add('d.date_begin <= ?', to!);
@@ -177,7 +176,7 @@ export class DmarcReportService {
   }
 
   /** Marks an IP that appears in the monitor's reports; marking it again changes nothing. */
-  async addFavorite(auth: Auth, args: DmarcFavoriteArgs): Promise<boolean> {
+  async addFavorite(auth: Actor, args: DmarcFavoriteArgs): Promise<boolean> {
     const monitor = await this.monitor(auth, args.monitor_id);
     const ip = normalizeIp(args.ip);
     if (!ip) throw errors.notFound();
@@ -191,7 +190,7 @@ export class DmarcReportService {
     return true;
   }
 
-  async removeFavorite(auth: Auth, args: DmarcFavoriteArgs): Promise<boolean> {
+  async removeFavorite(auth: Actor, args: DmarcFavoriteArgs): Promise<boolean> {
     const monitor = await this.monitor(auth, args.monitor_id);
     const ip = normalizeIp(args.ip);
     const removed = ip ? await this.em.nativeDelete(DmarcFavorite, { monitor: monitor.id, ip }) : 0;
@@ -200,7 +199,7 @@ export class DmarcReportService {
   }
 
   /** An uploaded report file: stored like one that came by mail. */
-  async upload(auth: Auth, args: UploadDmarcReportArgs): Promise<DmarcReportReceiptType> {
+  async upload(auth: Actor, args: UploadDmarcReportArgs): Promise<DmarcReportReceiptType> {
     const monitor = await this.monitor(auth, args.monitor_id);
     const data = decodeUpload(args.report);
     try {

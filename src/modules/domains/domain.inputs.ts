@@ -1,8 +1,8 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { Matches, registerDecorator } from 'class-validator';
 import { PageArgs } from '../../graphql/pagination.js';
-import { label } from '../../graphql/errors.js';
 import { MaxLen } from '../../graphql/validation.js';
+import { label } from '../../core/errors.js';
 
 const Subdomain = () =>
   Matches(/^[a-z0-9]{1,63}$/i, { message: (a) => `The ${label(a.property)} may only contain letters and numbers.` });

@@ -2,9 +2,6 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getPublicSuffix } from 'tldts';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf, pageMeta } from '../../graphql/pagination.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { encrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
@@ -15,6 +12,9 @@ import { DEFAULT_DOMAIN_SETTINGS, Domain, type DomainSettings } from './domain.e
 import type { CreateDomainArgs, DomainListArgs, DomainRecipientsArgs, DomainSettingsArgs } from './domain.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { releasePaused } from '../sending/release.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, msg } from '../../core/errors.js';
+import { offsetOf, pageMeta } from '../../core/page.js';
 
 const generateRsa = promisify(generateKeyPair);
 const DOMAIN_NAME = /^(?=.{1,253}$)((?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z][a-z0-9-]{0,62}(?<!-)$/;
@@ -84,7 +84,7 @@ export class DomainService {
     private readonly services: Pick<AppServices, 'config' | 'dns'> & Partial<Pick<AppServices, 'boss'>>,
   ) {}
 
-  async list(auth: Auth, args: DomainListArgs) {
+  async list(auth: Actor, args: DomainListArgs) {
     const where: Record<string, unknown> = { ...visibleTo(auth, null) };
     if (auth.domainId) where.id = auth.domainId;
     if (args.verified != null) where.is_verified = args.verified;
@@ -96,13 +96,13 @@ export class DomainService {
     return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
-  async get(auth: Auth, id: string): Promise<Domain> {
+  async get(auth: Actor, id: string): Promise<Domain> {
     const domain = await findOwned(this.em, Domain, auth, { id });
     if (auth.domainId && auth.domainId !== domain.id) throw errors.forbidden('This token is limited to another domain.');
     return domain;
   }
 
-  async create(auth: Auth, args: CreateDomainArgs): Promise<Domain> {
+  async create(auth: Actor, args: CreateDomainArgs): Promise<Domain> {
     if (auth.domainId) throw errors.forbidden('This token is limited to one domain.');
     const name = args.name.trim();
     if (name !== name.toLowerCase()) throw errors.invalid('name', 'The name must be lowercase.');
@@ -145,7 +145,7 @@ export class DomainService {
     );
   }
 
-  async updateSettings(auth: Auth, args: DomainSettingsArgs): Promise<Domain> {
+  async updateSettings(auth: Actor, args: DomainSettingsArgs): Promise<Domain> {
     const domain = await this.get(auth, args.domain_id);
     const next = { ...domain.settings };
     for (const key of Object.keys(DEFAULT_DOMAIN_SETTINGS) as (keyof DomainSettings)[]) {
@@ -172,13 +172,13 @@ export class DomainService {
     return domain;
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const domain = await this.get(auth, id);
     await this.em.remove(domain).flush();
     return true;
   }
 
-  async verify(auth: Auth, id: string) {
+  async verify(auth: Actor, id: string) {
     const domain = await this.get(auth, id);
     const result = await recheck(this.em, this.services, domain);
     return {
@@ -187,7 +187,7 @@ export class DomainService {
     };
   }
 
-  async recipients(auth: Auth, args: DomainRecipientsArgs) {
+  async recipients(auth: Actor, args: DomainRecipientsArgs) {
     const domain = await this.get(auth, args.domain_id);
     const [rows, total] = await this.em.findAndCount(
       Recipient,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf, pageMeta, type PageArgs, type PageMeta } from '../../graphql/pagination.js';
+import { type PageArgs } from '../../graphql/pagination.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf, pageMeta, type PageMeta } from '../../core/page.js';
 
 export interface CapturedEmailRow {
   id: string;
@@ -21,7 +22,7 @@ export interface CapturedEmailRow {
 export class CapturedEmailService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Auth, args: PageArgs): Promise<{ rows: CapturedEmailRow[]; meta: PageMeta }> {
+  async list(auth: Actor, args: PageArgs): Promise<{ rows: CapturedEmailRow[]; meta: PageMeta }> {
     const scope = `m.account_id = ?${auth.domainId ? ' and m.domain_id = ?' : ''}`;
     const params = auth.domainId ? [auth.accountId, auth.domainId] : [auth.accountId];
     const from = `from captured_mails c join emails e on e.id = c.email_id join messages m on m.id = e.message_id where ${scope}`;

@@ -1,8 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import type { Auth } from '../../graphql/context.js';
-import { errors } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import { toRecipient } from '../recipients/recipient.type.js';
 import type { Recipient } from '../recipients/recipient.entity.js';
 import { EMAIL_COLUMNS, EMAIL_FROM, toLoggedEmail, type EmailRow } from './email.mapper.js';
@@ -10,8 +6,10 @@ import type { EmailListArgs } from './email.inputs.js';
 import type { LoggedEmail, LoggedEmailDetail } from './email.type.js';
 import { asDate, asDateOrNull, LIFECYCLE_RANK, likeEscape, Where } from './sql.js';
 import { domainScope } from '../../db/scoped.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { parseMoment } from '../../lib/moment.js';
+import { assertDomainAccess, type Actor } from '../../core/actor.js';
+import { errors, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /** The optional date range of the log: each bound a Unix timestamp or a plain UTC date-time. */
 function checkRange(args: EmailListArgs): { from: Date | null; to: Date | null } {
@@ -37,7 +35,7 @@ const INTERACTION_SQL: Record<string, string> = {
 export class EmailLogService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Auth, args: EmailListArgs): Promise<LoggedEmail[]> {
+  async list(auth: Actor, args: EmailListArgs): Promise<LoggedEmail[]> {
     const range = checkRange(args);
     const w = new Where().add('e.account_id = ?', auth.accountId);
     if (range.from) w.add('e.created_at >= ?', range.from);
@@ -62,7 +60,7 @@ export class EmailLogService {
     return rows.map(toLoggedEmail);
   }
 
-  async get(auth: Auth, emailId: string): Promise<LoggedEmailDetail> {
+  async get(auth: Actor, emailId: string): Promise<LoggedEmailDetail> {
     const [row] = await this.em.execute<(EmailRow & { html: string | null; text: string | null; r_id: string; r_email: string; r_created_at: unknown; r_updated_at: unknown; r_deleted_at: unknown })[]>(
       `select ${EMAIL_COLUMNS}, coalesce(m.html, t.html) as html, coalesce(m.text, t.text) as text, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
               r.updated_at as r_updated_at, r.deleted_at as r_deleted_at

@@ -1,18 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import { toDomainCounted } from '../domains/domain.mapper.js';
 import { Message } from '../sending/message.entity.js';
 import { EMAIL_COLUMNS, EMAIL_FROM, toLoggedEmail, type EmailRow } from './email.mapper.js';
 import type { MessageListArgs } from './message.inputs.js';
 import type { MessageDetail, MessageListItem } from './message.type.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf } from '../../core/page.js';
 
 /** Accepted sends, newest first; a message's emails are the email log rows of that send. */
 export class MessageService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Auth, args: MessageListArgs): Promise<MessageListItem[]> {
+  async list(auth: Actor, args: MessageListArgs): Promise<MessageListItem[]> {
     const rows = await this.em.find(Message, visibleTo(auth), {
       fields: ['id', 'created_at', 'updated_at'],
       orderBy: { created_at: 'desc', id: 'desc' },
@@ -22,7 +22,7 @@ export class MessageService {
     return rows.map((m) => ({ id: m.id, created_at: m.created_at, updated_at: m.updated_at }));
   }
 
-  async get(auth: Auth, messageId: string): Promise<MessageDetail> {
+  async get(auth: Actor, messageId: string): Promise<MessageDetail> {
     const message = await findOwned(this.em, Message, auth, { id: messageId }, ['domain']);
     const emails = await this.em.execute<EmailRow[]>(
       `select ${EMAIL_COLUMNS} from ${EMAIL_FROM} where e.message_id = ? order by e.position, e.id`,

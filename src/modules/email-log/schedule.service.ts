@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import type { Auth } from '../../graphql/context.js';
-import { errors } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import type { ScheduleListArgs } from './message.inputs.js';
 import type { MessageSchedule, MessageScheduleDetail } from './message.type.js';
 import { asDate, Where } from './sql.js';
 import { domainScope } from '../../db/scoped.js';
+import { assertDomainAccess, type Actor } from '../../core/actor.js';
+import { errors } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /**
  * A schedule is a message sent with `send_at`. Its status folds the message's: still waiting
@@ -46,7 +45,7 @@ function toSchedule(r: ScheduleRow): MessageSchedule {
 export class ScheduleService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Auth, args: ScheduleListArgs): Promise<MessageSchedule[]> {
+  async list(auth: Actor, args: ScheduleListArgs): Promise<MessageSchedule[]> {
     const w = new Where().add('m.account_id = ?', auth.accountId).add('m.send_at is not null').add(`m.status <> 'cancelled'`);
     const domainId = await domainScope(this.em, auth, args.domain_id);
     if (domainId) w.add('m.domain_id = ?', domainId);
@@ -58,7 +57,7 @@ export class ScheduleService {
     return rows.map(toSchedule);
   }
 
-  async get(auth: Auth, messageId: string): Promise<MessageScheduleDetail> {
+  async get(auth: Actor, messageId: string): Promise<MessageScheduleDetail> {
     const [row] = await this.em.execute<(ScheduleRow & { d_id: string; d_name: string; d_created_at: unknown; d_updated_at: unknown })[]>(
       `select ${COLUMNS}, d.id as d_id, d.name as d_name, d.created_at as d_created_at, d.updated_at as d_updated_at
          from messages m join domains d on d.id = m.domain_id
@@ -79,7 +78,7 @@ export class ScheduleService {
    * starting at the same moment either sees `cancelled` or has already moved the message on
    * (then this is a 422). Its waiting emails are cancelled with it; delivery skips both.
    */
-  async cancel(auth: Auth, messageId: string): Promise<boolean> {
+  async cancel(auth: Actor, messageId: string): Promise<boolean> {
     return this.em.transactional(async (tx) => {
       const [row] = await tx.execute<{ domain_id: string; status: string }[]>(
         `select domain_id, status from messages

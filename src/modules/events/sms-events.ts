@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { DomainEvent } from './domain-event.entity.js';
+import { isoTimestamp } from '../../lib/timestamps.js';
 
 /**
  * `sms.sent`, `sms.delivered` and `sms.failed` (SPEC.md "SMS events"). The producer (SMS sending)

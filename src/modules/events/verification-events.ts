@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { DomainEvent } from './domain-event.entity.js';
+import { isoTimestamp } from '../../lib/timestamps.js';
 
 /**
  * The payloads of `email_single.verified` and `email_list.verified` (SPEC.md "Email event data"),

@@ -2,11 +2,6 @@ import { QueryOrder } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { takenIfDuplicate } from '../../db/unique.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
@@ -15,6 +10,9 @@ import { systemMailJob } from '../mail/system-mail.job.js';
 import { SenderIdentity } from './identity.entity.js';
 import type { CreateIdentityArgs, IdentityChangeArgs, IdentityListArgs } from './identity.inputs.js';
 import { confirmationMail } from './identity.mail.js';
+import { assertDomainAccess, type Actor } from '../../core/actor.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 export const ALREADY_VERIFIED = 'The sender identity is already verified.';
 export const EMAIL_OFF_DOMAIN = 'The email must be an address at the selected domain or one of its subdomains.';
@@ -42,7 +40,7 @@ export class IdentityService {
     private readonly services: Pick<AppServices, 'boss' | 'config'>,
   ) {}
 
-  async list(auth: Auth, args: IdentityListArgs): Promise<SenderIdentity[]> {
+  async list(auth: Actor, args: IdentityListArgs): Promise<SenderIdentity[]> {
     const where: Record<string, unknown> = visibleTo(auth);
     if (args.domain_id) {
       const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
@@ -60,12 +58,12 @@ export class IdentityService {
     });
   }
 
-  get(auth: Auth, key: IdentityKey, em: EntityManager = this.em): Promise<SenderIdentity> {
+  get(auth: Actor, key: IdentityKey, em: EntityManager = this.em): Promise<SenderIdentity> {
     const where = 'id' in key ? { id: key.id } : { email: { $ilike: likeLiteral(key.email) } };
     return findOwned(em, SenderIdentity, auth, where, ['domain']);
   }
 
-  async create(auth: Auth, args: CreateIdentityArgs): Promise<SenderIdentity> {
+  async create(auth: Actor, args: CreateIdentityArgs): Promise<SenderIdentity> {
     const email = args.email.trim();
     // Two concurrent creates of one address: the loser gets the same 422 as a sequential duplicate.
     return takenIfDuplicate('email', () =>
@@ -99,7 +97,7 @@ export class IdentityService {
     );
   }
 
-  async update(auth: Auth, key: IdentityKey, args: IdentityChangeArgs): Promise<SenderIdentity> {
+  async update(auth: Actor, key: IdentityKey, args: IdentityChangeArgs): Promise<SenderIdentity> {
     const identity = await this.get(auth, key);
     if (args.name != null && !args.name.trim()) throw errors.invalid('name', msg.required('name'));
     const replyToName = args.reply_to_name !== undefined ? blankToNull(args.reply_to_name) : identity.reply_to_name;
@@ -117,13 +115,13 @@ export class IdentityService {
     return identity;
   }
 
-  async remove(auth: Auth, key: IdentityKey): Promise<boolean> {
+  async remove(auth: Actor, key: IdentityKey): Promise<boolean> {
     const identity = await this.get(auth, key);
     await this.em.remove(identity).flush();
     return true;
   }
 
-  async resend(auth: Auth, key: IdentityKey): Promise<SenderIdentity> {
+  async resend(auth: Actor, key: IdentityKey): Promise<SenderIdentity> {
     return this.em.transactional(async (em) => {
       const identity = await this.get(auth, key, em);
       if (identity.is_verified) throw errors.invalid('email', ALREADY_VERIFIED);
@@ -134,7 +132,7 @@ export class IdentityService {
     });
   }
 
-  private async emailTaken(em: EntityManager, auth: Auth, email: string): Promise<boolean> {
+  private async emailTaken(em: EntityManager, auth: Actor, email: string): Promise<boolean> {
     return (await em.count(SenderIdentity, { account: auth.accountId, email: { $ilike: likeLiteral(email) } })) > 0;
   }
 

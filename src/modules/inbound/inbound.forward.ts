@@ -1,5 +1,4 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { newId } from '../../lib/ids.js';
 import { decrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
@@ -10,6 +9,7 @@ import { QuotaService } from '../quota/quota.service.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
 import { confirmationsOf, type Confirmation } from './inbound.destination.js';
 import type { Inbound, InboundForward } from './inbound.entity.js';
+import { isoTimestamp } from '../../lib/timestamps.js';
 
 /** One received message on its way to one route's forwards. */
 export interface Received {

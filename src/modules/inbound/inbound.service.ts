@@ -1,9 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { newId } from '../../lib/ids.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
@@ -27,6 +22,9 @@ import {
   checkName,
   INBOUND_DOMAIN_TAKEN,
 } from './inbound.validate.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /** What a create or update resolves to, once checked: the route's new settings. */
 interface Settings {
@@ -46,7 +44,7 @@ export class InboundService {
     private readonly services: Pick<AppServices, 'config' | 'boss'>,
   ) {}
 
-  async list(auth: Auth, args: InboundListArgs): Promise<Inbound[]> {
+  async list(auth: Actor, args: InboundListArgs): Promise<Inbound[]> {
     const where = visibleTo(auth);
     if (args.domain_id) {
       const domain = await findOwned(this.em, Domain, auth, { id: args.domain_id });
@@ -61,11 +59,11 @@ export class InboundService {
     });
   }
 
-  get(auth: Auth, id: string): Promise<Inbound> {
+  get(auth: Actor, id: string): Promise<Inbound> {
     return findOwned(this.em, Inbound, auth, { id }, ['domain']);
   }
 
-  async create(auth: Auth, args: CreateInboundArgs): Promise<Inbound> {
+  async create(auth: Actor, args: CreateInboundArgs): Promise<Inbound> {
     const bag = new FieldErrorBag();
     checkName(bag, args.name);
     const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
@@ -92,7 +90,7 @@ export class InboundService {
     });
   }
 
-  async update(auth: Auth, args: UpdateInboundArgs): Promise<Inbound> {
+  async update(auth: Actor, args: UpdateInboundArgs): Promise<Inbound> {
     const inbound = await this.get(auth, args.inbound_id);
     const bag = new FieldErrorBag();
     if (args.name !== undefined) checkName(bag, args.name);
@@ -110,12 +108,12 @@ export class InboundService {
   }
 
   /** How each email forward's address is allowed (inbound.destination.ts), for the records. */
-  async confirmations(auth: Auth, routes: Inbound[]): Promise<Map<string, Confirmation>> {
+  async confirmations(auth: Actor, routes: Inbound[]): Promise<Map<string, Confirmation>> {
     const emails = routes.flatMap((r) => r.forwards.filter((f) => f.type === 'email').map((f) => f.value));
     return confirmationsOf(this.em, auth.accountId, emails);
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const inbound = await this.get(auth, id);
     await this.em.remove(inbound).flush();
     return true;
@@ -180,7 +178,7 @@ export class InboundService {
    * Then, among the account's own routes: two enabled ones with the same priority would leave
    * the order to chance, so the second is refused.
    */
-  private async checkInboundDomainFree(bag: FieldErrorBag, auth: Auth, s: Settings, domainName: string, exceptId: string | null) {
+  private async checkInboundDomainFree(bag: FieldErrorBag, auth: Actor, s: Settings, domainName: string, exceptId: string | null) {
     if (!s.inbound_domain || bag.has('inbound_domain')) return;
     const nested = hostAndParents(s.inbound_domain).filter((n) => n.length > domainName.length);
     const foreignRoute = await this.em.count(Inbound, { inbound_domain: s.inbound_domain, account: { $ne: auth.accountId } });
@@ -204,7 +202,7 @@ export class InboundService {
    * Mails a confirmation link to each email forward's address that is not yet allowed, in the
    * saving transaction (the mail exists if and only if the route does).
    */
-  private async askConfirmations(tx: EntityManager, auth: Auth, inbound: Inbound, domainName: string) {
+  private async askConfirmations(tx: EntityManager, auth: Actor, inbound: Inbound, domainName: string) {
     const emails = inbound.forwards.filter((f) => f.type === 'email').map((f) => f.value);
     const states = await confirmationsOf(tx, auth.accountId, emails);
     const pending = [...states].filter(([, state]) => state === 'pending').map(([email]) => email);

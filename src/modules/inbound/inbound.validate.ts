@@ -1,6 +1,4 @@
 import { isIP } from 'node:net';
-import { label, msg } from '../../graphql/errors.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { isEmail } from '../sending/send.validate.js';
 import { webhookUrlProblem } from '../webhooks/http.js';
 import { refusal } from '../webhooks/ssrf.js';
@@ -16,6 +14,7 @@ import {
   type MatchFilterInput,
 } from './inbound.inputs.js';
 import type { StoredFilter } from './inbound.match.js';
+import { label, msg, FieldErrorBag } from '../../core/errors.js';
 
 /**
  * The rules of an inbound route that need no database. Each check adds to the bag under the

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/index.js';
-import type { Auth } from '../../graphql/context.js';
 import { rateLimitsOf, type Plan } from '../accounts/plans.js';
+import { type Actor } from '../../core/actor.js';
 
 /** The counters after one request, with the database's clock (the same for every process). */
 export interface Usage {
@@ -79,7 +79,7 @@ export class QuotaService {
   ) {}
 
   /** One API request of a token, worth `hits` (root fields asked for). */
-  meter(auth: Auth, opts: { countQuota: boolean; hits?: number }): Promise<Usage> {
+  meter(auth: Actor, opts: { countQuota: boolean; hits?: number }): Promise<Usage> {
     return this.count(auth.accountId, auth.tokenId, auth.plan ?? 'free', opts.hits ?? 1, opts.countQuota);
   }
 
@@ -136,7 +136,7 @@ export class QuotaService {
   }
 
   /** The account's quota as it stands; reading it is not a request that counts. */
-  async status(auth: Auth): Promise<QuotaStatus> {
+  async status(auth: Actor): Promise<QuotaStatus> {
     const row = await this.em
       .getConnection()
       .execute<{ hits: number; now: number }>(STATUS_SQL, [auth.accountId], 'get');

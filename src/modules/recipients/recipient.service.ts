@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainScope, findOwned } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf, pageMeta } from '../../graphql/pagination.js';
 import { asDate } from '../email-log/sql.js';
 import { Recipient } from './recipient.entity.js';
 import type { RecipientListArgs } from './recipient.inputs.js';
 import type { RecipientEmail } from './recipient.type.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf, pageMeta } from '../../core/page.js';
 
 /**
  * The detail shows at most this many emails: a recipient can receive thousands, and the email
@@ -21,7 +21,7 @@ export const RECIPIENT_EMAILS_CAP = 100;
 export class RecipientService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Auth, args: RecipientListArgs) {
+  async list(auth: Actor, args: RecipientListArgs) {
     const where: Record<string, unknown> = { account: auth.accountId, deleted_at: null };
     const domainId = await domainScope(this.em, auth, args.domain_id);
     if (domainId) where.domain = domainId;
@@ -33,7 +33,7 @@ export class RecipientService {
     return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
-  get(auth: Auth, id: string): Promise<Recipient> {
+  get(auth: Actor, id: string): Promise<Recipient> {
     return findOwned(this.em, Recipient, auth, { id, deleted_at: null }, ['domain']);
   }
 
@@ -59,7 +59,7 @@ export class RecipientService {
     }));
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const recipient = await this.get(auth, id);
     recipient.deleted_at = new Date();
     await this.em.flush();

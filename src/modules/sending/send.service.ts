@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { enqueue } from '../../jobs/boss.js';
@@ -18,6 +14,8 @@ import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend } from './send.validate.js';
 import { deliverJob } from './deliver.job.js';
 import { personalize } from './render.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
 export interface SendWarning {
   type: 'SOME_SUPPRESSED' | 'ALL_SUPPRESSED';
@@ -72,7 +70,7 @@ const lower = (s: string) => s.toLowerCase();
 export async function acceptSend(
   services: AppServices,
   em: EntityManager,
-  auth: Auth,
+  auth: Actor,
   args: SendEmailArgs,
   opts: SendOptions = {},
 ): Promise<SendResult> {

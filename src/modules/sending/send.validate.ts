@@ -1,8 +1,7 @@
 import isEmailValidator from 'validator/lib/isEmail.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
-import { msg } from '../../graphql/errors.js';
 import type { Plan } from '../accounts/account.entity.js';
 import type { AddressInput, SendEmailArgs } from './send.inputs.js';
+import { FieldErrorBag, msg } from '../../core/errors.js';
 
 /**
  * The rules of SPEC.md "Sending email" and "Limits" that need no database. Messages follow the

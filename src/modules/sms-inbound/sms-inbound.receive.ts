@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { newId } from '../../lib/ids.js';
 import type { SmsInboundText } from '../sms/provider.js';
 import { keywordStatus, routeMatches, type RouteFilter } from './sms-inbound.match.js';
 import { LIVE } from './sms-inbound.service.js';
+import { isoTimestamp } from '../../lib/timestamps.js';
 
 export const SMS_INBOUND_EVENT = 'sms.inbound';
 

@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { CreateSmsInboundArgs, SmsInboundIdArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
 import { SmsInboundService, type RouteWithTarget } from './sms-inbound.service.js';
 import { SmsInboundType, toSmsInbound } from './sms-inbound.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new SmsInboundService(ctx.em, ctx.services);
 const map = (ctx: Ctx, withNumber = false) => (r: RouteWithTarget) =>

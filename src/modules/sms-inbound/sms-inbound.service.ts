@@ -1,8 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
@@ -13,6 +9,9 @@ import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import type { CreateSmsInboundArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
 import { checkFilter, checkForwardUrl, checkName } from './sms-inbound.validate.js';
+import { type Actor } from '../../core/actor.js';
+import { msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /** A route and the `webhooks` row (kind sms_inbound) through which the engine delivers its texts. */
 export interface RouteWithTarget {
@@ -33,7 +32,7 @@ export class SmsInboundService {
     private readonly services: Pick<AppServices, 'config'>,
   ) {}
 
-  async list(auth: Auth, args: SmsInboundListArgs): Promise<RouteWithTarget[]> {
+  async list(auth: Actor, args: SmsInboundListArgs): Promise<RouteWithTarget[]> {
     const where = ['r.account_id = ?'];
     const params: unknown[] = [auth.accountId];
     if (args.sms_number_id) {
@@ -59,13 +58,13 @@ export class SmsInboundService {
       .map((route) => ({ route, webhook: byId.get(route.webhook_id)! }));
   }
 
-  async get(auth: Auth, id: string): Promise<RouteWithTarget> {
+  async get(auth: Actor, id: string): Promise<RouteWithTarget> {
     const route = await findOwned(this.em, SmsInbound, auth, { id }, ['sms_number']);
     const webhook = await this.em.findOneOrFail(Webhook, { id: route.webhook_id });
     return { route, webhook };
   }
 
-  async create(auth: Auth, args: CreateSmsInboundArgs): Promise<RouteWithTarget> {
+  async create(auth: Actor, args: CreateSmsInboundArgs): Promise<RouteWithTarget> {
     const bag = new FieldErrorBag();
     const url = args.forward_url.trim();
     checkName(bag, args.name);
@@ -104,7 +103,7 @@ export class SmsInboundService {
     return { route, webhook };
   }
 
-  async update(auth: Auth, args: UpdateSmsInboundArgs): Promise<RouteWithTarget> {
+  async update(auth: Actor, args: UpdateSmsInboundArgs): Promise<RouteWithTarget> {
     const { route, webhook } = await this.get(auth, args.sms_inbound_id);
     const bag = new FieldErrorBag();
     if (args.name != null) checkName(bag, args.name);
@@ -139,14 +138,14 @@ export class SmsInboundService {
     return { route, webhook };
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const { route, webhook } = await this.get(auth, id);
     // The webhook row's pending deliveries go with it (their foreign key cascades).
     await this.em.remove(route).remove(webhook).flush();
     return true;
   }
 
-  private ownNumber(auth: Auth, id: string): Promise<SmsNumber | null> {
+  private ownNumber(auth: Actor, id: string): Promise<SmsNumber | null> {
     return this.em.findOne(SmsNumber, { id, account: auth.accountId });
   }
 

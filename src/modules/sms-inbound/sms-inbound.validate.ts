@@ -1,9 +1,8 @@
 import { isIP } from 'node:net';
-import { label, msg } from '../../graphql/errors.js';
-import type { FieldErrorBag } from '../../graphql/validation.js';
 import { webhookUrlProblem } from '../webhooks/http.js';
 import { refusal } from '../webhooks/ssrf.js';
 import { SMS_COMPARERS, SMS_INBOUND_LIMITS as L, type SmsInboundFilterInput } from './sms-inbound.inputs.js';
+import { label, msg, type FieldErrorBag } from '../../core/errors.js';
 
 /**
  * The rules of an SMS inbound route that need no database, each added to the bag under its wire

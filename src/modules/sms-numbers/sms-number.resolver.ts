@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsNumberIdArgs, SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';
 import { SmsNumberService } from './sms-number.service.js';
 import { SmsNumberType, toSmsNumber } from './sms-number.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new SmsNumberService(ctx.em, ctx.services);
 

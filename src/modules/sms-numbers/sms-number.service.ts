@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
 import { smsSendJob } from '../sms/send.job.js';
 import { SmsNumber } from './sms-number.entity.js';
 import type { SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf } from '../../core/page.js';
 
 export class SmsNumberService {
   constructor(
@@ -14,13 +14,13 @@ export class SmsNumberService {
     private readonly services: Pick<AppServices, 'boss'>,
   ) {}
 
-  list(auth: Auth, args: SmsNumberListArgs): Promise<SmsNumber[]> {
+  list(auth: Actor, args: SmsNumberListArgs): Promise<SmsNumber[]> {
     const where: Record<string, unknown> = visibleTo(auth, null);
     if (args.paused != null) where.paused = args.paused;
     return this.em.find(SmsNumber, where, { orderBy: { created_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) });
   }
 
-  get(auth: Auth, id: string): Promise<SmsNumber> {
+  get(auth: Actor, id: string): Promise<SmsNumber> {
     return findOwned(this.em, SmsNumber, auth, { id });
   }
 
@@ -28,7 +28,7 @@ export class SmsNumberService {
    * Unpausing sends what waited: the send job leaves a paused number's texts queued, so each
    * message still holding queued texts of this number gets its job again.
    */
-  async update(auth: Auth, args: UpdateSmsNumberArgs): Promise<SmsNumber> {
+  async update(auth: Actor, args: UpdateSmsNumberArgs): Promise<SmsNumber> {
     return this.em.transactional(async (tx) => {
       const number = await findOwned(tx, SmsNumber, auth, { id: args.sms_number_id });
       const resumed = number.paused && !args.paused;
@@ -46,7 +46,7 @@ export class SmsNumberService {
   }
 
   /** The number leaves the account with everything sent from it (messages, texts, activity). */
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const number = await this.get(auth, id);
     await this.em.remove(number).flush();
     return true;

@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { CreateSmsWebhookArgs, SmsWebhookIdArgs, SmsWebhookListArgs, UpdateSmsWebhookArgs } from './sms-webhook.inputs.js';
 import { SmsWebhookService } from './sms-webhook.service.js';
 import { SmsWebhookType, toSmsWebhook } from './sms-webhook.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new SmsWebhookService(ctx.em, ctx.services);
 

@@ -1,8 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import type { AppServices } from '../../services.js';
 import { recordAudit, removed } from '../audit/record.js';
@@ -10,6 +6,9 @@ import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from '../webhooks/registration.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import type { CreateSmsWebhookArgs, SmsWebhookListArgs, UpdateSmsWebhookArgs } from './sms-webhook.inputs.js';
+import { type Actor } from '../../core/actor.js';
+import { msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /**
  * SMS webhooks: `webhooks` rows of kind `sms`, one SMS number each, no domain. Like email
@@ -22,7 +21,7 @@ export class SmsWebhookService {
     private readonly services: Pick<AppServices, 'config' | 'dns'>,
   ) {}
 
-  async list(auth: Auth, args: SmsWebhookListArgs): Promise<Webhook[]> {
+  async list(auth: Actor, args: SmsWebhookListArgs): Promise<Webhook[]> {
     const number = await findOwned(this.em, SmsNumber, auth, { id: args.sms_number_id });
     return this.em.find(
       Webhook,
@@ -31,11 +30,11 @@ export class SmsWebhookService {
     );
   }
 
-  get(auth: Auth, id: string): Promise<Webhook> {
+  get(auth: Actor, id: string): Promise<Webhook> {
     return findOwned(this.em, Webhook, auth, { id, kind: 'sms' }, ['sms_number']);
   }
 
-  async create(auth: Auth, args: CreateSmsWebhookArgs): Promise<Webhook> {
+  async create(auth: Actor, args: CreateSmsWebhookArgs): Promise<Webhook> {
     const bag = new FieldErrorBag();
     const { url, name } = checkNew(args, bag);
     const number = await this.em.findOne(SmsNumber, { id: args.sms_number_id, ...visibleTo(auth, null) });
@@ -44,12 +43,12 @@ export class SmsWebhookService {
     return createWebhookRow(this.em, this.services, auth, number && this.owner(number), { ...args, url, name }, bag);
   }
 
-  async update(auth: Auth, args: UpdateSmsWebhookArgs): Promise<Webhook> {
+  async update(auth: Actor, args: UpdateSmsWebhookArgs): Promise<Webhook> {
     const webhook = await this.get(auth, args.sms_webhook_id);
     return updateWebhookRow(this.em, this.services, auth, webhook, this.owner(webhook.sms_number!), args);
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const webhook = await this.get(auth, id);
     recordAudit(this.em, auth, 'sms_webhook.deleted', { type: 'sms_webhook', id: webhook.id }, removed({ name: webhook.name, sms_number_id: webhook.sms_number?.id }));
     await this.em.remove(webhook).flush();

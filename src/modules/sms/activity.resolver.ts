@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsActivityArgs } from './activity.inputs.js';
 import { SmsActivityService } from './activity.service.js';
 import { SmsActivityType, toSmsActivity } from './activity.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 @Resolver()
 export class SmsActivityResolver {

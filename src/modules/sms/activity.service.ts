@@ -1,17 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import type { SmsActivityArgs } from './activity.inputs.js';
 import { SmsActivity } from './sms.entity.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf } from '../../core/page.js';
+import { FieldErrorBag } from '../../core/errors.js';
 
 export class SmsActivityService {
   constructor(private readonly em: EntityManager) {}
 
   /** Newest first. Another account's number in `sms_number_id` is a 404, like any id not found. */
-  async list(auth: Auth, args: SmsActivityArgs): Promise<SmsActivity[]> {
+  async list(auth: Actor, args: SmsActivityArgs): Promise<SmsActivity[]> {
     const bag = new FieldErrorBag();
     if (args.date_from != null && args.date_to != null && args.date_from > args.date_to) {
       bag.add('date_from', 'The date from must be a date before date to.');

@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsMessageIdArgs, SmsMessageListArgs } from './messages.inputs.js';
 import { SmsMessageService } from './messages.service.js';
 import { SmsMessageDetail, SmsMessageType, toSmsMessage, toSmsMessageDetail } from './messages.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new SmsMessageService(ctx.em);
 

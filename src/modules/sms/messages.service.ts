@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import type { SmsMessageListArgs } from './messages.inputs.js';
 import { Sms, SmsMessage } from './sms.entity.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf } from '../../core/page.js';
 
 export interface MessageView {
   message: SmsMessage;
@@ -13,7 +13,7 @@ export interface MessageView {
 export class SmsMessageService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Auth, args: SmsMessageListArgs): Promise<MessageView[]> {
+  async list(auth: Actor, args: SmsMessageListArgs): Promise<MessageView[]> {
     const messages = await this.em.find(SmsMessage, visibleTo(auth, null), {
       populate: ['sms_number'],
       orderBy: { created_at: 'desc', id: 'desc' },
@@ -24,7 +24,7 @@ export class SmsMessageService {
     return messages.map((message) => ({ message, paused: waiting.has(message.id) }));
   }
 
-  async get(auth: Auth, id: string): Promise<MessageView & { sms: Sms[] }> {
+  async get(auth: Actor, id: string): Promise<MessageView & { sms: Sms[] }> {
     const message = await findOwned(this.em, SmsMessage, auth, { id }, ['sms_number']);
     const sms = await this.em.find(Sms, { message: message.id }, { orderBy: { created_at: 'asc', id: 'asc' } });
     const paused = message.sms_number.paused && sms.some((s) => s.status === 'queued');

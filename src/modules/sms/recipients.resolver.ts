@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsRecipientIdArgs, SmsRecipientListArgs, UpdateSmsRecipientArgs } from './recipients.inputs.js';
 import { SmsRecipientService } from './recipients.service.js';
 import { SmsRecipientDetail, SmsRecipientType, toSmsRecipient, toSmsRecipientDetail } from './recipients.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new SmsRecipientService(ctx.em);
 

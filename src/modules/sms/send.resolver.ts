@@ -1,8 +1,8 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SendSmsArgs } from './send.inputs.js';
 import { acceptSms } from './send.service.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 @ObjectType('SendSmsResult')
 export class SendSmsResult {

@@ -1,7 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { msg } from '../../graphql/errors.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { enqueue } from '../../jobs/boss.js';
 import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
@@ -12,11 +9,13 @@ import { segmentCount } from './segments.js';
 import { E164, type SendSmsArgs } from './send.inputs.js';
 import { smsSendJob } from './send.job.js';
 import { Sms, SmsActivity, SmsMessage, SmsRecipient } from './sms.entity.js';
+import { type Actor } from '../../core/actor.js';
+import { msg, FieldErrorBag } from '../../core/errors.js';
 
 const notE164 = (path: string) => `The ${path} must be a phone number in E.164 format (e.g. +15551234567).`;
 
 /** Every rule of a send, all reported at once; answers the sending number. */
-async function checkSend(em: EntityManager, auth: Auth, args: SendSmsArgs): Promise<SmsNumber> {
+async function checkSend(em: EntityManager, auth: Actor, args: SendSmsArgs): Promise<SmsNumber> {
   const bag = new FieldErrorBag();
   const number = await em.findOne(SmsNumber, { account: auth.accountId, telephone_number: args.from });
   if (!number) bag.add('from', msg.in('from'));
@@ -41,7 +40,7 @@ async function checkSend(em: EntityManager, auth: Auth, args: SendSmsArgs): Prom
  * segments counted), their `queued` activity and the send job, in one transaction. A recipient
  * who opted out gets a `skipped` text: kept for the record, never sent, no activity or event.
  */
-export async function acceptSms(services: AppServices, em: EntityManager, auth: Auth, args: SendSmsArgs): Promise<{ sms_message_id: string }> {
+export async function acceptSms(services: AppServices, em: EntityManager, auth: Actor, args: SendSmsArgs): Promise<{ sms_message_id: string }> {
   const number = await checkSend(em, auth, args);
   const data = new Map<string, Record<string, unknown>>();
   for (const p of args.personalization ?? []) data.set(p.phone_number, p.data);

@@ -1,10 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
@@ -13,6 +9,9 @@ import { created, diff, recordAudit, recordUpdate, removed } from '../audit/reco
 import { Domain } from '../domains/domain.entity.js';
 import { SmtpUser } from './smtp-user.entity.js';
 import type { CreateSmtpUserArgs, SmtpUserListArgs, UpdateSmtpUserArgs } from './smtp-user.inputs.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { errors, msg } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -41,13 +40,13 @@ export class SmtpUserService {
   ) {}
 
   /** The path's domain: 404 when unknown or another account's, 403 for a token limited to another domain. */
-  private async domainOf(auth: Auth, domainId: string): Promise<Domain> {
+  private async domainOf(auth: Actor, domainId: string): Promise<Domain> {
     const domain = await findOwned(this.em, Domain, auth, { id: domainId });
     assertDomainAccess(auth, domain.id);
     return domain;
   }
 
-  async list(auth: Auth, args: SmtpUserListArgs): Promise<SmtpUser[]> {
+  async list(auth: Actor, args: SmtpUserListArgs): Promise<SmtpUser[]> {
     const domain = await this.domainOf(auth, args.domain_id);
     return this.em.find(SmtpUser, { ...visibleTo(auth), domain: domain.id }, {
       orderBy: { created_at: 'desc', id: 'desc' },
@@ -57,12 +56,12 @@ export class SmtpUserService {
   }
 
   /** A user of another domain than the path's is answered as missing. */
-  async get(auth: Auth, domainId: string, id: string): Promise<SmtpUser> {
+  async get(auth: Actor, domainId: string, id: string): Promise<SmtpUser> {
     const domain = await this.domainOf(auth, domainId);
     return findOwned(this.em, SmtpUser, auth, { id, domain: domain.id });
   }
 
-  async create(auth: Auth, args: CreateSmtpUserArgs): Promise<{ user: SmtpUser; password: string }> {
+  async create(auth: Actor, args: CreateSmtpUserArgs): Promise<{ user: SmtpUser; password: string }> {
     const domain = await this.domainOf(auth, args.domain_id);
     const name = args.name.trim();
     if (!name) throw errors.invalid('name', msg.required('name'));
@@ -88,7 +87,7 @@ export class SmtpUserService {
     }
   }
 
-  async update(auth: Auth, args: UpdateSmtpUserArgs): Promise<SmtpUser> {
+  async update(auth: Actor, args: UpdateSmtpUserArgs): Promise<SmtpUser> {
     const user = await this.get(auth, args.domain_id, args.smtp_user_id);
     const before = { name: user.name, enabled: user.enabled };
     if (args.name != null) {
@@ -101,7 +100,7 @@ export class SmtpUserService {
     return user;
   }
 
-  async remove(auth: Auth, domainId: string, id: string): Promise<boolean> {
+  async remove(auth: Actor, domainId: string, id: string): Promise<boolean> {
     const user = await this.get(auth, domainId, id);
     recordAudit(this.em, auth, 'smtp_user.deleted', subjectOf(user), removed({ name: user.name, username: user.username }));
     await this.em.remove(user).flush();
@@ -109,7 +108,7 @@ export class SmtpUserService {
   }
 
   /**
-   * For the SMTP relay: the SMTP session has no API token, so there is no Auth to scope by; the
+   * For the SMTP relay: the SMTP session has no API token, so there is no Actor to scope by; the
    * username (globally unique) and its password are the credential. Returns null for an unknown
    * username, a wrong password or a disabled user, without saying which.
    */

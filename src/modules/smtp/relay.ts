@@ -1,13 +1,12 @@
-import type { GraphQLError } from 'graphql';
 import { simpleParser } from 'mailparser';
-import type { Auth } from '../../graphql/context.js';
-import { isAppError, unwrap } from '../../graphql/errors.js';
 import type { AppServices } from '../../services.js';
 import { Account, type Plan } from '../accounts/account.entity.js';
 import { acceptSend } from '../sending/send.service.js';
 import { SmtpUser } from '../smtp-users/smtp-user.entity.js';
 import { QuotaService } from '../quota/quota.service.js';
 import { firstAddress, onDomain, toSendArgs } from './ingest.js';
+import { type Actor } from '../../core/actor.js';
+import { isAppError, type AppError } from '../../core/errors.js';
 
 /** Who an authenticated SMTP session belongs to (kept as `session.user`). */
 export interface RelayUser {
@@ -60,14 +59,14 @@ async function meter(services: AppServices, user: RelayUser, plan: Plan): Promis
   }
 }
 
-/** The SMTP answer for an API error: the first validation message, or the error's own text. */
-function refusalOf(err: GraphQLError) {
-  const first = Object.values((err.extensions.errors ?? {}) as Record<string, string[]>)[0]?.[0];
+/** SMTP's side of the error catalogue: the first validation message, or the error's own text. */
+function refusalOf(err: AppError) {
+  const first = Object.values(err.fields ?? {})[0]?.[0];
   return smtpError(550, `5.7.1 ${first ?? err.message}`);
 }
 
 /**
- * One mail from an SMTP user into the same pipeline as POST /v1/email, under an Auth limited to
+ * One mail from an SMTP user into the same pipeline as POST /v1/email, under an Actor limited to
  * the user's domain. Returns the `250` text naming the message id webhooks will carry.
  */
 export async function relayMessage(services: AppServices, user: RelayUser, raw: Buffer, envelope: string[]): Promise<string> {
@@ -80,13 +79,12 @@ export async function relayMessage(services: AppServices, user: RelayUser, raw: 
   if (!onDomain(from.email, user.domainName)) {
     throw smtpError(550, `5.7.1 From header rejected: it must be on ${user.domainName} (the domain of this SMTP user) or a subdomain of it`);
   }
-  const auth: Auth = { accountId: user.accountId, tokenId: `smtp:${user.id}`, scopes: new Set(['email_full']), domainId: user.domainId };
+  const auth: Actor = { accountId: user.accountId, tokenId: `smtp:${user.id}`, scopes: new Set(['email_full']), domainId: user.domainId };
   try {
     const result = await acceptSend(services, em, auth, toSendArgs(parsed, envelope, account.plan), {});
     return `Message queued as ${result.message_id}`;
   } catch (err) {
-    const known = unwrap(err);
-    if (isAppError(known)) throw refusalOf(known);
+    if (isAppError(err)) throw refusalOf(err);
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
 import type { Suppression } from './suppression.entity.js';
+import { isoTimestamp } from '../../lib/timestamps.js';
 
 export type HoldEventType = 'recipient.on_hold_added' | 'recipient.on_hold_removed';
 

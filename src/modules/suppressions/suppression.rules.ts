@@ -1,6 +1,5 @@
-import { label, msg } from '../../graphql/errors.js';
-import type { FieldErrorBag } from '../../graphql/validation.js';
 import { compilePattern, expansion, PROGRAM_MAX } from './suppression.matcher.js';
+import { label, msg, type FieldErrorBag } from '../../core/errors.js';
 
 export const MANUAL_REASON = 'Added via API';
 const PATTERN_MAX = 191;

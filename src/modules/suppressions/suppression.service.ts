@@ -1,11 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ownedDomainId } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Recipient } from '../recipients/recipient.entity.js';
@@ -13,6 +8,9 @@ import { Suppression, type SuppressionList } from './suppression.entity.js';
 import { holdEvent } from './suppression.events.js';
 import { reasonsFor, type SuppressionReason } from './suppression.matcher.js';
 import { checkPatterns, holdUntil, MANUAL_REASON, normalEmails } from './suppression.rules.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 export type RecipientList = Exclude<SuppressionList, 'blocklist'>;
 
@@ -35,7 +33,7 @@ export class SuppressionService {
   }
 
   /** Newest first. A domain-limited token sees its own domain's entries only. */
-  async list(auth: Auth, list: SuppressionList, args: ListArgs): Promise<Suppression[]> {
+  async list(auth: Actor, list: SuppressionList, args: ListArgs): Promise<Suppression[]> {
     const where: Record<string, unknown> = { account: auth.accountId, list };
     if (args.domain_id) {
       where.domain = await ownedDomainId(this.em, auth, args.domain_id);
@@ -52,7 +50,7 @@ export class SuppressionService {
   }
 
   async addToBlocklist(
-    auth: Auth,
+    auth: Actor,
     args: { domain_id?: string | null; recipients?: string[] | null; patterns?: string[] | null },
   ): Promise<Suppression[]> {
     const bag = new FieldErrorBag();
@@ -82,7 +80,7 @@ export class SuppressionService {
   }
 
   async addRecipients(
-    auth: Auth,
+    auth: Actor,
     list: RecipientList,
     args: { domain_id: string; recipients: string[]; on_hold_until?: string | null },
   ): Promise<Suppression[]> {
@@ -116,7 +114,7 @@ export class SuppressionService {
   }
 
   /** `ids` must be entries of this list for exactly this domain (or the account-wide blocklist). */
-  async remove(auth: Auth, list: SuppressionList, args: RemoveArgs): Promise<boolean> {
+  async remove(auth: Actor, list: SuppressionList, args: RemoveArgs): Promise<boolean> {
     const bag = new FieldErrorBag();
     const ids = args.ids ?? [];
     if (!args.all && !ids.length) bag.add('ids', msg.requiredWithout('ids', 'all'));
@@ -140,7 +138,7 @@ export class SuppressionService {
    * The domain a write is for: another account's or an unknown one is a 422; one beyond a
    * domain-limited token's reach, or the whole account for such a token, is a 403.
    */
-  private async writeDomain(auth: Auth, id: string | null | undefined, bag: FieldErrorBag, settle = true) {
+  private async writeDomain(auth: Actor, id: string | null | undefined, bag: FieldErrorBag, settle = true) {
     let domain: Domain | null = null;
     if (id) {
       domain = await this.em.findOne(Domain, { id, account: auth.accountId });
@@ -153,7 +151,7 @@ export class SuppressionService {
     return domain;
   }
 
-  private assertReach(auth: Auth, domain: Domain | null): void {
+  private assertReach(auth: Actor, domain: Domain | null): void {
     if (domain) assertDomainAccess(auth, domain.id);
     else if (auth.domainId) throw errors.forbidden('This token is limited to a domain; account-wide entries are out of its reach.');
   }

@@ -1,18 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import { findOwned } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { TemplateCategory } from './template.entity.js';
 import type { CreateTemplateCategoryArgs, TemplateCategoryListArgs } from './template.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, msg } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /** Template categories: account-wide names, unique within the account. */
 export class TemplateCategoryService {
   constructor(private readonly em: EntityManager) {}
 
-  list(auth: Auth, args: TemplateCategoryListArgs): Promise<TemplateCategory[]> {
+  list(auth: Actor, args: TemplateCategoryListArgs): Promise<TemplateCategory[]> {
     return this.em.find(TemplateCategory, { account: auth.accountId }, {
       orderBy: { name: 'asc', id: 'asc' },
       limit: args.limit,
@@ -20,7 +20,7 @@ export class TemplateCategoryService {
     });
   }
 
-  async create(auth: Auth, args: CreateTemplateCategoryArgs): Promise<TemplateCategory> {
+  async create(auth: Actor, args: CreateTemplateCategoryArgs): Promise<TemplateCategory> {
     const name = args.name.trim();
     if (!name) throw errors.invalid('name', msg.required('name'));
     if (await this.em.count(TemplateCategory, { account: auth.accountId, name })) throw errors.invalid('name', msg.taken('name'));
@@ -34,7 +34,7 @@ export class TemplateCategoryService {
   }
 
   /** Its templates keep existing, without a category (the foreign key sets null). */
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const category = await findOwned(this.em, TemplateCategory, auth, { id });
     await this.em.remove(category).flush();
     return true;

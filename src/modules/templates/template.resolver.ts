@@ -1,4 +1,3 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { TemplateCategoryService } from './template-category.service.js';
@@ -14,6 +13,7 @@ import {
 import { NO_NUMBERS, toTemplate, toTemplateCategory, toTemplateListItem } from './template.mapper.js';
 import { TemplateService } from './template.service.js';
 import { TemplateCategoryType, TemplatePage, TemplateType } from './template.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new TemplateService(ctx.em);
 const categories = (ctx: Ctx) => new TemplateCategoryService(ctx.em);

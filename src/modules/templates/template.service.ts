@@ -1,9 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf, pageMeta } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
@@ -13,6 +8,9 @@ import { collectVariables, htmlToText } from './template.content.js';
 import { Template, TemplateCategory } from './template.entity.js';
 import { NO_NUMBERS, type TemplateNumbers } from './template.mapper.js';
 import type { CreateTemplateArgs, TemplateFieldsArgs, TemplateListArgs, UpdateTemplateArgs } from './template.inputs.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf, pageMeta } from '../../core/page.js';
 
 /**
  * How an email's status counts in template_stats (every email counts in `total`):
@@ -40,7 +38,7 @@ const DOMAIN_TOTALS = ['hard_bounced', 'soft_bounced', 'sent', 'delivered'] as c
 export class TemplateService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Auth, args: TemplateListArgs) {
+  async list(auth: Actor, args: TemplateListArgs) {
     const where: Record<string, unknown> = { account: auth.accountId };
     if (args.domain_id != null) {
       const domain = await findOwned(this.em, Domain, auth, { id: args.domain_id });
@@ -57,12 +55,12 @@ export class TemplateService {
     return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
-  get(auth: Auth, id: string): Promise<Template> {
+  get(auth: Actor, id: string): Promise<Template> {
     return findOwned(this.em, Template, auth, { id }, ['domain', 'category']);
   }
 
   /** The template's sending stats and its domain's all-time totals (from the daily rollup). */
-  async numbers(auth: Auth, template: Template): Promise<TemplateNumbers> {
+  async numbers(auth: Actor, template: Template): Promise<TemplateNumbers> {
     const [stats] = await this.em.execute<
       { total: number; queued: number; sent: number; rejected: number; delivered: number; last_email_sent_at: unknown }[]
     >(TEMPLATE_STATS_SQL, [template.id, auth.accountId]);
@@ -75,7 +73,7 @@ export class TemplateService {
     };
   }
 
-  async create(auth: Auth, args: CreateTemplateArgs): Promise<Template> {
+  async create(auth: Actor, args: CreateTemplateArgs): Promise<Template> {
     const bag = new FieldErrorBag();
     if (!args.html.trim()) bag.add('html', msg.required('html'));
     if (!args.auto_generate && !args.text?.trim()) bag.add('text', msg.required('text'));
@@ -101,7 +99,7 @@ export class TemplateService {
     return template;
   }
 
-  async update(auth: Auth, args: UpdateTemplateArgs): Promise<Template> {
+  async update(auth: Actor, args: UpdateTemplateArgs): Promise<Template> {
     const template = await this.get(auth, args.template_id);
     // Templates made elsewhere (the app) are not the API's to change: they answer as unknown.
     if (template.created_via !== 'api') throw errors.notFound();
@@ -126,7 +124,7 @@ export class TemplateService {
     return template;
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const template = await this.get(auth, id);
     await this.em.remove(template).flush();
     return true;
@@ -136,7 +134,7 @@ export class TemplateService {
    * The domain and categories named in the args, each checked against the account (422 when
    * unknown there). `category` is undefined when `categories` was not given, null when empty.
    */
-  private async checkRefs(auth: Auth, args: TemplateFieldsArgs, bag: FieldErrorBag) {
+  private async checkRefs(auth: Actor, args: TemplateFieldsArgs, bag: FieldErrorBag) {
     let domain: Domain | null = null;
     if (args.domain_id != null) {
       domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
-import { SCOPES } from '../../graphql/scopes.js';
 import { EachOneOf, MaxLen, OneOf } from '../../graphql/validation.js';
+import { SCOPES } from '../../core/scopes.js';
 
 export const TOKEN_STATUSES = ['pause', 'unpause'] as const;
 

@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { scopeSatisfied } from '../../graphql/scopes.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { sha256Hex } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
@@ -15,6 +9,10 @@ import { Domain } from '../domains/domain.entity.js';
 import { ApiToken, type TokenStatus } from './token.entity.js';
 import type { CreateTokenArgs, TokenListArgs, UpdateTokenArgs } from './token.inputs.js';
 import { toToken } from './token.type.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { scopeSatisfied } from '../../core/scopes.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 export const tokenTopic = (accountId: string) => `tokens.${accountId}`;
 
@@ -38,7 +36,7 @@ export function newTokenSecret(): string {
 }
 
 /** A token grants only what it holds: every scope asked for must be one of its own (or implied by one). */
-function assertGrantable(auth: Auth, scopes: string[], message = 'A token can only grant scopes it holds itself.'): void {
+function assertGrantable(auth: Actor, scopes: string[], message = 'A token can only grant scopes it holds itself.'): void {
   if (!scopes.every((s) => scopeSatisfied(auth.scopes, s))) throw errors.forbidden(message);
 }
 
@@ -50,7 +48,7 @@ export class TokenService {
     private readonly services: Pick<AppServices, 'pubsub'>,
   ) {}
 
-  async list(auth: Auth, args: TokenListArgs): Promise<ApiToken[]> {
+  async list(auth: Actor, args: TokenListArgs): Promise<ApiToken[]> {
     return this.em.find(ApiToken, visibleTo(auth), {
       orderBy: { created_at: 'desc', id: 'desc' },
       limit: args.limit,
@@ -58,11 +56,11 @@ export class TokenService {
     });
   }
 
-  get(auth: Auth, id: string): Promise<ApiToken> {
+  get(auth: Actor, id: string): Promise<ApiToken> {
     return findOwned(this.em, ApiToken, auth, { id });
   }
 
-  async create(auth: Auth, args: CreateTokenArgs): Promise<{ token: ApiToken; secret: string }> {
+  async create(auth: Actor, args: CreateTokenArgs): Promise<{ token: ApiToken; secret: string }> {
     const bag = new FieldErrorBag();
     if (!args.name.trim()) bag.add('name', msg.required('name'));
     if (args.scopes.length === 0) bag.add('scopes', msg.required('scopes'));
@@ -93,7 +91,7 @@ export class TokenService {
     return { token, secret };
   }
 
-  async update(auth: Auth, args: UpdateTokenArgs): Promise<ApiToken> {
+  async update(auth: Actor, args: UpdateTokenArgs): Promise<ApiToken> {
     if (args.status == null && args.name == null) throw errors.invalid('name', msg.requiredWithout('name', 'status'));
     const token = await this.changeable(auth, args.token_id);
     const before = { name: token.name, status: token.status };
@@ -111,7 +109,7 @@ export class TokenService {
     return token;
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const token = await this.changeable(auth, id);
     recordAudit(this.em, auth, 'token.deleted', subjectOf(token), removed({ name: token.name }));
     await this.em.remove(token).flush();
@@ -124,7 +122,7 @@ export class TokenService {
    * A token the caller may pause, rename or delete: one it can see (db/scoped.ts) whose scopes it
    * holds itself, so a lesser token cannot lock out a stronger one of its domain (403).
    */
-  private async changeable(auth: Auth, id: string): Promise<ApiToken> {
+  private async changeable(auth: Actor, id: string): Promise<ApiToken> {
     const token = await this.get(auth, id);
     if (token.id !== auth.tokenId) assertGrantable(auth, token.scopes, 'This token cannot change a token with scopes it does not hold.');
     return token;
@@ -136,7 +134,7 @@ export class TokenService {
     await this.services.pubsub.publish(TOKEN_REVOKED, notice);
   }
 
-  private async publish(auth: Auth, action: TokenEventPayload['action'], token: ApiToken) {
+  private async publish(auth: Actor, action: TokenEventPayload['action'], token: ApiToken) {
     const payload: TokenEventPayload = { action, token: toToken(token), domain_id: token.domain?.id ?? null };
     await this.services.pubsub.publish(tokenTopic(auth.accountId), payload);
   }

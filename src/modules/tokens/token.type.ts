@@ -1,8 +1,8 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { IsoTimestamp, PlainTimestamp } from '../../graphql/scalars.js';
-import { SCOPES } from '../../graphql/scopes.js';
 import { DomainRef, toDomainRef } from '../domains/domain-ref.type.js';
 import type { ApiToken } from './token.entity.js';
+import { SCOPES } from '../../core/scopes.js';
 
 @ObjectType({ description: 'An API token. The secret is never readable after creation.' })
 export class Token {

@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import type { FieldErrorBag } from '../../graphql/validation.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
 import { visibleTo } from '../../db/scoped.js';
 import type { AccessArgs } from './user.inputs.js';
 import { CUSTOM_ROLE, canonicalRole, permissionsOf } from './roles.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, msg, type FieldErrorBag } from '../../core/errors.js';
 
 /** What a user (or the invite that becomes one) may do and reach, checked against the account. */
 export interface Access {
@@ -26,7 +25,7 @@ const DOMAIN_FORBIDDEN = 'This token is limited to another domain.';
  */
 export async function resolveAccess(
   em: EntityManager,
-  auth: Auth,
+  auth: Actor,
   args: AccessArgs,
   bag: FieldErrorBag,
   current?: Access,
@@ -73,20 +72,20 @@ export async function resolveAccess(
  * The people a domain-limited token sees: those who can work on its domain (every domain, or a
  * list that includes it). Other tokens see the whole account.
  */
-export function reachFilter(auth: Auth): Record<string, unknown> {
+export function reachFilter(auth: Actor): Record<string, unknown> {
   if (!auth.domainId) return {};
   return { $or: [{ domain_ids: { $contained: [] } }, { domain_ids: { $contains: [auth.domainId] } }] };
 }
 
 /** Reading someone who cannot work on the token's domain: 403, the row exists in the account. */
-export function assertVisible(auth: Auth, domainIds: readonly string[]): void {
+export function assertVisible(auth: Actor, domainIds: readonly string[]): void {
   if (auth.domainId && domainIds.length > 0 && !domainIds.includes(auth.domainId)) {
     throw errors.forbidden(DOMAIN_FORBIDDEN);
   }
 }
 
 /** Changing someone is only for tokens that reach everything that person reaches. */
-export function assertConfined(auth: Auth, domainIds: readonly string[]): void {
+export function assertConfined(auth: Actor, domainIds: readonly string[]): void {
   if (auth.domainId && (domainIds.length === 0 || domainIds.some((id) => id !== auth.domainId))) {
     throw errors.forbidden(DOMAIN_FORBIDDEN);
   }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { msg } from '../../graphql/errors.js';
 import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { InviteService } from './invite.service.js';
 import { registerFormRoutes } from '../../http/form-routes.js';
+import { msg } from '../../core/errors.js';
 
 const FORM_LIMIT = 16 * 1024;
 const NAME_MAX = 191;

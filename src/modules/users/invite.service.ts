@@ -1,9 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { enqueue } from '../../jobs/boss.js';
 import { signToken, verifyToken } from '../../lib/secrets.js';
@@ -16,6 +12,9 @@ import { inviteMail } from './invite.mail.js';
 import { AccountUser, Invite } from './user.entity.js';
 import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 const PURPOSE = 'invite';
 
@@ -30,7 +29,7 @@ export class InviteService {
     private readonly services: Pick<AppServices, 'config' | 'boss'>,
   ) {}
 
-  list(auth: Auth, args: InviteListArgs): Promise<Invite[]> {
+  list(auth: Actor, args: InviteListArgs): Promise<Invite[]> {
     return this.em.find(Invite, { account: auth.accountId, ...reachFilter(auth) } as never, {
       orderBy: { created_at: 'asc', id: 'asc' },
       limit: args.limit,
@@ -38,13 +37,13 @@ export class InviteService {
     });
   }
 
-  async get(auth: Auth, id: string): Promise<Invite> {
+  async get(auth: Actor, id: string): Promise<Invite> {
     const invite = await findOwned(this.em, Invite, auth, { id });
     assertVisible(auth, invite.domain_ids);
     return invite;
   }
 
-  async create(auth: Auth, args: InviteUserArgs): Promise<Invite> {
+  async create(auth: Actor, args: InviteUserArgs): Promise<Invite> {
     // Addresses are compared case-insensitively, so they are kept in lower case.
     const email = args.email.trim().toLowerCase();
     const bag = new FieldErrorBag();
@@ -62,7 +61,7 @@ export class InviteService {
     );
   }
 
-  async resend(auth: Auth, id: string): Promise<Invite> {
+  async resend(auth: Actor, id: string): Promise<Invite> {
     const invite = await this.get(auth, id);
     assertConfined(auth, invite.domain_ids);
     return this.em.transactional(async (tx) => {
@@ -75,7 +74,7 @@ export class InviteService {
     });
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const invite = await this.get(auth, id);
     assertConfined(auth, invite.domain_ids);
     await this.em.nativeDelete(Invite, { id: invite.id, account: auth.accountId });

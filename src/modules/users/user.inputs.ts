@@ -1,9 +1,9 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { ValidateIf, registerDecorator } from 'class-validator';
 import { PageArgs } from '../../graphql/pagination.js';
-import { msg } from '../../graphql/errors.js';
 import { Email, EachOneOf, MaxItems, MaxLen } from '../../graphql/validation.js';
 import { CUSTOM_ROLE, PERMISSIONS, canonicalRole } from './roles.js';
+import { msg } from '../../core/errors.js';
 
 /** One of ROLES, in any letter case (see canonicalRole). */
 function RoleName() {

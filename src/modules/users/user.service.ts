@@ -1,9 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { errors } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { accessOf, diff, memberSubject, recordAudit, recordUpdate, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
@@ -12,13 +8,16 @@ import { assertConfined, assertVisible, reachFilter, resolveAccess } from './acc
 import { AccountUser } from './user.entity.js';
 import type { UpdateUserArgs, UserListArgs } from './user.inputs.js';
 import { ADMIN_ROLE } from './roles.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 export const LAST_ADMIN = 'The account must keep at least one admin.';
 
 export class UserService {
   constructor(private readonly em: EntityManager) {}
 
-  list(auth: Auth, args: UserListArgs): Promise<AccountUser[]> {
+  list(auth: Actor, args: UserListArgs): Promise<AccountUser[]> {
     return this.em.find(AccountUser, { account: auth.accountId, ...reachFilter(auth) } as never, {
       orderBy: { created_at: 'asc', id: 'asc' },
       limit: args.limit,
@@ -26,7 +25,7 @@ export class UserService {
     });
   }
 
-  async get(auth: Auth, id: string): Promise<AccountUser> {
+  async get(auth: Actor, id: string): Promise<AccountUser> {
     const user = await findOwned(this.em, AccountUser, auth, { id });
     assertVisible(auth, user.domain_ids);
     return user;
@@ -38,7 +37,7 @@ export class UserService {
    * Only those the caller can see: a domain-limited token sees a user's access as it applies to
    * its domain, never the names of other domains or their templates.
    */
-  async refsOf(auth: Auth, users: AccountUser[]): Promise<Map<string, Domain | Template>> {
+  async refsOf(auth: Actor, users: AccountUser[]): Promise<Map<string, Domain | Template>> {
     const domainIds = [...new Set(users.flatMap((u) => u.domain_ids))].filter((id) => !auth.domainId || id === auth.domainId);
     const templateIds = [...new Set(users.flatMap((u) => u.template_ids))];
     const domains = domainIds.length ? await this.em.find(Domain, { id: { $in: domainIds }, account: auth.accountId }) : [];
@@ -46,7 +45,7 @@ export class UserService {
     return new Map<string, Domain | Template>([...domains, ...templates].map((r) => [r.id, r]));
   }
 
-  async update(auth: Auth, args: UpdateUserArgs): Promise<AccountUser> {
+  async update(auth: Actor, args: UpdateUserArgs): Promise<AccountUser> {
     const user = await this.get(auth, args.user_id);
     assertConfined(auth, user.domain_ids);
     const access = await resolveAccess(this.em, auth, args, new FieldErrorBag(), user);
@@ -61,7 +60,7 @@ export class UserService {
     });
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const user = await this.get(auth, id);
     assertConfined(auth, user.domain_ids);
     await this.em.transactional(async (tx) => {
@@ -76,7 +75,7 @@ export class UserService {
    * Locks the account's admins first, so two requests that each remove a different one of the
    * last two admins cannot both succeed.
    */
-  private async assertOtherAdmin(tx: EntityManager, auth: Auth, user: AccountUser, field: string): Promise<void> {
+  private async assertOtherAdmin(tx: EntityManager, auth: Actor, user: AccountUser, field: string): Promise<void> {
     const admins = await tx.find(
       AccountUser,
       { account: auth.accountId, role: ADMIN_ROLE },

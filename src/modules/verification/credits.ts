@@ -1,6 +1,6 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import { errors } from '../../graphql/errors.js';
 import { Account } from '../accounts/account.entity.js';
+import { errors } from '../../core/errors.js';
 
 /**
  * Verification credits: one per checked address. A check that could not run (`failed`) costs

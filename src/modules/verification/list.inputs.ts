@@ -1,8 +1,8 @@
 import { ArrayMinSize } from 'class-validator';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { msg } from '../../graphql/errors.js';
 import { PageArgs } from '../../graphql/pagination.js';
 import { EachMaxLen, MaxItems, MaxLen, MinInt } from '../../graphql/validation.js';
+import { msg } from '../../core/errors.js';
 
 /** The most addresses one list takes in a request (bounds one request's insert and credit reservation). */
 export const LIST_MAX_EMAILS = 10_000;

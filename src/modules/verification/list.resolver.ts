@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { CreateVerificationListArgs, VerificationListArgs, VerificationListIdArgs, VerificationListResultsArgs, VerificationListsArgs } from './list.inputs.js';
 import { VerificationListService } from './list.service.js';
 import { EmailVerificationListType, VerificationListMessage, VerificationListResultsPage, VerificationListsPage } from './list.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new VerificationListService(ctx.em, ctx.services);
 

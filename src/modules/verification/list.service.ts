@@ -1,8 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { offsetOf } from '../../graphql/pagination.js';
 import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
 import { takeCredits } from './credits.js';
@@ -13,6 +10,9 @@ import { newId } from '../../lib/ids.js';
 import { resultCounts, settleCredits } from './list.run.js';
 import { listPageMeta, toVerificationList, type EmailVerificationListType, type VerificationListResultsPage } from './list.type.js';
 import { EmailVerification } from './verification.entity.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, msg } from '../../core/errors.js';
+import { offsetOf } from '../../core/page.js';
 
 /** Verification lists are per account, like single checks: no domain is involved. */
 export class VerificationListService {
@@ -21,7 +21,7 @@ export class VerificationListService {
     private readonly services: AppServices,
   ) {}
 
-  async create(auth: Auth, args: CreateVerificationListArgs): Promise<EmailVerificationListType> {
+  async create(auth: Actor, args: CreateVerificationListArgs): Promise<EmailVerificationListType> {
     const list = await this.em.transactional(async (tx) => {
       const row = tx.create(EmailVerificationList, { account: auth.accountId, name: args.name, total: args.emails.length } as never);
       await tx.flush();
@@ -37,7 +37,7 @@ export class VerificationListService {
     return toVerificationList(list, {});
   }
 
-  async list(auth: Auth, args: VerificationListsArgs) {
+  async list(auth: Actor, args: VerificationListsArgs) {
     const rows = await this.em.find(
       EmailVerificationList,
       { account: auth.accountId },
@@ -47,7 +47,7 @@ export class VerificationListService {
     return { data: rows.map((r) => toVerificationList(r, counts.get(r.id)!)), meta: listPageMeta(args, rows.length) };
   }
 
-  async get(auth: Auth, args: VerificationListArgs): Promise<EmailVerificationListType> {
+  async get(auth: Actor, args: VerificationListArgs): Promise<EmailVerificationListType> {
     const list = await findOwned(this.em, EmailVerificationList, auth, { id: args.email_verification_id });
     let emails: VerificationListResultsPage | null = null;
     if (args.detailed) {
@@ -58,7 +58,7 @@ export class VerificationListService {
     return toVerificationList(list, (await resultCounts(this.em, [list.id])).get(list.id)!, emails);
   }
 
-  async results(auth: Auth, args: VerificationListResultsArgs): Promise<VerificationListResultsPage> {
+  async results(auth: Actor, args: VerificationListResultsArgs): Promise<VerificationListResultsPage> {
     const list = await findOwned(this.em, EmailVerificationList, auth, { id: args.email_verification_id });
     return this.page(list.id, args);
   }
@@ -77,7 +77,7 @@ export class VerificationListService {
    * or resumes a `paused` one on the credits it already holds. The job is enqueued in the same
    * transaction, so a started list always has a job.
    */
-  async start(auth: Auth, id: string): Promise<string> {
+  async start(auth: Actor, id: string): Promise<string> {
     const list = await findOwned(this.em, EmailVerificationList, auth, { id });
     if (list.status !== 'created' && list.status !== 'paused') throw errors.invalid('email_verification_id', notStartable(list.status));
     await this.em.transactional(async (tx) => {
@@ -96,16 +96,16 @@ export class VerificationListService {
   }
 
   /** Stops taking addresses; a paused list resumes through start. */
-  async pause(auth: Auth, id: string): Promise<EmailVerificationListType> {
+  async pause(auth: Actor, id: string): Promise<EmailVerificationListType> {
     return this.move(auth, id, ['verifying'], 'paused');
   }
 
   /** Ends the list; credits of the addresses not verified yet go back to the account. */
-  async cancel(auth: Auth, id: string): Promise<EmailVerificationListType> {
+  async cancel(auth: Actor, id: string): Promise<EmailVerificationListType> {
     return this.move(auth, id, ['created', 'verifying', 'paused'], 'canceled');
   }
 
-  private async move(auth: Auth, id: string, from: ListStatus[], to: ListStatus): Promise<EmailVerificationListType> {
+  private async move(auth: Actor, id: string, from: ListStatus[], to: ListStatus): Promise<EmailVerificationListType> {
     await findOwned(this.em, EmailVerificationList, auth, { id });
     await this.em.transactional(async (tx) => {
       const fields = to === 'canceled' ? { status: to, verification_ended: new Date() } : { status: to };

@@ -1,9 +1,9 @@
-import { WHOLE_ACCOUNT } from '../../graphql/scopes.js';
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { AsyncVerificationIdArgs, VerifyEmailArgs } from './verification.inputs.js';
 import { VerificationService } from './verification.service.js';
 import { AsyncEmailVerification, SingleEmailVerification, toAsyncVerification } from './verification.type.js';
+import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new VerificationService(ctx.em, ctx.services);
 

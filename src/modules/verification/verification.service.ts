@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
-import type { Auth } from '../../graphql/context.js';
 import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
 import { emailSingleVerifiedData, recordVerificationEvent } from '../events/verification-events.js';
@@ -8,6 +7,7 @@ import { verifyAddress, type CheckOutcome, type VerificationResult } from './che
 import { assertCredits, refundCredits, takeCredits } from './credits.js';
 import { EmailVerification } from './verification.entity.js';
 import { verificationJob } from './verification.job.js';
+import { type Actor } from '../../core/actor.js';
 
 /** Verification is per account: a domain-limited token may use it, it reaches no domain's data. */
 export class VerificationService {
@@ -20,7 +20,7 @@ export class VerificationService {
    * Checks now, within VERIFY_TIMEOUT_MS. The balance is checked first so a request without
    * credits does not probe; the credit is taken with the stored result, unless it is `failed`.
    */
-  async verify(auth: Auth, email: string): Promise<VerificationResult> {
+  async verify(auth: Actor, email: string): Promise<VerificationResult> {
     await assertCredits(this.em, auth.accountId, 1);
     const outcome = await verifyAddress(this.services, email);
     await this.em.transactional(async (tx) => {
@@ -36,7 +36,7 @@ export class VerificationService {
   }
 
   /** Takes the credit, stores the queued check and its job in one transaction. */
-  async verifyAsync(auth: Auth, email: string): Promise<EmailVerification> {
+  async verifyAsync(auth: Actor, email: string): Promise<EmailVerification> {
     return this.em.transactional(async (tx) => {
       await takeCredits(tx, auth.accountId, 1);
       const row = tx.create(EmailVerification, { account: auth.accountId, kind: 'async', address: email } as never);
@@ -46,7 +46,7 @@ export class VerificationService {
     });
   }
 
-  async getAsync(auth: Auth, id: string): Promise<EmailVerification> {
+  async getAsync(auth: Actor, id: string): Promise<EmailVerification> {
     return findOwned(this.em, EmailVerification, auth, { id, kind: 'async' });
   }
 }

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { offsetOf, pageMeta } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import { Webhook, WebhookAttempt } from './webhook.entity.js';
 import type { ReplayWebhookArgs, WebhookLogArgs } from './log.type.js';
+import { type Actor } from '../../core/actor.js';
+import { offsetOf, pageMeta } from '../../core/page.js';
+import { FieldErrorBag } from '../../core/errors.js';
 
 const UNIX = /^\d{1,12}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -25,7 +25,7 @@ export class WebhookLogService {
   constructor(private readonly em: EntityManager) {}
 
   /** The webhook's attempts, newest first. Another account's webhook is a 404. */
-  async log(auth: Auth, args: WebhookLogArgs) {
+  async log(auth: Actor, args: WebhookLogArgs) {
     const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: 'email' });
     const [rows, total] = await this.em.findAndCount(
       WebhookAttempt,
@@ -40,7 +40,7 @@ export class WebhookLogService {
    * receiver can de-duplicate), same body, backoff from the start. The retry window still counts
    * from the delivery's creation, so an old delivery gets one attempt per replay.
    */
-  async replay(auth: Auth, args: ReplayWebhookArgs): Promise<number> {
+  async replay(auth: Actor, args: ReplayWebhookArgs): Promise<number> {
     const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: 'email' });
     const bag = new FieldErrorBag();
     const since = parseInstant(args.since);

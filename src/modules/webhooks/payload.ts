@@ -1,4 +1,4 @@
-import { isoTimestamp, plainTimestamp } from '../../graphql/scalars.js';
+import { isoTimestamp, plainTimestamp } from '../../lib/timestamps.js';
 
 /** An internal event as the dispatcher reads it from domain_events. */
 export interface EventRow {

@@ -1,7 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { errors, msg } from '../../graphql/errors.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
@@ -10,6 +7,8 @@ import { created, diff, recordAudit, recordUpdate, type AuditSubject } from '../
 import { webhookUrlProblem } from './http.js';
 import { logTestRequest, sendTestRequest, testFailure } from './test-request.js';
 import { Webhook } from './webhook.entity.js';
+import { type Actor } from '../../core/actor.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
 /**
  * Creating and changing a webhook a customer registers (email or SMS). Every create, and every
@@ -51,7 +50,7 @@ export function checkNew(args: { url: string; name: string; events: string[] }, 
 export async function createWebhookRow(
   em: EntityManager,
   services: Services,
-  auth: Auth,
+  auth: Actor,
   owner: WebhookOwner | null,
   args: { url: string; name: string; events: string[]; enabled?: boolean | null },
   bag: FieldErrorBag,
@@ -80,7 +79,7 @@ export async function createWebhookRow(
 export async function updateWebhookRow(
   em: EntityManager,
   services: Services,
-  auth: Auth,
+  auth: Actor,
   webhook: Webhook,
   owner: WebhookOwner,
   args: { url?: string | null; name?: string | null; events?: string[] | null; enabled?: boolean | null },

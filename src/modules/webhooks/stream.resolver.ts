@@ -1,7 +1,7 @@
 import { Arg, Authorized, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { Ctx } from '../../graphql/context.js';
-import { errors } from '../../graphql/errors.js';
 import { WebhookLogEntry } from './log.type.js';
+import { errors } from '../../core/errors.js';
 
 /** What deliver.ts NOTIFYs when an attempt commits. */
 interface AttemptNotice {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isoTimestamp } from '../../graphql/scalars.js';
 import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { postWebhook, type WebhookCallResult } from './http.js';
 import { signatureHeaders } from './sign.js';
 import { WebhookAttempt } from './webhook.entity.js';
+import { isoTimestamp } from '../../lib/timestamps.js';
 
 /**
  * The `webhook.test` request (SPEC.md "Registration, test request and signature"), shared by

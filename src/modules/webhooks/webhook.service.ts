@@ -1,9 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../graphql/context.js';
-import { assertDomainAccess } from '../../graphql/auth.js';
-import { msg } from '../../graphql/errors.js';
-import { offsetOf, pageMeta } from '../../graphql/pagination.js';
-import { FieldErrorBag } from '../../graphql/validation.js';
 import { findOwned } from '../../db/scoped.js';
 import type { AppServices } from '../../services.js';
 import { recordAudit, removed } from '../audit/record.js';
@@ -11,6 +6,9 @@ import { Domain } from '../domains/domain.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from './registration.js';
 import { Webhook } from './webhook.entity.js';
 import type { CreateWebhookArgs, UpdateWebhookArgs, WebhookListArgs } from './webhook.inputs.js';
+import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { msg, FieldErrorBag } from '../../core/errors.js';
+import { offsetOf, pageMeta } from '../../core/page.js';
 
 /**
  * Email webhooks of the account. Every create, and every update that changes where or whether
@@ -23,7 +21,7 @@ export class WebhookService {
     private readonly services: Pick<AppServices, 'config' | 'dns'>,
   ) {}
 
-  async list(auth: Auth, args: WebhookListArgs) {
+  async list(auth: Actor, args: WebhookListArgs) {
     const domain = await findOwned(this.em, Domain, auth, { id: args.domain_id });
     assertDomainAccess(auth, domain.id);
     const [rows, total] = await this.em.findAndCount(
@@ -34,12 +32,12 @@ export class WebhookService {
     return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
-  get(auth: Auth, id: string): Promise<Webhook> {
+  get(auth: Actor, id: string): Promise<Webhook> {
     // Only email webhooks: SMS webhooks and inbound-route targets live in the same table.
     return findOwned(this.em, Webhook, auth, { id, kind: 'email' }, ['domain']);
   }
 
-  async create(auth: Auth, args: CreateWebhookArgs): Promise<Webhook> {
+  async create(auth: Actor, args: CreateWebhookArgs): Promise<Webhook> {
     const bag = new FieldErrorBag();
     const { url, name } = checkNew(args, bag);
     const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
@@ -49,12 +47,12 @@ export class WebhookService {
     return createWebhookRow(this.em, this.services, auth, domain && this.owner(domain.id), { ...args, url, name }, bag);
   }
 
-  async update(auth: Auth, args: UpdateWebhookArgs): Promise<Webhook> {
+  async update(auth: Actor, args: UpdateWebhookArgs): Promise<Webhook> {
     const webhook = await this.get(auth, args.webhook_id);
     return updateWebhookRow(this.em, this.services, auth, webhook, this.owner(webhook.domain!.id), args);
   }
 
-  async remove(auth: Auth, id: string): Promise<boolean> {
+  async remove(auth: Actor, id: string): Promise<boolean> {
     const webhook = await this.get(auth, id);
     recordAudit(this.em, auth, 'webhook.deleted', { type: 'webhook', id: webhook.id, domainId: webhook.domain?.id ?? null }, removed({ name: webhook.name }));
     await this.em.remove(webhook).flush();
