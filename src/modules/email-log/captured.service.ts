@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type PageArgs } from '../../graphql/pagination.js';
 import { type Actor } from '../../core/actor.js';
-import { offsetOf, pageMeta, type PageMeta } from '../../core/page.js';
+import { offsetOf, pageMeta, type PageMeta, type PageQuery } from '../../core/page.js';
 
 export interface CapturedEmailRow {
   id: string;
@@ -22,7 +21,7 @@ export interface CapturedEmailRow {
 export class CapturedEmailService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(auth: Actor, args: PageArgs): Promise<{ rows: CapturedEmailRow[]; meta: PageMeta }> {
+  async list(auth: Actor, args: PageQuery): Promise<{ rows: CapturedEmailRow[]; meta: PageMeta }> {
     const scope = `m.account_id = ?${auth.domainId ? ' and m.domain_id = ?' : ''}`;
     const params = auth.domainId ? [auth.accountId, auth.domainId] : [auth.accountId];
     const from = `from captured_mails c join emails e on e.id = c.email_id join messages m on m.id = e.message_id where ${scope}`;
