@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -19,7 +20,7 @@ export class ApiToken extends BaseEntity {
   token_hash!: string;
 
   @Property({ type: 'string', length: 10 })
-  status: TokenStatus = 'unpause';
+  status: Opt<TokenStatus> = 'unpause';
 
   @Property({ type: 'text[]' })
   scopes: string[] = [];
@@ -28,5 +29,5 @@ export class ApiToken extends BaseEntity {
   domain: Domain | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
-  last_used_at: Date | null = null;
+  last_used_at: Opt<Date> | null = null;
 }

@@ -84,7 +84,7 @@ export class TokenService {
       token_hash: sha256Hex(secret),
       scopes: [...new Set(args.scopes)],
       domain,
-    } as never);
+    });
     recordAudit(this.em, auth, 'token.created', subjectOf(token), created({ name: token.name, scopes: token.scopes, domain_id: token.domain?.id ?? null }));
     await this.em.flush();
     await this.publish(auth, 'created', token);
