@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import type * as RenderGraphiQL from '@graphql-yoga/render-graphiql';
 
 /**
  * The GraphQL IDE a browser gets at GET /graphql: GraphiQL as rendered by
@@ -55,9 +57,17 @@ function contentSecurityPolicy(scriptHash: string): string {
   ].join('; ');
 }
 
+/**
+ * The renderer, loaded on first use: it is a 9 MB module most processes never need. A static
+ * import would load it in every process, so it is required when a browser first asks, from the
+ * package's CommonJS build (its `require` export condition); the type-only import above loads nothing.
+ */
+function loadRenderer(): typeof RenderGraphiQL {
+  return createRequire(import.meta.url)('@graphql-yoga/render-graphiql');
+}
+
 async function render(): Promise<GraphiQLPage> {
-  // Loaded on first use: the renderer is a 9 MB module most processes never need.
-  const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
+  const { renderGraphiQL } = loadRenderer();
   const text = renderGraphiQL(options);
   const open = text.indexOf('<script>');
   const close = text.indexOf('</script>');
