@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityName } from '@mikro-orm/core';
+import type { EntityName, FilterObject, FilterQuery, Loaded, Populate } from '@mikro-orm/core';
 import { type Actor, assertDomainAccess } from '../core/actor.js';
 import { errors } from '../core/errors.js';
 
@@ -12,16 +12,16 @@ import { errors } from '../core/errors.js';
  * domain (an account-wide template, token, suppression or SMS webhook) is 404, as for another
  * account's ids: it is outside the token's world.
  */
-export async function findOwned<T extends object>(
+export async function findOwned<T extends object, P extends string = never>(
   em: EntityManager,
   entity: EntityName<T>,
   auth: Actor,
-  where: Record<string, unknown>,
-  populate: string[] = [],
-): Promise<T> {
-  const row = await em.findOne(entity, { ...where, account: auth.accountId } as never, {
-    populate: populate as never,
-  });
+  where: FilterObject<T>,
+  populate: Populate<T, P> = [],
+): Promise<Loaded<T, P>> {
+  // Every entity passed here has an `account` relation, which a generic T does not show.
+  const owned = { ...where, account: auth.accountId } as FilterQuery<NoInfer<T>>;
+  const row = await em.findOne(entity, owned, { populate });
   if (!row) throw errors.notFound();
   if (auth.domainId && hasDomain(em, entity)) {
     const domain = (row as { domain?: { id: string } | null }).domain;

@@ -30,6 +30,9 @@ class PgEventTarget extends EventTarget {
   }
 }
 
+/** What type-graphql publishes: `(topic, payload)` or `(topic, id, payload)`, any topic name. */
+type Topics = Record<string, [unknown] | [string | number, unknown]>;
+
 export interface ClosablePubSub extends PubSub {
   close(): Promise<void>;
 }
@@ -107,11 +110,11 @@ export async function createPgPubSub(url: string, onError: (err: unknown) => voi
     onError,
   );
   await listener.connect();
-  const pubsub = createPubSub({ eventTarget: target as never });
+  const pubsub = createPubSub<Topics>({ eventTarget: target });
   return {
-    publish: (routingKey: string, ...args: unknown[]) => pubsub.publish(routingKey, ...(args as [])),
-    subscribe: (routingKey: string, dynamicId?: unknown) =>
-      (dynamicId === undefined ? pubsub.subscribe(routingKey) : pubsub.subscribe(routingKey, dynamicId as never)) as never,
+    publish: (routingKey: string, ...args: unknown[]) => pubsub.publish(routingKey, ...(args as Topics[string])),
+    // An undefined id subscribes to the bare topic, as if none were given (yoga's createPubSub).
+    subscribe: (routingKey: string, dynamicId?: unknown) => pubsub.subscribe(routingKey, dynamicId),
     async close() {
       await listener.close();
       await pool.end().catch(() => undefined);
