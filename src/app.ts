@@ -119,11 +119,11 @@ export async function startApp(opts: {
     dns,
     boss,
     pubsub,
-    mail: createMailTransport(config, dns, () => orm.em.fork() as never, log),
+    mail: createMailTransport(config, dns, () => orm.em.fork(), log),
     log,
   };
-  await bootstrapFirstAccount(orm.em.fork() as never, config, log);
-  await settleTrustedDomains(orm.em.fork() as never, config, log);
+  await bootstrapFirstAccount(orm.em.fork(), config, log);
+  await settleTrustedDomains(orm.em.fork(), config, log);
 
   let http: FastifyInstance | null = null;
   let url: string | null = null;
