@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApp } from '../src/app.js';
 import { newId } from '../src/lib/ids.js';
-import { runTick } from '../src/modules/webhooks/dispatch.job.js';
+import { runTick } from '../src/modules/webhooks/dispatch.worker.js';
 import { signatureHeaders } from '../src/modules/webhooks/sign.js';
 import { NO_API_LIMITS } from './limits.js';
 

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Config } from '../config/index.js';
 import type { AppServices } from '../services.js';
 
@@ -8,18 +9,29 @@ export interface JobAttempt {
   retryLimit: number;
 }
 
+/** Queue options that depend on settings. */
+export interface QueueSettings {
+  retryLimit?: number;
+  retryDelay?: number;
+  heartbeatSeconds?: number;
+  expireInSeconds?: number;
+}
+
 /**
- * A job is one file: its name, payload type, retry/backoff options and `perform()`.
- * Cron jobs add a schedule.
+ * A job's definition: its queue name, the schema of its data, and its queue options. It lives in
+ * `<name>.job.ts`, a file that imports no service, so a producer that enqueues the job does not
+ * load the code that works it (that is the worker, `<name>.worker.ts`). Cron jobs add a schedule.
  */
-export interface JobDef<T extends object = object> {
-  name: string;
+export interface JobDefinition<S extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  /** The data as queued (JSON): checked when enqueued, and again by the worker before it runs. */
+  readonly schema: S;
   retryLimit?: number;
   retryDelay?: number;
   retryBackoff?: boolean;
   expireInSeconds?: number;
-  /** pg-boss cron expression (UTC). */
-  cron?: (services: AppServices) => string;
+  /** pg-boss cron expression (UTC). A cron job is queued with `{}`: its schema must accept that. */
+  cron?: (config: Config) => string;
   /** How many jobs one fetch takes; with `burstWhenBatchFull` this lifts the polling ceiling. */
   batchSize?: number;
   /** Also run once as soon as a worker starts, not only at the first cron time (a self-rescheduling job). */
@@ -27,10 +39,51 @@ export interface JobDef<T extends object = object> {
   /** Workers of this queue per process (pg-boss `localConcurrency`), each fetching its own batches. */
   concurrency?: (config: Config) => number;
   /** Queue options that depend on settings; they win over the fixed ones above. */
-  queue?: (config: Config) => { retryLimit?: number; retryDelay?: number; heartbeatSeconds?: number; expireInSeconds?: number };
-  perform(data: T, services: AppServices, attempt: JobAttempt): Promise<void>;
+  queue?: (config: Config) => QueueSettings;
 }
 
-export function defineJob<T extends object>(def: JobDef<T>): JobDef<T> {
-  return def;
+/** The data a job's handler receives. */
+export type JobData<J extends JobDefinition> = z.output<J['schema']>;
+
+export function defineJob<S extends z.ZodObject>(definition: JobDefinition<S>): JobDefinition<S> {
+  return definition;
+}
+
+/** What the worker registry needs of a worker, whatever the data of its job. */
+export interface RegisteredWorker {
+  readonly job: JobDefinition;
+  /** Parses the queued data with the job's schema, then performs: malformed data fails the job. */
+  run(data: unknown, services: AppServices, attempt: JobAttempt): Promise<void>;
+}
+
+export interface Worker<S extends z.ZodObject> extends RegisteredWorker {
+  readonly job: JobDefinition<S>;
+  readonly perform: (data: z.output<S>, services: AppServices, attempt: JobAttempt) => Promise<void>;
+}
+
+/** Data a job's schema refuses: a producer's bug (or a job queued by an older release). */
+export class MalformedJobData extends Error {
+  constructor(job: string, issues: string) {
+    super(`malformed data for job ${job}: ${issues}`);
+    this.name = 'MalformedJobData';
+  }
+}
+
+/** Binds a definition to the handler that works it, in `<name>.worker.ts`. */
+export function defineWorker<S extends z.ZodObject>(
+  job: JobDefinition<S>,
+  perform: (data: z.output<S>, services: AppServices, attempt: JobAttempt) => Promise<void>,
+): Worker<S> {
+  return {
+    job,
+    perform,
+    async run(data, services, attempt) {
+      const parsed = job.schema.safeParse(data);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
+        throw new MalformedJobData(job.name, issues);
+      }
+      await perform(parsed.data, services, attempt);
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { JobDef } from './job.js';
+import type { JobDefinition } from './job.js';
 import { systemMailJob } from '../modules/mail/system-mail.job.js';
 import { domainRecheckJob } from '../modules/domains/domain-check.job.js';
 import { deliverJob } from '../modules/sending/deliver.job.js';
@@ -11,5 +11,23 @@ import { verificationJob } from '../modules/verification/verification.job.js';
 import { verificationListJob } from '../modules/verification/list.job.js';
 import { smsSendJob } from '../modules/sms/send.job.js';
 
-/** Every background job; `startWorkers` works them all and schedules the cron ones. */
-export const jobs: JobDef<never>[] = [systemMailJob as JobDef<never>, domainRecheckJob as JobDef<never>, deliverJob as JobDef<never>, bulkJob as JobDef<never>, sendingPurgeJob as JobDef<never>, webhookTickJob as JobDef<never>, verificationJob as JobDef<never>, verificationListJob as JobDef<never>, blocklistInitialCheckJob as JobDef<never>, blocklistRecheckJob as JobDef<never>, blocklistWebhookJob as JobDef<never>, dmarcRecheckJob as JobDef<never>, dmarcResolveIpsJob as JobDef<never>, smsSendJob as JobDef<never>];
+/**
+ * Every job's definition: `createBoss` makes their queues in every process, so any role can
+ * enqueue. Definitions import no service; the handlers are bound in workers.ts.
+ */
+export const jobs: readonly JobDefinition[] = [
+  systemMailJob,
+  domainRecheckJob,
+  deliverJob,
+  bulkJob,
+  sendingPurgeJob,
+  webhookTickJob,
+  verificationJob,
+  verificationListJob,
+  blocklistInitialCheckJob,
+  blocklistRecheckJob,
+  blocklistWebhookJob,
+  dmarcRecheckJob,
+  dmarcResolveIpsJob,
+  smsSendJob,
+];

@@ -1,12 +1,11 @@
 import nodemailer from 'nodemailer';
 import pg from 'pg';
-// The app first: the job registry must load before a job module is imported on its own.
 import { ISO, startTestServer, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { receiveInbound, hasInboundRoute } from '../../src/modules/inbound/inbound.receive.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.job.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 
 let s: TestServer;
 let r: Receiver;

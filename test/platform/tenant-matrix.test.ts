@@ -3,8 +3,9 @@ import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { WHOLE_ACCOUNT_ONLY, rootFieldRoles } from '../../src/graphql/auth.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.job.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { bulkJob } from '../../src/modules/bulk/bulk.job.js';
+import { bulkWorker } from '../../src/modules/bulk/bulk.worker.js';
 import { newId } from '../../src/lib/ids.js';
 import { routeTable } from '../../rest-mapping/index.js';
 import { ADMIN_TOKEN, type HttpAnswer } from '../support/server.js';
@@ -407,7 +408,7 @@ async function bulkProblem(id: string | undefined): Promise<string | null> {
   if (!id) return 'no bulk_email_id';
   const batch = await f.s.app.services.boss.fetch(bulkJob.name, { batchSize: 10 });
   for (const job of batch ?? []) {
-    await bulkJob.perform(job.data as never, f.s.app.services, { id: job.id, retryCount: 0, retryLimit: 0 });
+    await bulkWorker.run(job.data, f.s.app.services, { id: job.id, retryCount: 0, retryLimit: 0 });
     await f.s.app.services.boss.complete(bulkJob.name, job.id);
   }
   const { rows } = await f.db.query('select state, validation_errors, messages_id from bulk_emails where id = $1', [id]);

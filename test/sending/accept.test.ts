@@ -1,6 +1,6 @@
 import { seedDomain, accountIdOf } from '../support/factories.js';
 import { createAccount, startTestServer, tokenWith, type TestServer } from '../support/server.js';
-import { sendingPurgeJob } from '../../src/modules/sending/purge.job.js';
+import { sendingPurgeWorker } from '../../src/modules/sending/purge.worker.js';
 import { emailsOf, setPlan, settled, sql, until } from './helpers.js';
 
 /** POST /v1/email and the send_email mutation: every rule of SPEC.md "Sending email". */
@@ -195,7 +195,7 @@ describe('accepting a send', () => {
     const stale = `stale-${Date.now()}`;
     await post(base(), undefined, { 'idempotency-key': stale });
     await sql(s, `update idempotency_keys set created_at = now() - interval '25 hours' where key = ?`, [stale]);
-    await sendingPurgeJob.perform({}, s.app.services, { id: 'test', retryCount: 0, retryLimit: 0 });
+    await sendingPurgeWorker.perform({}, s.app.services, { id: 'test', retryCount: 0, retryLimit: 0 });
     expect(await sql(s, 'select key from idempotency_keys where key in (?, ?)', [key, stale])).toEqual([{ key }]);
   });
 

@@ -1,4 +1,3 @@
-// The server first: loading an engine module on its own first runs into the job registry's import cycle.
 import { ISO, createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -6,7 +5,7 @@ import { attemptsOf, createWebhook, deliveriesOf, driveUntil, insertEvent, makeD
 import { encrypt } from '../../src/lib/secrets.js';
 import { newId } from '../../src/lib/ids.js';
 import { recordSmsEvent, type SmsEventSms, type SmsEventType } from '../../src/modules/events/sms-events.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.job.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { assignNumber, createSmsWebhook, type AssignedNumber } from './support.js';
 
 /** sms.* events through the webhook engine: who gets them, the exact envelope, and failure handling. */

@@ -2,7 +2,7 @@ import { accountIdOf, seedDomain } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { ISO, startTestServer, type TestServer } from '../support/server.js';
 import { attemptsOf, createWebhook, deliveriesOf, driveUntil, insertEvent, makeDue, sql, webhookRow } from './engine-support.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.job.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 
 let s: TestServer;
 let receiver: Receiver;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runTick } from '../../src/modules/webhooks/dispatch.job.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Receiver } from '../support/receiver.js';
 import type { TestServer } from '../support/server.js';

@@ -3,7 +3,7 @@ import { mailsTo } from '../support/mail.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createAccount, ISO, OPERATOR_TOKEN, PLAIN, startTestServer, type TestServer } from '../support/server.js';
 import { createWebhook, deliveriesOf, driveUntil, insertEvent, sql } from './engine-support.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.job.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 
 /** Which events reach which webhooks, and the envelope and data of each kind produced for real. */
 let s: TestServer;

@@ -76,7 +76,7 @@ it('needs webhooks_full, and a token of another domain hears nothing', async () 
 }, 60_000);
 
 async function runOnce() {
-  const { runTick } = await import('../../src/modules/webhooks/dispatch.job.js');
+  const { runTick } = await import('../../src/modules/webhooks/dispatch.worker.js');
   await runTick(s.app.services);
 }
 

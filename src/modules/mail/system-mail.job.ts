@@ -1,22 +1,21 @@
+import { z } from 'zod';
 import { defineJob } from '../../jobs/job.js';
-import { PermanentMailError } from './smtp-transport.js';
 import type { OutgoingMail } from './transport.js';
 
+/** Every field of OutgoingMail, no more: a field added there and not here would be dropped when queued. */
+const mail = {
+  to: z.string(),
+  from: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().optional(),
+  kind: z.string().optional(),
+} satisfies Record<keyof OutgoingMail, z.ZodType>;
+
 /** Mail the service writes itself goes out through a job, enqueued with the write that causes it. */
-export const systemMailJob = defineJob<OutgoingMail>({
+export const systemMailJob = defineJob({
   name: 'system-mail.send',
+  schema: z.object(mail) satisfies z.ZodType<OutgoingMail>,
   retryLimit: 8,
   retryDelay: 30,
-  async perform(mail, services) {
-    try {
-      await services.mail.send(mail);
-    } catch (err) {
-      // A 5xx will be refused again: log it once instead of retrying for hours.
-      if (err instanceof PermanentMailError) {
-        services.log.warn({ err, to: mail.to }, 'system mail refused permanently');
-        return;
-      }
-      throw err;
-    }
-  },
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { defineJob } from '../../jobs/job.js';
 
 /**
@@ -5,14 +6,11 @@ import { defineJob } from '../../jobs/job.js';
  * Short runs keep a worker from being held by one big list and let pause/cancel take effect
  * between chunks; a retried run picks up exactly the addresses still queued.
  */
-export const verificationListJob = defineJob<{ list_id: string; run_id?: string }>({
+export const verificationListJob = defineJob({
   name: 'email-verification.list',
+  schema: z.object({ list_id: z.string(), run_id: z.string().optional() }),
   retryLimit: 5,
   retryDelay: 30,
   batchSize: 1,
   concurrency: (config) => config.VERIFY_LIST_JOBS,
-  async perform(data, services) {
-    const { runListChunk } = await import('./list.run.js');
-    await runListChunk(services, data.list_id, data.run_id ?? null);
-  },
 });

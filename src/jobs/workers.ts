@@ -1,0 +1,84 @@
+import type { AppServices } from '../services.js';
+import { queueOptions } from './boss.js';
+import { MalformedJobData, type RegisteredWorker } from './job.js';
+import { jobs } from './registry.js';
+import { systemMailWorker } from '../modules/mail/system-mail.worker.js';
+import { domainRecheckWorker } from '../modules/domains/domain-check.worker.js';
+import { deliverWorker } from '../modules/sending/deliver.worker.js';
+import { bulkWorker } from '../modules/bulk/bulk.worker.js';
+import { sendingPurgeWorker } from '../modules/sending/purge.worker.js';
+import { blocklistInitialCheckWorker, blocklistRecheckWorker, blocklistWebhookWorker } from '../modules/blocklist/blocklist.worker.js';
+import { dmarcRecheckWorker, dmarcResolveIpsWorker } from '../modules/dmarc/dmarc.worker.js';
+import { webhookTickWorker } from '../modules/webhooks/dispatch.worker.js';
+import { verificationWorker } from '../modules/verification/verification.worker.js';
+import { verificationListWorker } from '../modules/verification/list.worker.js';
+import { smsSendWorker } from '../modules/sms/send.worker.js';
+
+/**
+ * The handler of every job. Only what starts workers imports this list (and through it the
+ * services the handlers call); producers import a job's definition and `enqueue`.
+ */
+export const workers: readonly RegisteredWorker[] = [
+  systemMailWorker,
+  domainRecheckWorker,
+  deliverWorker,
+  bulkWorker,
+  sendingPurgeWorker,
+  webhookTickWorker,
+  verificationWorker,
+  verificationListWorker,
+  blocklistInitialCheckWorker,
+  blocklistRecheckWorker,
+  blocklistWebhookWorker,
+  dmarcRecheckWorker,
+  dmarcResolveIpsWorker,
+  smsSendWorker,
+];
+
+/** A job with a queue and no worker would pile up unseen; one with a worker and no queue cannot start. */
+function checkRegistry(): void {
+  const worked = new Set(workers.map((w) => w.job.name));
+  const queued = new Set(jobs.map((j) => j.name));
+  const missing = [...queued].filter((name) => !worked.has(name));
+  const extra = [...worked].filter((name) => !queued.has(name));
+  if (missing.length || extra.length || worked.size !== workers.length) {
+    throw new Error(`job registry: no worker for [${missing.join(', ')}], no definition in registry.ts for [${extra.join(', ')}]`);
+  }
+}
+
+/** The worker role: every registered job gets a worker, and cron jobs their schedule. */
+export async function startWorkers(services: AppServices): Promise<void> {
+  const { boss, log } = services;
+  checkRegistry();
+  for (const worker of workers) {
+    const { job } = worker;
+    await boss.work(
+      job.name,
+      {
+        batchSize: job.batchSize ?? 10,
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: 1,
+        perJobResults: true,
+        localConcurrency: job.concurrency?.(services.config) ?? 1,
+      },
+      async (batch) => {
+        const results = [];
+        // Each job settles on its own: one failure retries that job, not the whole batch.
+        for (const item of batch) {
+          try {
+            const { retryLimit } = queueOptions(job, services.config);
+            await worker.run(item.data, services, { id: item.id, retryCount: item.retryCount, retryLimit });
+            results.push({ id: item.id, status: 'completed' as const });
+          } catch (err) {
+            if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
+            else log.warn({ err, job: job.name, id: item.id }, 'job failed');
+            results.push({ id: item.id, status: 'failed' as const, output: { message: String((err as Error)?.message ?? err) } });
+          }
+        }
+        return results;
+      },
+    );
+    if (job.cron) await boss.schedule(job.name, job.cron(services.config), {}, { tz: 'UTC' });
+    if (job.kickOnStart) await boss.sendThrottled(job.name, {}, {}, 2, 'start');
+  }
+}

@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { defineWorker } from '../../jobs/job.js';
+import type { AppServices } from '../../services.js';
+import { deliverDue } from './deliver.js';
+import { dispatchEvents } from './dispatch.js';
+import { webhookTickJob } from './dispatch.job.js';
+
+/** How often the engine looks for new events and due retries while it runs. */
+export const TICK_SECONDS = 2;
+
+/**
+ * Why this chain is safe: the next tick is sent throttled (one job per TICK_SECONDS slot,
+ * pg-boss singletonSeconds), so however many ticks run, at most one is queued per slot; the
+ * cron restarts the chain each minute should it ever break (a crash between two ticks).
+ */
+export const webhookTickWorker = defineWorker(webhookTickJob, async (_data, services) => {
+  try {
+    await runTick(services);
+  } finally {
+    await scheduleNextTick(services);
+  }
+});
+
+/** One round of the engine, without scheduling the next: what tests call to advance it. */
+export async function runTick(services: AppServices): Promise<{ dispatched: number; attempted: number }> {
+  const dispatched = await dispatchEvents(services.orm.em.fork() as EntityManager);
+  const attempted = await deliverDue(services);
+  return { dispatched, attempted };
+}
+
+async function scheduleNextTick(services: AppServices): Promise<void> {
+  try {
+    await services.boss.sendThrottled(webhookTickJob.name, {}, { startAfter: TICK_SECONDS }, TICK_SECONDS, 'chain');
+  } catch (err) {
+    // The boss may be stopping (shutdown); the cron restarts the chain.
+    services.log.debug({ err }, 'next webhook tick not scheduled');
+  }
+}
