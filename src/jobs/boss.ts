@@ -1,4 +1,4 @@
-import { PgBoss, fromKysely } from 'pg-boss';
+import { PgBoss, fromKysely, type KyselyTransactionLike } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { AppServices } from '../services.js';
@@ -51,7 +51,8 @@ export async function enqueue<S extends z.ZodObject>(
   data: z.input<S>,
   options: { startAfter?: Date | number; singletonKey?: string } = {},
 ): Promise<void> {
-  const trx = em.getTransactionContext();
-  const db = trx ? fromKysely(trx as never) : undefined;
+  // MikroORM 7's SQL drivers run on Kysely: an open transaction's context is a Kysely transaction.
+  const trx = em.getTransactionContext<KyselyTransactionLike>();
+  const db = trx ? fromKysely(trx) : undefined;
   await boss.send(job.name, job.schema.parse(data), { ...options, ...(db ? { db } : {}) });
 }

@@ -10,5 +10,5 @@ export const domainRecheckWorker = defineWorker(domainRecheckJob, async (data, s
     { is_verified: false },
     { orderBy: { last_checked_at: 'asc nulls first' }, limit: data.limit ?? 200 },
   );
-  for (const domain of domains) await recheck(em as never, services, domain);
+  for (const domain of domains) await recheck(em, services, domain);
 });
