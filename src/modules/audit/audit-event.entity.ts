@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
@@ -15,7 +16,7 @@ export type ActorType = 'token' | 'operator' | 'invitee';
 @Index({ properties: ['account', 'subject_id'] })
 export class AuditEvent {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId();
+  id: Opt<string> = newId();
 
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;
@@ -46,11 +47,11 @@ export class AuditEvent {
 
   /** Field name → `{from?, to?}`; values only for fields on the recorder's allowlist. */
   @Property({ type: 'json' })
-  changes: Record<string, { from?: unknown; to?: unknown }> = {};
+  changes: Opt<Record<string, { from?: unknown; to?: unknown }>> = {};
 
   @Property({ type: 'string', length: 45, nullable: true })
   ip: string | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
-  created_at: Date = new Date();
+  created_at: Opt<Date> = new Date();
 }

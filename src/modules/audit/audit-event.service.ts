@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { visibleTo } from '../../db/scoped.js';
-import { parseInstant } from '../webhooks/log.service.js';
+import { parseInstant } from '../../lib/instant.js';
+import { AuditRepository } from './audit.repository.js';
 import { AuditEvent } from './audit-event.entity.js';
 import type { AuditEventListArgs } from './audit-event.inputs.js';
 import { type Actor } from '../../core/actor.js';
@@ -56,11 +57,7 @@ export class AuditEventService {
     if (!auth.domainId) return new Set();
     const ids = [...new Set(rows.filter((r) => r.actor_type === 'token' && r.actor_id).map((r) => r.actor_id!))];
     if (!ids.length) return new Set();
-    const seen = await this.em.execute<{ id: string }[]>(
-      `select id from api_tokens where account_id = ? and domain_id = ? and id in (${ids.map(() => '?').join(', ')})`,
-      [auth.accountId, auth.domainId, ...ids],
-    );
-    const visible = new Set(seen.map((t) => t.id));
+    const visible = await new AuditRepository(this.em).visibleTokenIds(auth.accountId, auth.domainId, ids);
     return new Set(ids.filter((id) => !visible.has(id)));
   }
 }

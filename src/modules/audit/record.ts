@@ -134,7 +134,7 @@ export function recordAudit(em: EntityManager, by: AuditBy, action: AuditAction,
     domain_id: subject.domainId ?? null,
     changes: sanitize(changes),
     ip: actor.ip,
-  } as never);
+  });
 }
 
 /** Records an update only when it changed something. */

@@ -1,5 +1,5 @@
-import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
-import { PrimaryKey } from '@mikro-orm/decorators/legacy';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../lib/ids.js';
 
 /**
@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.js';
 @Index({ properties: ['account_id', 'created_at'] })
 export class DomainEvent {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId();
+  id: Opt<string> = newId();
 
   /** Null for platform-wide events (a maintenance window). */
   @Property({ type: 'string', length: 32, nullable: true })
@@ -23,10 +23,10 @@ export class DomainEvent {
   type!: string;
 
   @Property({ type: 'json' })
-  payload: Record<string, unknown> = {};
+  payload: Opt<Record<string, unknown>> = {};
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
-  created_at: Date = new Date();
+  created_at: Opt<Date> = new Date();
 
   /** When the webhook dispatcher turned it into deliveries; null while it waits. */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
@@ -37,13 +37,13 @@ export class DomainEvent {
 @Entity({ tableName: 'maintenance_windows' })
 export class MaintenanceWindow {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId();
+  id: Opt<string> = newId();
 
   @Property({ type: 'string', length: 500 })
-  note: string = '';
+  note: Opt<string> = '';
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
-  started_at: Date = new Date();
+  started_at: Opt<Date> = new Date();
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   ended_at: Date | null = null;

@@ -64,5 +64,5 @@ export function recordSmsEvent(em: EntityManager, accountId: string, smsNumberId
     type,
     payload: { sms_number_id: smsNumberId, data: smsEventData(sms, at) },
     created_at: at,
-  } as never);
+  });
 }

@@ -70,5 +70,5 @@ export function recordVerificationEvent(
   type: 'email_single.verified' | 'email_list.verified',
   data: Record<string, unknown>,
 ): void {
-  em.create(DomainEvent, { account_id: accountId, domain_id: null, type, payload: data } as never);
+  em.create(DomainEvent, { account_id: accountId, domain_id: null, type, payload: data });
 }
