@@ -5,7 +5,8 @@ import type { AppServices } from '../../services.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
 import { ADMIN_ROLE } from '../users/roles.js';
 import { AccountUser } from '../users/user.entity.js';
-import type { Webhook, WebhookPause } from './webhook.entity.js';
+import { WEBHOOK_KIND, type Webhook, type WebhookPause } from './webhook.entity.js';
+import { WebhookRepository } from './webhook.repository.js';
 
 /** SPEC.md "Delivery and failure": failures within 24 hours that notify, then pause. */
 export const NOTIFY_AT = 10;
@@ -27,12 +28,9 @@ export function pauseWebhook(webhook: Webhook, reason: WebhookPause, now: Date):
  * so failures from before the receiver was fixed do not pause it again at the first new one.
  */
 async function windowStart(tx: EntityManager, webhookId: string, now: Date): Promise<Date> {
-  const [row] = await tx.execute<{ at: Date | null }[]>(
-    `select max(attempted_at) as at from webhook_attempts where webhook_id = ? and delivery_id is null and success`,
-    [webhookId],
-  );
+  const tested = await new WebhookRepository(tx).lastPassedTest(webhookId);
   const dayAgo = now.getTime() - WINDOW_MS;
-  return new Date(Math.max(dayAgo, row?.at ? new Date(row.at).getTime() : 0));
+  return new Date(Math.max(dayAgo, tested?.getTime() ?? 0));
 }
 
 /**
@@ -48,14 +46,9 @@ export async function accountFailure(
   webhook: Webhook,
   now: Date,
 ): Promise<AccountingOutcome> {
-  if (webhook.kind !== 'email' || !webhook.enabled || webhook.paused_reason) return 'none';
+  if (webhook.kind !== WEBHOOK_KIND.email || !webhook.enabled || webhook.paused_reason) return 'none';
   const since = await windowStart(tx, webhook.id, now);
-  const [row] = await tx.execute<{ n: number }[]>(
-    `select count(*)::int as n from webhook_attempts
-      where webhook_id = ? and delivery_id is not null and not success and attempted_at > ?::timestamptz`,
-    [webhook.id, since.toISOString()],
-  );
-  const failures = row?.n ?? 0;
+  const failures = await new WebhookRepository(tx).failuresSince(webhook.id, since);
   if (failures >= PAUSE_AT) {
     pauseWebhook(webhook, 'failures', now);
     return 'paused';

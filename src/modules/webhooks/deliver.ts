@@ -5,11 +5,12 @@ import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { accountFailure, pauseWebhook } from './accounting.js';
 import { postWebhook, type WebhookCallResult } from './http.js';
+import { attemptNotice } from './log.notice.js';
+import type { LoggedAttempt } from './log.type.js';
 import { nextAttemptAt } from './schedule.js';
 import { signatureHeaders } from './sign.js';
-import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity.js';
-import { CHANNEL } from '../../lib/pubsub.js';
-import { toWebhookLogEntry } from './log.type.js';
+import { DELIVERY, Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity.js';
+import { WebhookRepository, type Claimed } from './webhook.repository.js';
 
 /** Deliveries claimed per round, and how many requests of a round are in flight at once. */
 export const CLAIM_BATCH = 50;
@@ -23,29 +24,6 @@ const IN_FLIGHT = 10;
  */
 export function leaseMs(timeoutMs: number): number {
   return 2 * Math.ceil(CLAIM_BATCH / IN_FLIGHT) * (timeoutMs + 1000);
-}
-
-interface Claimed {
-  id: string;
-  webhook_id: string;
-  body: string;
-  url: string;
-  secret_enc: string;
-}
-
-/** Due deliveries of enabled, unpaused webhooks, oldest due first, leased to this worker. */
-export async function claimDue(em: EntityManager, now: Date, lease: number, limit = CLAIM_BATCH): Promise<Claimed[]> {
-  return em.execute<Claimed[]>(
-    `update webhook_deliveries d set next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
-       from webhooks w
-      where w.id = d.webhook_id and d.id in (
-        select d2.id from webhook_deliveries d2 join webhooks w2 on w2.id = d2.webhook_id
-         where d2.state = 'pending' and d2.next_attempt_at <= ?::timestamptz
-           and w2.enabled and w2.paused_reason is null
-         order by d2.next_attempt_at limit ? for update of d2 skip locked)
-      returning d.id, d.webhook_id, d.body, w.url, w.secret_enc`,
-    [new Date(now.getTime() + lease).toISOString(), now.toISOString(), now.toISOString(), limit],
-  );
 }
 
 /** One signed POST of a claimed delivery, then its outcome recorded. */
@@ -62,7 +40,7 @@ async function attempt(services: AppServices, d: Claimed): Promise<void> {
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     dns: services.dns,
   });
-  await recordOutcome(services, d.id, at, result);
+  await recordOutcome(services, d, at, result);
 }
 
 /**
@@ -70,11 +48,11 @@ async function attempt(services: AppServices, d: Claimed): Promise<void> {
  * webhook row locked, so the failure accounting of concurrent attempts counts each exactly once;
  * a success needs neither (successes of one webhook must not queue behind each other on it).
  */
-export async function recordOutcome(services: AppServices, deliveryId: string, at: Date, r: WebhookCallResult): Promise<void> {
-  if (r.ok) return recordSuccess(services, deliveryId, at, r);
+export async function recordOutcome(services: AppServices, claimed: Claimed, at: Date, r: WebhookCallResult): Promise<void> {
+  if (r.ok) return recordSuccess(services, claimed, at, r);
   const { config } = services;
   await services.orm.em.fork().transactional(async (tx) => {
-    const delivery = await tx.findOneOrFail(WebhookDelivery, { id: deliveryId });
+    const delivery = await tx.findOneOrFail(WebhookDelivery, { id: claimed.id });
     const webhook = await tx.findOneOrFail(Webhook, { id: delivery.webhook.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const logged = tx.create(WebhookAttempt, {
       webhook_id: webhook.id,
@@ -86,23 +64,23 @@ export async function recordOutcome(services: AppServices, deliveryId: string, a
       duration_ms: r.durationMs,
       response_excerpt: r.excerpt?.slice(0, 1000) ?? null,
       error: r.error?.slice(0, 1000) ?? null,
-    } as never);
+    });
     await tx.flush();
-    await notifyAttempt(tx, webhook, logged);
+    await new WebhookRepository(tx).notifyOnCommit(attemptNotice({ id: webhook.id, account_id: webhook.account.id, domain_id: webhook.domain?.id ?? null }, logged));
     delivery.attempts += 1;
     delivery.last_status = r.status;
     const now = new Date();
     if (r.ok) {
-      delivery.state = 'delivered';
+      delivery.state = DELIVERY.delivered;
       delivery.next_attempt_at = null;
       return;
     }
     if (r.gone) {
-      delivery.state = 'failed';
+      delivery.state = DELIVERY.failed;
       delivery.next_attempt_at = null;
       pauseWebhook(webhook, 'gone', now);
     } else if (r.permanent) {
-      delivery.state = 'failed';
+      delivery.state = DELIVERY.failed;
       delivery.next_attempt_at = null;
     } else {
       const next = nextAttemptAt(delivery.attempts, now, Math.random, r.retryAfterSeconds, {
@@ -111,7 +89,7 @@ export async function recordOutcome(services: AppServices, deliveryId: string, a
       });
       delivery.next_attempt_at = next;
       if (!next) {
-        delivery.state = 'gave_up';
+        delivery.state = DELIVERY.gaveUp;
         // Down for the whole window: stop sending until someone looks. A replayed old delivery
         // that fails its single attempt gives up again without pausing the webhook.
         if (delivery.attempts > 1) pauseWebhook(webhook, 'retry_window', now);
@@ -125,34 +103,20 @@ export async function recordOutcome(services: AppServices, deliveryId: string, a
  * The common case in one statement (no webhook lock, nothing to count): the attempt logged, the
  * delivery done, and live subscribers told, all when it commits.
  */
-async function recordSuccess(services: AppServices, deliveryId: string, at: Date, r: WebhookCallResult): Promise<void> {
-  await services.orm.em.fork().execute(
-    `with a as (
-       insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
-       select ?, d.webhook_id, d.id, d.type, ?::timestamptz, true, ?, ?, ?, null from webhook_deliveries d where d.id = ?
-       returning *
-     ),
-     u as (
-       update webhook_deliveries set state = 'delivered', attempts = attempts + 1, last_status = ?,
-              next_attempt_at = null, updated_at = now() where id = ?
-     )
-     select pg_notify(?, json_build_object(
-              'topic', 'webhook_attempts:' || w.account_id,
-              'detail', json_build_object('webhook_id', w.id, 'domain_id', w.domain_id, 'entry', json_build_object(
-                'id', a.id, 'delivery_id', a.delivery_id, 'type', a.type, 'attempted_at', a.attempted_at, 'success', a.success,
-                'status', a.status, 'duration_ms', a.duration_ms, 'response_excerpt', a.response_excerpt, 'error', a.error)))::text)
-       from a join webhooks w on w.id = a.webhook_id`,
-    [newId(), at.toISOString(), r.status, r.durationMs, r.excerpt?.slice(0, 1000) ?? null, deliveryId, r.status, deliveryId, CHANNEL],
-  );
-}
-
-/**
- * Tells live `webhook_deliveries` subscribers (in any process) of the attempt, when and only if
- * its transaction commits.
- */
-async function notifyAttempt(tx: EntityManager, webhook: Webhook, a: WebhookAttempt): Promise<void> {
-  const detail = { webhook_id: webhook.id, domain_id: webhook.domain?.id ?? null, entry: toWebhookLogEntry(a) };
-  await tx.execute('select pg_notify(?, ?)', [CHANNEL, JSON.stringify({ topic: `webhook_attempts:${webhook.account.id}`, detail })]);
+async function recordSuccess(services: AppServices, d: Claimed, at: Date, r: WebhookCallResult): Promise<void> {
+  const attempt: LoggedAttempt = {
+    id: newId(),
+    delivery_id: d.id,
+    type: d.type,
+    attempted_at: at,
+    success: true,
+    status: r.status,
+    duration_ms: r.durationMs,
+    response_excerpt: r.excerpt?.slice(0, 1000) ?? null,
+    error: null,
+  };
+  const notice = attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt);
+  await new WebhookRepository(services.orm.em.fork()).recordDelivered(d.id, attempt, notice);
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */
@@ -169,7 +133,9 @@ export async function deliverDue(services: AppServices, budgetMs = 20_000): Prom
   const stop = Date.now() + budgetMs;
   let total = 0;
   for (;;) {
-    const claimed = await claimDue(services.orm.em.fork() as EntityManager, new Date(), leaseMs(services.config.WEBHOOK_TIMEOUT_MS));
+    const now = new Date();
+    const lease = new Date(now.getTime() + leaseMs(services.config.WEBHOOK_TIMEOUT_MS));
+    const claimed = await new WebhookRepository(services.orm.em.fork() as EntityManager).claimDue(now, lease, CLAIM_BATCH);
     await pool(claimed, IN_FLIGHT, async (d) => {
       try {
         await attempt(services, d);

@@ -1,27 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
+import type { Plan } from '../accounts/plans.js';
 import { deliveryBody, isSmsEvent, type EventRow } from './payload.js';
+import { WEBHOOK_KIND } from './webhook.entity.js';
+import { WebhookRepository, type NewDelivery, type WebhookRow } from './webhook.repository.js';
 
 /** Events taken per transaction: enough to amortise the round trips, small enough to keep locks short. */
 export const DISPATCH_BATCH = 200;
 
-/** A text[] parameter, sent as JSON so no value needs escaping. */
-const TEXT_ARRAY = 'array(select jsonb_array_elements_text(?::jsonb))';
-
-/** Plans on which `activity.deferred` is delivered (SPEC.md Limits: paid plans only). */
-const FREE_PLAN = 'free';
-
-interface WebhookRow {
-  id: string;
-  account_id: string;
-  kind: 'email' | 'sms';
-  domain_id: string | null;
-  sms_number_id: string | null;
-  url: string;
-  events: string[];
-  created_at: Date;
-  plan: string;
-}
+/** The plan on which `activity.deferred` is not delivered (SPEC.md Limits: paid plans only). */
+const FREE_PLAN: Plan = 'free';
 
 /** The SMS number an `sms.*` event belongs to (events/sms-events.ts payload). */
 function smsNumberOf(event: EventRow): string | null {
@@ -47,8 +35,8 @@ export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[]
   return webhooks.filter((w) => {
     if (!w.events.includes(event.type)) return false;
     if (new Date(w.created_at).getTime() > new Date(event.created_at).getTime()) return false;
-    if (sms) return w.kind === 'sms' && w.sms_number_id === smsNumber && w.account_id === event.account_id;
-    if (w.kind !== 'email') return false;
+    if (sms) return w.kind === WEBHOOK_KIND.sms && w.sms_number_id === smsNumber && w.account_id === event.account_id;
+    if (w.kind !== WEBHOOK_KIND.email) return false;
     if (event.domain_id) {
       if (w.domain_id !== event.domain_id) return false;
     } else if (event.account_id && w.account_id !== event.account_id) return false;
@@ -65,30 +53,19 @@ export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[]
  */
 export async function dispatchBatch(em: EntityManager, limit = DISPATCH_BATCH): Promise<number> {
   return em.transactional(async (tx) => {
-    const events: EventRow[] = await tx.execute(
-      `select id, account_id, domain_id, type, payload, created_at from domain_events
-        where dispatched_at is null order by created_at, id limit ? for update skip locked`,
-      [limit],
-    );
+    const repo = new WebhookRepository(tx);
+    const events = await repo.lockUndispatched(limit);
     if (!events.length) return 0;
-    const types = [...new Set(events.map((e) => e.type))];
-    const domains = [...new Set(events.filter((e) => e.domain_id).map((e) => e.domain_id!))];
-    const accounts = [
-      ...new Set(events.filter((e) => !e.domain_id && e.account_id && !isSmsEvent(e.type)).map((e) => e.account_id!)),
-    ];
-    const smsNumbers = [...new Set(events.filter((e) => isSmsEvent(e.type)).map(smsNumberOf).filter((n) => n !== null))];
-    const platformWide = events.some((e) => !e.domain_id && !e.account_id);
     // A paused or disabled webhook gets no new deliveries.
-    const webhooks: WebhookRow[] = await tx.execute(
-      `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number_id, w.url, w.events, w.created_at, a.plan
-         from webhooks w join accounts a on a.id = w.account_id
-        where w.enabled and w.paused_reason is null and w.kind in ('email', 'sms') and w.events && ${TEXT_ARRAY}
-          and (w.domain_id = any(${TEXT_ARRAY}) or w.account_id = any(${TEXT_ARRAY})
-               or w.sms_number_id = any(${TEXT_ARRAY}) or ?::boolean)`,
-      [JSON.stringify(types), JSON.stringify(domains), JSON.stringify(accounts), JSON.stringify(smsNumbers), platformWide],
-    );
+    const webhooks = await repo.candidates({
+      types: [...new Set(events.map((e) => e.type))],
+      domains: [...new Set(events.filter((e) => e.domain_id).map((e) => e.domain_id!))],
+      accounts: [...new Set(events.filter((e) => !e.domain_id && e.account_id && !isSmsEvent(e.type)).map((e) => e.account_id!))],
+      smsNumbers: [...new Set(events.filter((e) => isSmsEvent(e.type)).map(smsNumberOf).filter((n) => n !== null))],
+      platformWide: events.some((e) => !e.domain_id && !e.account_id),
+    });
     const now = new Date().toISOString();
-    const rows = events.flatMap((event) =>
+    const rows: NewDelivery[] = events.flatMap((event) =>
       targetsOf(event, webhooks).map((w) => ({
         id: `msg_${newId(24)}`,
         webhook_id: w.id,
@@ -97,19 +74,8 @@ export async function dispatchBatch(em: EntityManager, limit = DISPATCH_BATCH): 
         body: deliveryBody(event, w),
       })),
     );
-    if (rows.length) {
-      await tx.execute(
-        `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-         select id, webhook_id, event_id, type, body, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
-           from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)
-         on conflict (webhook_id, event_id) do nothing`,
-        [now, now, now, JSON.stringify(rows)],
-      );
-    }
-    await tx.execute(`update domain_events set dispatched_at = ?::timestamptz where id = any(${TEXT_ARRAY})`, [
-      now,
-      JSON.stringify(events.map((e) => e.id)),
-    ]);
+    if (rows.length) await repo.insertDeliveries(rows, now);
+    await repo.markDispatched(events.map((e) => e.id), now);
     return events.length;
   });
 }

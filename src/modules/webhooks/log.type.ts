@@ -47,7 +47,14 @@ export class ReplayWebhookArgs {
   until?: string | null;
 }
 
-export function toWebhookLogEntry(a: WebhookAttempt): WebhookLogEntry {
+/** An attempt as written to webhook_attempts: a loaded row, or one whose insert is on its way. */
+export type LoggedAttempt = Pick<
+  WebhookAttempt,
+  'id' | 'delivery_id' | 'type' | 'attempted_at' | 'success' | 'status' | 'duration_ms' | 'response_excerpt' | 'error'
+>;
+
+/** The one serialiser of a log entry: the log's pages and the live stream's notices (log.notice.ts) both use it. */
+export function toWebhookLogEntry(a: LoggedAttempt): WebhookLogEntry {
   return {
     id: a.id,
     delivery_id: a.delivery_id,

@@ -6,7 +6,7 @@ import { Account } from '../accounts/account.entity.js';
 import { created, diff, recordAudit, recordUpdate, type AuditSubject } from '../audit/record.js';
 import { webhookUrlProblem } from './http.js';
 import { logTestRequest, sendTestRequest, testFailure } from './test-request.js';
-import { Webhook } from './webhook.entity.js';
+import { WEBHOOK_KIND, Webhook } from './webhook.entity.js';
 import { type Actor } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
@@ -19,15 +19,15 @@ type Services = Pick<AppServices, 'config' | 'dns'>;
 
 /** Where a webhook hangs (its domain, or its SMS number) and how URLs are kept unique there. */
 export interface WebhookOwner {
-  /** Fields of the row that place it: `{domain}` or `{kind: 'sms', sms_number}`. */
-  fields: Record<string, unknown>;
+  /** Fields of the row that place it: `{kind: 'email', domain}` or `{kind: 'sms', domain: null, sms_number}`. */
+  fields: Pick<Webhook, 'kind' | 'domain'> & Partial<Pick<Webhook, 'sms_number'>>;
   /** Whether another webhook of the same owner already has this URL. */
   taken(url: string, exceptId: string | null): Promise<boolean>;
 }
 
 /** What the audit log calls a registered webhook: SMS webhooks are their own kind of subject. */
 function auditSubject(webhook: Webhook): AuditSubject & { type: 'webhook' | 'sms_webhook' } {
-  return { type: webhook.kind === 'sms' ? 'sms_webhook' : 'webhook', id: webhook.id, domainId: webhook.domain?.id ?? null };
+  return { type: webhook.kind === WEBHOOK_KIND.sms ? 'sms_webhook' : 'webhook', id: webhook.id, domainId: webhook.domain?.id ?? null };
 }
 
 const snapshot = (w: Webhook) => ({ url: w.url, name: w.name, events: w.events, enabled: w.enabled, paused_reason: w.paused_reason });
@@ -67,7 +67,7 @@ export async function createWebhookRow(
     events: [...new Set(args.events)],
     enabled: args.enabled ?? true,
     secret_enc: encrypt(services.config.APP_SECRET, randomSecret()),
-  } as never);
+  });
   const subject = auditSubject(webhook);
   const owned = webhook.sms_number ? { sms_number_id: webhook.sms_number.id } : { domain_id: webhook.domain?.id ?? null };
   recordAudit(em, auth, `${subject.type}.created`, subject, created({ name: webhook.name, url: webhook.url, events: webhook.events, enabled: webhook.enabled, ...owned }));

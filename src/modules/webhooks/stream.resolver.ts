@@ -1,15 +1,8 @@
 import { Arg, Authorized, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { Ctx } from '../../graphql/context.js';
 import { WebhookLogEntry } from './log.type.js';
+import { attemptTopic, type AttemptNotice } from './log.notice.js';
 import { errors } from '../../core/errors.js';
-
-/** What deliver.ts NOTIFYs when an attempt commits. */
-interface AttemptNotice {
-  webhook_id: string;
-  /** Null for SMS webhooks and SMS inbound forwards: not this subscription's, whatever the token. */
-  domain_id: string | null;
-  entry: WebhookLogEntry;
-}
 
 @Resolver()
 export class WebhookStreamResolver {
@@ -20,7 +13,7 @@ export class WebhookStreamResolver {
     topics: ({ context }) => {
       const ctx = context as Ctx;
       if (!ctx.auth) throw errors.unauthenticated();
-      return `webhook_attempts:${ctx.auth.accountId}`;
+      return attemptTopic(ctx.auth.accountId);
     },
     filter: ({ payload, args, context }) => {
       const auth = (context as Ctx).auth;

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { newId } from '../../lib/ids.js';
@@ -14,7 +15,8 @@ export type WebhookPause = 'failures' | 'gone' | 'retry_window';
  * - `sms_inbound`: the delivery target of an SMS inbound route (sms/sms.entity.ts SmsInbound);
  *   never listed as a webhook.
  */
-export type WebhookKind = 'email' | 'sms' | 'sms_inbound';
+export const WEBHOOK_KIND = { email: 'email', sms: 'sms', smsInbound: 'sms_inbound' } as const;
+export type WebhookKind = (typeof WEBHOOK_KIND)[keyof typeof WEBHOOK_KIND];
 
 /** Where the webhook engine POSTs: a URL, its signing secret, and what it is subscribed to. */
 @Entity({ tableName: 'webhooks' })
@@ -26,7 +28,7 @@ export class Webhook extends BaseEntity {
   account!: Account;
 
   @Property({ type: 'string', length: 20 })
-  kind: WebhookKind = 'email';
+  kind: Opt<WebhookKind> = WEBHOOK_KIND.email;
 
   /** Set for email webhooks only. */
   @ManyToOne(() => Domain, { deleteRule: 'cascade', nullable: true })
@@ -45,13 +47,13 @@ export class Webhook extends BaseEntity {
   url!: string;
 
   @Property({ type: 'text[]' })
-  events: string[] = [];
+  events: Opt<string[]> = [];
 
   @Property({ type: 'boolean' })
-  enabled: boolean = true;
+  enabled: Opt<boolean> = true;
 
   @Property({ type: 'boolean' })
-  editable: boolean = true;
+  editable: Opt<boolean> = true;
 
   /**
    * The signing secret, shown in the record (COMPAT.md) and needed to sign every request, so it
@@ -72,7 +74,9 @@ export class Webhook extends BaseEntity {
   notified_at: Date | null = null;
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gave_up';
+/** A delivery's states, as stored; SQL gets them as parameters (webhook.repository.ts). */
+export const DELIVERY = { pending: 'pending', delivered: 'delivered', failed: 'failed', gaveUp: 'gave_up' } as const;
+export type DeliveryState = (typeof DELIVERY)[keyof typeof DELIVERY];
 
 /**
  * One event for one webhook. Its id is the `webhook-id` header, the same on every retry, and
@@ -84,7 +88,7 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gave_up';
 @Index({ properties: ['webhook', 'created_at'] })
 export class WebhookDelivery {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = `msg_${newId(24)}`;
+  id: Opt<string> = `msg_${newId(24)}`;
 
   @ManyToOne(() => Webhook, { deleteRule: 'cascade' })
   webhook!: Webhook;
@@ -100,10 +104,10 @@ export class WebhookDelivery {
   body!: string;
 
   @Property({ type: 'string', length: 20 })
-  state: DeliveryState = 'pending';
+  state: Opt<DeliveryState> = DELIVERY.pending;
 
   @Property({ type: 'integer' })
-  attempts: number = 0;
+  attempts: Opt<number> = 0;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   next_attempt_at: Date | null = null;
@@ -112,10 +116,10 @@ export class WebhookDelivery {
   last_status: number | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
-  created_at: Date = new Date();
+  created_at: Opt<Date> = new Date();
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', onUpdate: () => new Date() })
-  updated_at: Date = new Date();
+  updated_at: Opt<Date> = new Date();
 }
 
 /** One HTTP request of a delivery (or a webhook's test request): the webhook log. */
@@ -123,7 +127,7 @@ export class WebhookDelivery {
 @Index({ properties: ['webhook_id', 'attempted_at'] })
 export class WebhookAttempt {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId();
+  id: Opt<string> = newId();
 
   @Property({ type: 'string', length: 32 })
   webhook_id!: string;
@@ -137,7 +141,7 @@ export class WebhookAttempt {
   type!: string;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
-  attempted_at: Date = new Date();
+  attempted_at: Opt<Date> = new Date();
 
   @Property({ type: 'boolean' })
   success!: boolean;
@@ -146,7 +150,7 @@ export class WebhookAttempt {
   status: number | null = null;
 
   @Property({ type: 'integer' })
-  duration_ms: number = 0;
+  duration_ms: Opt<number> = 0;
 
   /** The first bytes of the answer, for the log. */
   @Property({ type: 'string', length: 1000, nullable: true })

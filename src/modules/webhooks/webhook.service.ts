@@ -4,7 +4,7 @@ import type { AppServices } from '../../services.js';
 import { recordAudit, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from './registration.js';
-import { Webhook } from './webhook.entity.js';
+import { WEBHOOK_KIND, Webhook } from './webhook.entity.js';
 import type { CreateWebhookArgs, UpdateWebhookArgs, WebhookListArgs } from './webhook.inputs.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { msg, FieldErrorBag } from '../../core/errors.js';
@@ -34,7 +34,7 @@ export class WebhookService {
 
   get(auth: Actor, id: string): Promise<Webhook> {
     // Only email webhooks: SMS webhooks and inbound-route targets live in the same table.
-    return findOwned(this.em, Webhook, auth, { id, kind: 'email' }, ['domain']);
+    return findOwned(this.em, Webhook, auth, { id, kind: WEBHOOK_KIND.email }, ['domain']);
   }
 
   async create(auth: Actor, args: CreateWebhookArgs): Promise<Webhook> {
@@ -62,7 +62,7 @@ export class WebhookService {
   /** One URL once per domain (the unique index agrees). */
   private owner(domainId: string): WebhookOwner {
     return {
-      fields: { kind: 'email', domain: this.em.getReference(Domain, domainId) },
+      fields: { kind: WEBHOOK_KIND.email, domain: this.em.getReference(Domain, domainId) },
       taken: async (url, exceptId) => (await this.em.count(Webhook, { domain: domainId, url, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0,
     };
   }
