@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../lib/ids.js';
 
@@ -5,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 @Entity({ tableName: 'captured_mails' })
 export class CapturedMail {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId();
+  id: Opt<string> = newId();
 
   @Property({ type: 'string', length: 320 })
   @Index()
@@ -18,13 +19,13 @@ export class CapturedMail {
   subject!: string;
 
   @Property({ type: 'text' })
-  text: string = '';
+  text: Opt<string> = '';
 
   @Property({ type: 'text', nullable: true })
   html: string | null = null;
 
   @Property({ type: 'string', length: 64 })
-  kind: string = 'system';
+  kind: Opt<string> = 'system';
 
   /** For a customer's email: its id in the email log, and the whole signed MIME message. */
   @Property({ type: 'string', length: 32, nullable: true })
@@ -35,5 +36,5 @@ export class CapturedMail {
   raw: string | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
-  created_at: Date = new Date();
+  created_at: Opt<Date> = new Date();
 }

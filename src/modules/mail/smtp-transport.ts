@@ -71,7 +71,7 @@ export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
-  } as never);
+  });
   return {
     async send(mail) {
       try {

@@ -1,3 +1,4 @@
+import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
@@ -70,9 +71,9 @@ export function createMailTransport(
 }
 
 export function captureTransport(fork: () => EntityManager): MailTransport {
-  const store = async (fields: Partial<CapturedMail>) => {
+  const store = async (fields: RequiredEntityData<CapturedMail>) => {
     const em = fork();
-    const row = em.create(CapturedMail, { created_at: new Date(), ...fields } as never);
+    const row = em.create(CapturedMail, { created_at: new Date(), ...fields });
     await em.flush();
     return { id: row.id, response: 'captured' };
   };
