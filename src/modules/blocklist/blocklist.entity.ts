@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { newId } from '../../lib/ids.js';
@@ -43,10 +44,10 @@ export class BlocklistMonitor extends BaseEntity {
   type!: MonitorType;
 
   @Property({ type: 'boolean' })
-  in_progress: boolean = true;
+  in_progress: Opt<boolean> = true;
 
   @Property({ type: 'boolean' })
-  notify: boolean = false;
+  notify: Opt<boolean> = false;
 
   @Property({ type: 'string', length: 255, nullable: true })
   notify_email: string | null = null;
@@ -55,16 +56,16 @@ export class BlocklistMonitor extends BaseEntity {
   notify_address: string | null = null;
 
   @Property({ type: 'json' })
-  forwards: MonitorForward[] = [];
+  forwards: Opt<MonitorForward[]> = [];
 
   @Property({ type: 'boolean' })
-  blocklisted: boolean = false;
+  blocklisted: Opt<boolean> = false;
 
   @Property({ type: 'integer' })
-  last_checks_count: number = 0;
+  last_checks_count: Opt<number> = 0;
 
   @Property({ type: 'integer' })
-  children_count: number = 0;
+  children_count: Opt<number> = 0;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   last_check: Date | null = null;
@@ -78,7 +79,7 @@ export class BlocklistMonitor extends BaseEntity {
 @Index({ properties: ['monitor', 'delisted_at'] })
 export class BlocklistHit {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId();
+  id: Opt<string> = newId();
 
   @ManyToOne(() => BlocklistMonitor, { deleteRule: 'cascade' })
   monitor!: BlocklistMonitor;

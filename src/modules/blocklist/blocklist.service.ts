@@ -112,10 +112,10 @@ export class BlocklistService {
         notify_address: args.notify_address ?? null,
         forwards: this.forwards([], args.notify_email ?? null, args.notify_address ?? null),
         children_count: parsed.kind === 'cidr' ? parsed.ips.length : 0,
-      } as never);
+      });
       const children =
         parsed.kind === 'cidr'
-          ? parsed.ips.map((ip) => em.create(BlocklistMonitor, { account, parent: monitor, name: ip, address: ip, type: 'ip' } as never))
+          ? parsed.ips.map((ip) => em.create(BlocklistMonitor, { account, parent: monitor, name: ip, address: ip, type: 'ip' }))
           : undefined;
       await em.flush();
       await enqueue(em, this.services.boss, blocklistInitialCheckJob, { monitor_id: monitor.id });

@@ -45,7 +45,7 @@ async function record(em: EntityManager, target: BlocklistMonitor, answers: Map<
     if (answer === 'listed') {
       if (hit) hit.last_checked_at = now;
       else {
-        em.create(BlocklistHit, { monitor: target, blocklist_host: zone, address: target.address, listed_at: now, last_checked_at: now } as never);
+        em.create(BlocklistHit, { monitor: target, blocklist_host: zone, address: target.address, listed_at: now, last_checked_at: now });
         fresh.push({ blocklist_host: zone, address: target.address, listed_at: now });
       }
     } else if (answer === 'clear' && hit) {
