@@ -1,9 +1,13 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthResult } from './aggregate.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
+
+/** A monitor's report key: 16 random characters, enough that report addresses cannot be guessed. */
+export const newReportKey = (): string => newId(16);
 
 /**
  * DMARC monitoring of one sending domain: the record the customer means to publish, and what
@@ -24,10 +28,10 @@ export class DmarcMonitor extends BaseEntity {
 
   /** The published record as found, '' when none. */
   @Property({ type: 'text' })
-  dmarc_record: string = '';
+  dmarc_record: Opt<string> = '';
 
   @Property({ type: 'boolean' })
-  dmarc_valid: boolean = false;
+  dmarc_valid: Opt<boolean> = false;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   @Index()
@@ -38,11 +42,11 @@ export class DmarcMonitor extends BaseEntity {
 
   /** not_found until checked; see check.ts for the values. */
   @Property({ type: 'string', length: 20 })
-  spf_status: string = 'not_found';
+  spf_status: Opt<string> = 'not_found';
 
   /** Names the monitor's report address, `dmarc+<key>@<DMARC_REPORT_DOMAIN>` (report.address.ts). */
   @Property({ type: 'string', length: 32, unique: true })
-  report_key: string = newId(16);
+  report_key: Opt<string> = newReportKey();
 }
 
 /**
@@ -78,10 +82,10 @@ export class DmarcReport extends BaseEntity {
   policy!: Record<string, unknown>;
 
   @Property({ type: 'integer' })
-  records: number = 0;
+  records: Opt<number> = 0;
 
   @Property({ type: 'bigint', columnType: 'bigint' })
-  total_volume: number = 0;
+  total_volume: Opt<number> = 0;
 
   /** smtp or upload. */
   @Property({ type: 'string', length: 10 })
@@ -155,10 +159,10 @@ export class DmarcReportRow extends BaseEntity {
   envelope_from: string | null = null;
 
   @Property({ type: 'json' })
-  spf_auth: AuthResult[] = [];
+  spf_auth: Opt<AuthResult[]> = [];
 
   @Property({ type: 'json' })
-  dkim_auth: AuthResult[] = [];
+  dkim_auth: Opt<AuthResult[]> = [];
 }
 
 /** An IP the customer marked in the report of one monitor. */

@@ -4,7 +4,7 @@ import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { applyCheck } from './check.js';
-import { DmarcMonitor } from './dmarc.entity.js';
+import { DmarcMonitor, newReportKey } from './dmarc.entity.js';
 import type { CreateDmarcMonitorArgs, DmarcListArgs, UpdateDmarcMonitorArgs } from './dmarc.inputs.js';
 import { parseDmarcRecord } from './record.js';
 import { defaultWantedRecord } from './report-address.js';
@@ -39,11 +39,14 @@ export class DmarcService {
     if (await this.em.count(DmarcMonitor, { domain: domain.id })) {
       throw errors.invalid('domain_id', 'The domain is already monitored.');
     }
+    // The key names the report address, which the default wanted record sends reports to.
+    const report_key = newReportKey();
     const monitor = this.em.create(DmarcMonitor, {
       account: this.em.getReference(Account, auth.accountId),
       domain,
-    } as never);
-    monitor.wanted_dmarc_record = defaultWantedRecord(this.services.config, monitor.report_key);
+      report_key,
+      wanted_dmarc_record: defaultWantedRecord(this.services.config, report_key),
+    });
     // Checked inline so the answer shows what DNS has now; when DNS cannot answer, the cron does it.
     try {
       await applyCheck(this.services.dns, monitor);

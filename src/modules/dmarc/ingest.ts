@@ -54,7 +54,7 @@ async function rowsOf(tx: EntityManager, monitor: DmarcMonitor, stored: DmarcRep
       envelope_from: r.envelope_from,
       spf_auth: r.spf_auth,
       dkim_auth: r.dkim_auth,
-    } as never),
+    }),
   );
 }
 
@@ -85,7 +85,7 @@ export async function storeReport(services: Services, monitorId: string, data: B
         records: records.length,
         total_volume: records.reduce((n, r) => n + r.count, 0),
         received_via: via,
-      } as never);
+      });
       await rowsOf(tx, monitor, stored, report, records);
       await tx.flush();
       if (records.length) await enqueue(tx, services.boss, dmarcResolveIpsJob, { report_id: stored.id });

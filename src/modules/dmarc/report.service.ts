@@ -3,9 +3,10 @@ import { findOwned } from '../../db/scoped.js';
 import { countryName } from '../../lib/geo.js';
 import { parseMomentOrDay, type Moment } from '../../lib/moment.js';
 import type { AppServices } from '../../services.js';
-import { asDate, likeEscape, Where } from '../email-log/sql.js';
+import { asDate } from '../email-log/sql.js';
 import { normalizeIp, percent, ReportError, type AuthResult } from './aggregate.js';
 import { DmarcFavorite, DmarcMonitor } from './dmarc.entity.js';
+import { DmarcRepository, type RowFilter } from './dmarc.repository.js';
 import type { DmarcFavoriteArgs, DmarcIpReportArgs, DmarcReportArgs, DmarcReportSourcesArgs, UploadDmarcReportArgs } from './dmarc.inputs.js';
 import type { DmarcReportIpType, DmarcReportReceiptType, DmarcReportRecordType, DmarcReportSourceType } from './dmarc.type.js';
 import { storeReport } from './ingest.js';
@@ -43,24 +44,9 @@ function period(args: { date_from?: string | null; date_to?: string | null }, re
   return { from: from?.at ?? null, to: to ? new Date(to.at.getTime() + (to.day ? DAY_MS - 1 : 0)) : null };
 }
 
-type Filter = DmarcReportArgs & { ip?: string };
-
-const FAVORITE = 'exists (select 1 from dmarc_favorites f where f.monitor_id = r.monitor_id and f.ip = r.source_ip)';
-
-function rowFilter(monitorId: string, args: Filter, { from, to }: ReturnType<typeof period>): Where {
-  const w = new Where().add('r.monitor_id = ?', monitorId);
-  if (from) w.add('r.date_begin >= ?', from);
-  if (to) w.add('r.date_begin <= ?', to);
-  if (args.ip !== undefined) w.add('r.source_ip = ?', args.ip);
-  if (args.report_source) w.add('lower(r.org_name) = lower(?)', args.report_source);
-  if (args.search) {
-    const like = `%${likeEscape(args.search.trim())}%`;
-    w.add("(r.source_ip ilike ? or coalesce(r.ip_domain, '') ilike ? or r.header_from ilike ?)", like, like, like);
-  }
-  if (args.category === 'favorites') w.add(FAVORITE);
-  if (args.category === 'compliant') w.add('(r.aligned_spf or r.aligned_dkim)');
-  if (args.category === 'non_compliant') w.add('not (r.aligned_spf or r.aligned_dkim)');
-  return w;
+/** The rows a report read covers: the period, the request's filters and, for one IP's records, the IP. */
+function filterOf(args: DmarcReportArgs, when: ReturnType<typeof period>, ip?: string): RowFilter {
+  return { ...when, report_source: args.report_source, search: args.search, category: args.category, ...(ip !== undefined ? { ip } : {}) };
 }
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -75,36 +61,25 @@ export class DmarcReportService {
     return findOwned(this.em, DmarcMonitor, auth, { id }, ['domain']);
   }
 
+  private get reports(): DmarcRepository {
+    return new DmarcRepository(this.em);
+  }
+
   /** Per source IP over the matching records: favorites first, then the largest volume. */
   async report(auth: Actor, args: DmarcReportArgs): Promise<DmarcReportIpType[]> {
     const when = period(args, false);
     const monitor = await this.monitor(auth, args.monitor_id);
-    const w = rowFilter(monitor.id, args, when);
-    const rows = await this.em.execute<Record<string, unknown>[]>(
-      `select r.source_ip, sum(r.count) as volume,
-              sum(r.count) filter (where r.aligned_spf or r.aligned_dkim) as dmarc_pass,
-              sum(r.count) filter (where r.passed_spf) as spf_pass,
-              sum(r.count) filter (where r.passed_dkim) as dkim_pass,
-              mode() within group (order by r.header_from) as domain,
-              max(r.country_code) as country_code,
-              bool_or(${FAVORITE}) as favorite
-         from dmarc_report_rows r
-        where ${w.sql}
-        group by r.source_ip
-        order by favorite desc, volume desc, r.source_ip asc
-        limit ? offset ?`,
-      [...w.params, args.limit, (args.page - 1) * args.limit],
-    );
+    const rows = await this.reports.sourceIps(monitor.id, filterOf(args, when), args);
     return rows.map((r) => {
       const volume = num(r.volume);
-      const code = (r.country_code as string | null) ?? null;
+      const code = r.country_code ?? null;
       return {
-        ip_address: r.source_ip as string,
+        ip_address: r.source_ip,
         total_volume: volume,
         passed_dmarc: percent(num(r.dmarc_pass), volume),
         passed_spf: percent(num(r.spf_pass), volume),
         passed_dkim: percent(num(r.dkim_pass), volume),
-        domain: r.domain as string,
+        domain: r.domain,
         country: countryName(code),
         country_code: code,
         city: null,
@@ -120,23 +95,19 @@ export class DmarcReportService {
     // An IP written another way (IPv6 case, zeros) is the same source; a non-IP matches nothing.
     const ip = normalizeIp(args.ip);
     if (!ip) return [];
-    const w = rowFilter(monitor.id, { ...args, ip }, when);
-    const rows = await this.em.execute<Record<string, unknown>[]>(
-      `select r.* from dmarc_report_rows r where ${w.sql} order by r.date_begin desc, lower(r.org_name), r.count desc, (r.aligned_spf or r.aligned_dkim) desc, r.passed_spf desc, r.passed_dkim desc, r.id limit ? offset ?`,
-      [...w.params, args.limit, (args.page - 1) * args.limit],
-    );
+    const rows = await this.reports.records(monitor.id, filterOf(args, when, ip), args);
     return rows.map((r) => {
-      const spf = (r.spf_auth ?? []) as AuthResult[];
-      const dkim = (r.dkim_auth ?? []) as AuthResult[];
+      const spf = r.spf_auth ?? [];
+      const dkim = r.dkim_auth ?? [];
       const volume = num(r.count);
       const dmarc = Boolean(r.aligned_spf || r.aligned_dkim);
-      const code = (r.country_code as string | null) ?? null;
+      const code = r.country_code ?? null;
       // The domain each check was made for: the passing one when there is one.
       const pick = (list: AuthResult[]) => (list.find((a) => a.result === 'pass') ?? list[0])?.domain ?? null;
       return {
-        id: r.id as string,
-        ip_address: r.source_ip as string,
-        ip_domain: (r.ip_domain as string | null) ?? '',
+        id: r.id,
+        ip_address: r.source_ip,
+        ip_domain: r.ip_domain ?? '',
         total_volume: volume,
         passed_dmarc: percent(dmarc ? volume : 0, volume),
         passed_spf: percent(r.passed_spf ? volume : 0, volume),
@@ -146,14 +117,14 @@ export class DmarcReportService {
         aligned_spf: Boolean(r.aligned_spf),
         aligned_dkim: Boolean(r.aligned_dkim),
         created_at: asDate(r.created_at),
-        applied_policy: r.disposition as string,
-        override_reason: (r.override_reason as string | null) ?? null,
-        override_comment: (r.override_comment as string | null) ?? null,
-        domain: r.header_from as string,
+        applied_policy: r.disposition,
+        override_reason: r.override_reason ?? null,
+        override_comment: r.override_comment ?? null,
+        domain: r.header_from,
         country: countryName(code),
         country_code: code,
         city: null,
-        report_source: r.org_name as string,
+        report_source: r.org_name,
         spf_auth: spf.map((a) => ({ ...a, selector: null })),
         dkim_auth: dkim.map((a) => ({ ...a, selector: a.selector ?? null })),
       };
@@ -164,14 +135,7 @@ export class DmarcReportService {
   async sources(auth: Actor, args: DmarcReportSourcesArgs): Promise<DmarcReportSourceType[]> {
     const { from, to } = period(args, true);
     const monitor = await this.monitor(auth, args.monitor_id);
-    const w = new Where().add('d.monitor_id = ?', monitor.id).add('d.date_begin >= ?', from!).add('d.date_begin <= ?', to!);
-    if (args.status) {
-      w.add('exists (select 1 from dmarc_report_rows r where r.report_id = d.id and r.disposition = ?)', DISPOSITION_OF[args.status]);
-    }
-    const rows = await this.em.execute<{ org_name: string; reports: string | number }[]>(
-      `select d.org_name, count(*) as reports from dmarc_reports d where ${w.sql} group by d.org_name order by reports desc, lower(d.org_name) asc, d.org_name asc`,
-      w.params,
-    );
+    const rows = await this.reports.sources(monitor.id, from!, to!, args.status ? DISPOSITION_OF[args.status] : null);
     return rows.map((r) => ({ report_source: r.org_name, reports: num(r.reports) }));
   }
 
@@ -180,13 +144,8 @@ export class DmarcReportService {
     const monitor = await this.monitor(auth, args.monitor_id);
     const ip = normalizeIp(args.ip);
     if (!ip) throw errors.notFound();
-    const [seen] = await this.em.execute('select 1 from dmarc_report_rows where monitor_id = ? and source_ip = ? limit 1', [monitor.id, ip]);
-    if (!seen) throw errors.notFound();
-    await this.em.execute(
-      `insert into dmarc_favorites (id, created_at, updated_at, monitor_id, ip) values (?, now(), now(), ?, ?)
-       on conflict (monitor_id, ip) do nothing`,
-      [new DmarcFavorite().id, monitor.id, ip],
-    );
+    if (!(await this.reports.reported(monitor.id, ip))) throw errors.notFound();
+    await this.reports.addFavorite(monitor.id, ip);
     return true;
   }
 

@@ -1,4 +1,5 @@
 import type { AppServices } from '../../services.js';
+import { DmarcRepository } from './dmarc.repository.js';
 
 /** Lookups in flight at once for one report: a report may name thousands of sources. */
 const CONCURRENCY = 8;
@@ -8,10 +9,8 @@ const CONCURRENCY = 8;
  * it has none. IPs whose lookup failed stay null and make the job fail, so pg-boss retries them.
  */
 export async function resolveReportIps(services: Pick<AppServices, 'orm' | 'dns' | 'log'>, reportId: string): Promise<void> {
-  const em = services.orm.em.fork();
-  const ips = (
-    await em.execute<{ source_ip: string }[]>('select distinct source_ip from dmarc_report_rows where report_id = ? and ip_domain is null', [reportId])
-  ).map((r) => r.source_ip);
+  const reports = new DmarcRepository(services.orm.em.fork());
+  const ips = await reports.unresolvedIps(reportId);
   let failed = 0;
   let next = 0;
   const worker = async () => {
@@ -19,11 +18,7 @@ export async function resolveReportIps(services: Pick<AppServices, 'orm' | 'dns'
       const ip = ips[next++];
       try {
         const [name] = await services.dns.ptr(ip);
-        await em.execute('update dmarc_report_rows set ip_domain = ? where report_id = ? and source_ip = ?', [
-          (name ?? '').replace(/\.$/, '').toLowerCase(),
-          reportId,
-          ip,
-        ]);
+        await reports.setIpDomain(reportId, ip, (name ?? '').replace(/\.$/, '').toLowerCase());
       } catch (err) {
         failed++;
         services.log.debug({ err, ip }, 'dmarc source reverse lookup failed');
