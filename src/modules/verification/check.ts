@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mailHostAddresses, mailHosts } from '../../lib/mail-hosts.js';
 import type { AppServices } from '../../services.js';
-import type { VERIFICATION_RESULTS } from '../events/verification-events.js';
+import type { VerificationResult } from './statuses.js';
 import { isDisposable, isRoleAddress, parseAddress, typoSuggestion } from './address-checks.js';
 import { HostLimiter } from './host-limiter.js';
 import { probe, type ProbeOutcome, type Reply } from './smtp-probe.js';
 
-export type VerificationResult = (typeof VERIFICATION_RESULTS)[number];
+export type { VerificationResult };
 
 export interface CheckOutcome {
   result: VerificationResult;

@@ -1,5 +1,5 @@
-import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import { Account } from '../accounts/account.entity.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { VerificationRepository } from './verification.repository.js';
 import { errors } from '../../core/errors.js';
 
 /**
@@ -13,14 +13,9 @@ function paymentRequired(needed: number, balance: number) {
   return errors.paymentRequired(`This request needs ${needed} verification ${unit}; the account has ${balance}.`);
 }
 
-async function balance(em: EntityManager, accountId: string): Promise<number> {
-  const account = await em.findOne(Account, { id: accountId }, { fields: ['verification_credits'] as never, disableIdentityMap: true });
-  return account?.verification_credits ?? 0;
-}
-
 /** 402 unless the account holds `needed` credits now (checked before spending time on a probe). */
 export async function assertCredits(em: EntityManager, accountId: string, needed: number): Promise<void> {
-  const has = await balance(em, accountId);
+  const has = await new VerificationRepository(em).creditBalance(accountId);
   if (has < needed) throw paymentRequired(needed, has);
 }
 
@@ -29,14 +24,10 @@ export async function assertCredits(em: EntityManager, accountId: string, needed
  * racing for the last credit cannot both get it; 402 for the one that loses.
  */
 export async function takeCredits(em: EntityManager, accountId: string, needed: number): Promise<void> {
-  const taken = await em.nativeUpdate(
-    Account,
-    { id: accountId, verification_credits: { $gte: needed } } as never,
-    { verification_credits: raw('verification_credits - ?', [needed]) } as never,
-  );
-  if (!taken) throw paymentRequired(needed, await balance(em, accountId));
+  const repo = new VerificationRepository(em);
+  if (!(await repo.takeCredits(accountId, needed))) throw paymentRequired(needed, await repo.creditBalance(accountId));
 }
 
 export async function refundCredits(em: EntityManager, accountId: string, credits: number): Promise<void> {
-  await em.nativeUpdate(Account, { id: accountId }, { verification_credits: raw('verification_credits + ?', [credits]) } as never);
+  await new VerificationRepository(em).addCredits(accountId, credits);
 }

@@ -1,8 +1,8 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
-
-export type ListStatus = 'uploading' | 'created' | 'verifying' | 'verified' | 'failed' | 'canceled' | 'paused';
+import type { ListStatus } from './statuses.js';
 
 /**
  * An email verification list. Its addresses are `email_verifications` rows (kind `list`) carrying
@@ -19,17 +19,17 @@ export class EmailVerificationList extends BaseEntity {
 
   /** How the addresses arrived; the API is the only source this service has. */
   @Property({ type: 'string', length: 20 })
-  source: string = 'api';
+  source: Opt<string> = 'api';
 
   @Property({ type: 'string', length: 20 })
-  status: ListStatus = 'created';
+  status: Opt<ListStatus> = 'created';
 
   @Property({ type: 'integer' })
-  total: number = 0;
+  total: Opt<number> = 0;
 
   /** Credits reserved at start (one per address), so the refund at the end matches what was taken. */
   @Property({ type: 'integer' })
-  credits_reserved: number = 0;
+  credits_reserved: Opt<number> = 0;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   verification_started: Date | null = null;

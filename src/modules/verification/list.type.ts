@@ -1,7 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { IsoTimestamp } from '../../graphql/scalars.js';
-import { VERIFICATION_RESULTS, type VerificationList } from '../events/verification-events.js';
-import type { EmailVerificationList } from './list.entity.js';
 
 @ObjectType()
 export class VerificationListStatus {
@@ -70,39 +68,4 @@ export class VerificationListsPage {
 @ObjectType()
 export class VerificationListMessage {
   @Field() message!: string;
-}
-
-export type ResultCounts = Partial<Record<(typeof VERIFICATION_RESULTS)[number], number>>;
-
-export function toStatistics(counts: ResultCounts): VerificationListStatistics {
-  const out = {} as Record<string, number>;
-  for (const r of VERIFICATION_RESULTS) out[r] = counts[r] ?? 0;
-  return out as unknown as VerificationListStatistics;
-}
-
-export function toVerificationList(
-  list: EmailVerificationList,
-  counts: ResultCounts,
-  emails: VerificationListResultsPage | null = null,
-): EmailVerificationListType & VerificationList {
-  const statistics = toStatistics(counts);
-  const verified = Object.values(statistics).reduce((a: number, b) => a + (b as number), 0);
-  return {
-    id: list.id,
-    name: list.name,
-    total: list.total,
-    verification_started: list.verification_started,
-    verification_ended: list.verification_ended,
-    created_at: list.created_at,
-    updated_at: list.updated_at,
-    status: { name: list.status, count: verified },
-    source: list.source,
-    statistics,
-    emails,
-  };
-}
-
-export function listPageMeta(args: { page: number; limit: number }, count: number): VerificationListPageMeta {
-  const from = count ? (args.page - 1) * args.limit + 1 : null;
-  return { current_page: args.page, from, per_page: String(args.limit), to: from === null ? null : from + count - 1 };
 }

@@ -1,10 +1,8 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
-
-/** `sync`: POST verify (stored for the credit ledger); `async`: verify-async; `list`: one address of a list. */
-export type VerificationKind = 'sync' | 'async' | 'list';
-export type VerificationStatus = 'queued' | 'completed' | 'failed';
+import type { VerificationKind, VerificationStatus } from './statuses.js';
 
 /**
  * One checked address. Single, async and list verifications share this row so the check engine
@@ -17,7 +15,7 @@ export class EmailVerification extends BaseEntity {
   account!: Account;
 
   @Property({ type: 'string', length: 10 })
-  kind: VerificationKind = 'async';
+  kind: Opt<VerificationKind> = 'async';
 
   /** The owning verification list, when kind is `list` (the list table comes with the lists). */
   @Property({ type: 'string', length: 32, nullable: true })
@@ -28,7 +26,7 @@ export class EmailVerification extends BaseEntity {
   address!: string;
 
   @Property({ type: 'string', length: 20 })
-  status: VerificationStatus = 'queued';
+  status: Opt<VerificationStatus> = 'queued';
 
   /** A SPEC.md result value once checked. */
   @Property({ type: 'string', length: 20, nullable: true })

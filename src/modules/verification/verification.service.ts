@@ -3,8 +3,9 @@ import { findOwned } from '../../db/scoped.js';
 import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
 import { emailSingleVerifiedData, recordVerificationEvent } from '../events/verification-events.js';
-import { verifyAddress, type CheckOutcome, type VerificationResult } from './check.js';
+import { verifyAddress, type CheckOutcome } from './check.js';
 import { assertCredits, refundCredits, takeCredits } from './credits.js';
+import { FAILED_RESULT, QUEUED_CHECK, statusOf, type VerificationResult } from './statuses.js';
 import { EmailVerification } from './verification.entity.js';
 import { verificationJob } from './verification.job.js';
 import { type Actor } from '../../core/actor.js';
@@ -24,13 +25,8 @@ export class VerificationService {
     await assertCredits(this.em, auth.accountId, 1);
     const outcome = await verifyAddress(this.services, email);
     await this.em.transactional(async (tx) => {
-      if (outcome.result !== 'failed') await takeCredits(tx, auth.accountId, 1);
-      tx.create(EmailVerification, {
-        account: auth.accountId,
-        kind: 'sync',
-        address: email,
-        ...resultColumns(outcome),
-      } as never);
+      if (outcome.result !== FAILED_RESULT) await takeCredits(tx, auth.accountId, 1);
+      tx.create(EmailVerification, { account: auth.accountId, kind: 'sync', address: email, ...resultColumns(outcome) });
     });
     return outcome.result;
   }
@@ -39,7 +35,7 @@ export class VerificationService {
   async verifyAsync(auth: Actor, email: string): Promise<EmailVerification> {
     return this.em.transactional(async (tx) => {
       await takeCredits(tx, auth.accountId, 1);
-      const row = tx.create(EmailVerification, { account: auth.accountId, kind: 'async', address: email } as never);
+      const row = tx.create(EmailVerification, { account: auth.accountId, kind: 'async', address: email });
       await tx.flush();
       await enqueue(tx, this.services.boss, verificationJob, { verification_id: row.id });
       return row;
@@ -53,13 +49,13 @@ export class VerificationService {
 
 function resultColumns(outcome: CheckOutcome) {
   return {
-    status: outcome.result === 'failed' ? 'failed' : 'completed',
+    status: statusOf(outcome.result),
     result: outcome.result,
     error: outcome.error ?? null,
     suggestion: outcome.suggestion ?? null,
     mx: outcome.mx ?? null,
     verified_at: new Date(),
-  } as const;
+  };
 }
 
 /**
@@ -68,16 +64,16 @@ function resultColumns(outcome: CheckOutcome) {
  * unexpected error) ends the check as failed rather than leaving it queued forever.
  */
 export async function completeAsyncVerification(services: AppServices, id: string, giveUp?: string): Promise<void> {
-  const em = services.orm.em.fork() as EntityManager;
+  const em = services.orm.em.fork();
   const row = await em.findOne(EmailVerification, { id, kind: 'async' });
-  if (!row || row.status !== 'queued') return;
-  const outcome: CheckOutcome = giveUp ? { result: 'failed', error: giveUp } : await verifyAddress(services, row.address);
+  if (!row || row.status !== QUEUED_CHECK) return;
+  const outcome: CheckOutcome = giveUp ? { result: FAILED_RESULT, error: giveUp } : await verifyAddress(services, row.address);
   await em.transactional(async (tx) => {
     const columns = resultColumns(outcome);
     // Only the run that moves it out of `queued` records the result (a retried or twice-run job).
-    const moved = await tx.nativeUpdate(EmailVerification, { id, status: 'queued' }, columns as never);
+    const moved = await tx.nativeUpdate(EmailVerification, { id, status: QUEUED_CHECK }, columns);
     if (!moved) return;
-    if (outcome.result === 'failed') await refundCredits(tx, row.account.id, 1);
+    if (outcome.result === FAILED_RESULT) await refundCredits(tx, row.account.id, 1);
     const done = { id: row.id, address: row.address, status: columns.status, result: columns.result, error: columns.error };
     recordVerificationEvent(tx, row.account.id, 'email_single.verified', emailSingleVerifiedData(done));
   });
