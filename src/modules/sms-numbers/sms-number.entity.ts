@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -13,5 +14,5 @@ export class SmsNumber extends BaseEntity {
   telephone_number!: string;
 
   @Property({ type: 'boolean' })
-  paused: boolean = false;
+  paused: Opt<boolean> = false;
 }

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
-import { smsSendJob } from '../sms/send.job.js';
 import { SmsNumber } from './sms-number.entity.js';
+import { smsNumberResumed } from './sms-number.events.js';
 import type { SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';
 import { type Actor } from '../../core/actor.js';
 import { offsetOf } from '../../core/page.js';
@@ -24,23 +23,14 @@ export class SmsNumberService {
     return findOwned(this.em, SmsNumber, auth, { id });
   }
 
-  /**
-   * Unpausing sends what waited: the send job leaves a paused number's texts queued, so each
-   * message still holding queued texts of this number gets its job again.
-   */
+  /** Unpausing sends what waited for the number: the sms module handles `smsNumberResumed`. */
   async update(auth: Actor, args: UpdateSmsNumberArgs): Promise<SmsNumber> {
     return this.em.transactional(async (tx) => {
       const number = await findOwned(tx, SmsNumber, auth, { id: args.sms_number_id });
       const resumed = number.paused && !args.paused;
       number.paused = args.paused;
       await tx.flush();
-      if (resumed) {
-        const waiting = await tx.execute<{ message_id: string }[]>(
-          `select distinct message_id from sms where sms_number_id = ? and status = 'queued'`,
-          [number.id],
-        );
-        for (const { message_id } of waiting) await enqueue(tx, this.services.boss, smsSendJob, { sms_message_id: message_id });
-      }
+      if (resumed) await smsNumberResumed.emit(tx, { sms_number_id: number.id }, this.services);
       return number;
     });
   }

@@ -3,6 +3,8 @@ import type { JobAttempt } from '../../jobs/job.js';
 import type { AppServices } from '../../services.js';
 import { SmsProviderError, smsProvider } from './provider.js';
 import { Sms, SmsMessage } from './sms.entity.js';
+import { SmsRepository } from './sms.repository.js';
+import { QUEUED_SMS } from './statuses.js';
 import { advanceSms } from './status.js';
 
 /** Where the provider reports on one text; naming our id lets the report wait for the send to commit. */
@@ -15,7 +17,7 @@ export async function sendSmsMessage(services: AppServices, messageId: string, a
   const message = await em.findOne(SmsMessage, { id: messageId }, { populate: ['sms_number'] });
   // Paused after acceptance: the texts wait; unpausing the number enqueues the message again.
   if (!message || message.sms_number.paused) return;
-  const pending = await em.find(Sms, { message: messageId, status: 'queued' }, { fields: ['id'], orderBy: { created_at: 'asc', id: 'asc' } });
+  const pending = await em.find(Sms, { message: messageId, status: QUEUED_SMS }, { fields: ['id'], orderBy: { created_at: 'asc', id: 'asc' } });
   const lastAttempt = attempt.retryCount >= attempt.retryLimit;
   let retry: SmsProviderError | null = null;
   for (const { id } of pending) {
@@ -39,8 +41,7 @@ async function sendOne(services: AppServices, smsId: string, lastAttempt: boolea
   const provider = smsProvider(config);
   const em = services.orm.em.fork() as EntityManager;
   await em.transactional(async (tx) => {
-    const locked = await tx.execute<{ id: string }[]>(`select id from sms where id = ? and status = 'queued' for update skip locked`, [smsId]);
-    if (!locked.length) return;
+    if (!(await new SmsRepository(tx).lockQueued(smsId))) return;
     const sms = await tx.findOneOrFail(Sms, { id: smsId }, { populate: ['recipient'] });
     let result;
     try {

@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import type { SmsMessageListArgs } from './messages.inputs.js';
 import { Sms, SmsMessage } from './sms.entity.js';
+import { SmsRepository } from './sms.repository.js';
+import { QUEUED_SMS } from './statuses.js';
 import { type Actor } from '../../core/actor.js';
 import { offsetOf } from '../../core/page.js';
 
@@ -20,24 +22,15 @@ export class SmsMessageService {
       limit: args.limit,
       offset: offsetOf(args),
     });
-    const waiting = await this.waiting(messages.filter((m) => m.sms_number.paused).map((m) => m.id));
+    // Only messages of paused numbers can wait.
+    const waiting = await new SmsRepository(this.em).messagesWithQueued(messages.filter((m) => m.sms_number.paused).map((m) => m.id));
     return messages.map((message) => ({ message, paused: waiting.has(message.id) }));
   }
 
   async get(auth: Actor, id: string): Promise<MessageView & { sms: Sms[] }> {
     const message = await findOwned(this.em, SmsMessage, auth, { id }, ['sms_number']);
     const sms = await this.em.find(Sms, { message: message.id }, { orderBy: { created_at: 'asc', id: 'asc' } });
-    const paused = message.sms_number.paused && sms.some((s) => s.status === 'queued');
+    const paused = message.sms_number.paused && sms.some((s) => s.status === QUEUED_SMS);
     return { message, paused, sms };
-  }
-
-  /** Of these messages (all of paused numbers), those with texts still queued. */
-  private async waiting(ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows = await this.em.execute<{ message_id: string }[]>(
-      `select distinct message_id from sms where message_id = any(?) and status = 'queued'`,
-      [`{${ids.join(',')}}`],
-    );
-    return new Set(rows.map((r) => r.message_id));
   }
 }

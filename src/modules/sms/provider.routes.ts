@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
 import { smsProvider, type SmsStatusUpdate } from './provider.js';
 import { Sms } from './sms.entity.js';
+import { SmsRepository } from './sms.repository.js';
 import { advanceSms } from './status.js';
 import { registerFormRoutes } from '../../http/form-routes.js';
 
@@ -16,9 +17,7 @@ const BODY_LIMIT = 64 * 1024;
 async function applyStatus(services: AppServices, update: SmsStatusUpdate, smsId: string | null): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
   await em.transactional(async (tx) => {
-    const rows = smsId
-      ? await tx.execute<{ id: string; provider_id: string | null }[]>(`select id, provider_id from sms where id = ? for update`, [smsId])
-      : await tx.execute<{ id: string; provider_id: string | null }[]>(`select id, provider_id from sms where provider_id = ? for update`, [update.providerId]);
+    const rows = await new SmsRepository(tx).lockForReport(smsId, update.providerId);
     const row = rows.find((r) => r.provider_id === update.providerId);
     if (!row) return;
     const sms = await tx.findOneOrFail(Sms, { id: row.id }, { populate: ['recipient'] });

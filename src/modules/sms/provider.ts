@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config/index.js';
 import { newId } from '../../lib/ids.js';
+import type { ReportedSmsStatus } from './statuses.js';
 
 /**
  * The SMS provider behind the service (SMS_PROVIDER): sending, and reading what the provider
  * sends back (status callbacks and inbound texts), which arrive at `/sms/provider/<name>/...`.
  */
-export type SmsStatus = 'queued' | 'sent' | 'delivered' | 'failed';
+export type SmsStatus = ReportedSmsStatus;
 
 export interface SmsSendRequest {
   from: string;

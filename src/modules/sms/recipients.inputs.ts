@@ -1,14 +1,13 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
 import { OneOf } from '../../graphql/validation.js';
-
-export const SMS_RECIPIENT_STATUSES = ['active', 'opt_out'] as const;
+import { SMS_RECIPIENT_STATUSES, type SmsRecipientStatus } from './statuses.js';
 
 @ArgsType()
 export class SmsRecipientListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'active or opt_out' })
   @OneOf(SMS_RECIPIENT_STATUSES)
-  status?: string | null;
+  status?: SmsRecipientStatus | null;
 
   @Field(() => ID, { nullable: true, description: 'Only numbers this SMS number has sent to.' })
   sms_number_id?: string | null;
@@ -22,7 +21,7 @@ export class SmsRecipientIdArgs {
 @ArgsType()
 export class UpdateSmsRecipientArgs {
   @Field(() => ID) sms_recipient_id!: string;
-  @Field({ description: 'active, or opt_out: sends to the number are then skipped' })
+  @Field(() => String, { description: 'active, or opt_out: sends to the number are then skipped' })
   @OneOf(SMS_RECIPIENT_STATUSES)
-  status!: string;
+  status!: SmsRecipientStatus;
 }

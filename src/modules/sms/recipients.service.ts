@@ -3,6 +3,7 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import type { SmsRecipientListArgs, UpdateSmsRecipientArgs } from './recipients.inputs.js';
 import { Sms, SmsRecipient } from './sms.entity.js';
+import { SmsRepository } from './sms.repository.js';
 import { type Actor } from '../../core/actor.js';
 import { offsetOf } from '../../core/page.js';
 
@@ -18,8 +19,7 @@ export class SmsRecipientService {
     if (args.status) where.status = args.status;
     if (args.sms_number_id) {
       const number = await findOwned(this.em, SmsNumber, auth, { id: args.sms_number_id });
-      const sentTo = this.em.createQueryBuilder(Sms, 's').select('s.recipient').where({ sms_number: number.id });
-      where.id = { $in: sentTo };
+      where.id = { $in: new SmsRepository(this.em).recipientsTextedFrom(number.id) };
     }
     return this.em.find(SmsRecipient, where, { orderBy: { created_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) });
   }

@@ -1,14 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueue } from '../../jobs/boss.js';
-import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { personalize } from '../sending/render.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
+import { smsNumberResumed } from '../sms-numbers/sms-number.events.js';
 import { segmentCount } from './segments.js';
 import { E164, type SendSmsArgs } from './send.inputs.js';
 import { smsSendJob } from './send.job.js';
 import { Sms, SmsActivity, SmsMessage, SmsRecipient } from './sms.entity.js';
+import { SmsRepository } from './sms.repository.js';
+import { OPTED_OUT, QUEUED_SMS, SKIPPED_SMS } from './statuses.js';
 import { type Actor } from '../../core/actor.js';
 import { msg, FieldErrorBag } from '../../core/errors.js';
 
@@ -57,13 +59,13 @@ export async function acceptSms(services: AppServices, em: EntityManager, auth: 
       personalization: (args.personalization ?? []).map((p) => ({ phone_number: p.phone_number, data: p.data })),
       created_at: now,
       updated_at: now,
-    } as never);
-    const recipients = await upsertRecipients(tx, auth.accountId, args.to, now);
+    });
+    const recipients = await new SmsRepository(tx).upsertRecipients(auth.accountId, args.to, now);
     let queued = 0;
     for (const to of args.to) {
       const recipient = recipients.get(to)!;
       const text = personalize(args.text, data.get(to) ?? {}, 'text');
-      const status = recipient.status === 'opt_out' ? 'skipped' : 'queued';
+      const status = recipient.status === OPTED_OUT ? SKIPPED_SMS : QUEUED_SMS;
       const sms = tx.create(Sms, {
         account,
         message,
@@ -76,10 +78,10 @@ export async function acceptSms(services: AppServices, em: EntityManager, auth: 
         segment_count: segmentCount(text),
         created_at: now,
         updated_at: now,
-      } as never);
-      if (status === 'queued') {
+      });
+      if (status === QUEUED_SMS) {
         queued++;
-        tx.create(SmsActivity, { account, sms_number: number, sms, status: 'queued', created_at: now, updated_at: now } as never);
+        tx.create(SmsActivity, { account, sms_number: number, sms, status, created_at: now, updated_at: now });
       }
     }
     await tx.flush();
@@ -89,16 +91,10 @@ export async function acceptSms(services: AppServices, em: EntityManager, auth: 
 }
 
 /**
- * The recipient row of each number, created on first send; its status says who opted out. Rows
- * are taken in number order, so two sends to the same numbers cannot lock them crosswise.
+ * Unpausing a number sends what waited: the send job leaves a paused number's texts queued, so
+ * each message still holding queued texts of the number gets its job again.
  */
-async function upsertRecipients(tx: EntityManager, accountId: string, numbers: string[], now: Date) {
-  const rows = await tx.execute<{ id: string; number: string; status: string }[]>(
-    `insert into sms_recipients (id, created_at, updated_at, account_id, number, status)
-     select x.id, ?, ?, ?, x.number, 'active' from jsonb_to_recordset(?::jsonb) as x(id text, number text)
-     on conflict (account_id, number) do update set updated_at = excluded.updated_at
-     returning id, number, status`,
-    [now, now, accountId, JSON.stringify([...numbers].sort().map((number) => ({ id: newId(), number })))],
-  );
-  return new Map(rows.map((r) => [r.number, r]));
-}
+smsNumberResumed.on(async (tx, { sms_number_id }, services) => {
+  const waiting = await new SmsRepository(tx).messagesQueuedOn(sms_number_id);
+  for (const message_id of waiting) await enqueue(tx, services.boss, smsSendJob, { sms_message_id: message_id });
+});

@@ -1,7 +1,9 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
+import type { ReportedSmsStatus, SmsRecipientStatus, SmsStatus } from './statuses.js';
 
 /**
  * A phone number the account has sent to (or that texted one of its numbers). `opt_out` numbers
@@ -18,9 +20,8 @@ export class SmsRecipient extends BaseEntity {
   @Property({ type: 'string', length: 32 })
   number!: string;
 
-  /** active or opt_out. */
   @Property({ type: 'string', length: 10 })
-  status: string = 'active';
+  status: Opt<SmsRecipientStatus> = 'active';
 }
 
 /** One `POST /v1/sms` request: the text as sent (before personalization) to its recipients. */
@@ -37,14 +38,14 @@ export class SmsMessage extends BaseEntity {
   from!: string;
 
   @Property({ type: 'text[]' })
-  to: string[] = [];
+  to: Opt<string[]> = [];
 
   @Property({ type: 'text' })
   text!: string;
 
   /** `[{phone_number, data}]` as the request gave it. */
   @Property({ type: 'json' })
-  personalization: unknown[] = [];
+  personalization: Opt<unknown[]> = [];
 }
 
 /**
@@ -79,10 +80,10 @@ export class Sms extends BaseEntity {
   text!: string;
 
   @Property({ type: 'string', length: 20 })
-  status: string = 'queued';
+  status: Opt<SmsStatus> = 'queued';
 
   @Property({ type: 'integer' })
-  segment_count: number = 1;
+  segment_count: Opt<number> = 1;
 
   @Property({ type: 'string', length: 64, nullable: true })
   error_type: string | null = null;
@@ -109,7 +110,7 @@ export class SmsActivity extends BaseEntity {
   sms!: Sms;
 
   @Property({ type: 'string', length: 20 })
-  status!: string;
+  status!: ReportedSmsStatus;
 }
 
 /**
@@ -140,7 +141,7 @@ export class SmsInbound extends BaseEntity {
   forward_url!: string;
 
   @Property({ type: 'boolean' })
-  enabled: boolean = true;
+  enabled: Opt<boolean> = true;
 
   /** The id of its `webhooks` row (kind sms_inbound). */
   @Property({ type: 'string', length: 32 })

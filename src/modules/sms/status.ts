@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordSmsEvent, type SmsEventSms, type SmsEventType } from '../events/sms-events.js';
-import type { SmsStatus } from './provider.js';
+import type { ReportedSmsStatus as SmsStatus } from './statuses.js';
 import { SmsActivity, type Sms } from './sms.entity.js';
 
 /**
@@ -49,7 +49,7 @@ export function advanceSms(tx: EntityManager, sms: Sms, target: SmsStatus, error
       sms.error_type = (error?.type ?? 'failed').slice(0, 64);
       sms.error_description = error?.description ?? null;
     }
-    tx.create(SmsActivity, { account: sms.account, sms_number: sms.sms_number, sms, status: step, created_at: when, updated_at: when } as never);
+    tx.create(SmsActivity, { account: sms.account, sms_number: sms.sms_number, sms, status: step, created_at: when, updated_at: when });
     if (step !== 'queued') recordSmsEvent(tx, sms.account.id, sms.sms_number.id, `sms.${step}` as SmsEventType, eventSms(sms), when);
   });
   return steps;
