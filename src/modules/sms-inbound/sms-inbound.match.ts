@@ -1,3 +1,5 @@
+import { ACTIVE_RECIPIENT, OPTED_OUT, type SmsRecipientStatus } from '../sms/statuses.js';
+
 /**
  * What an inbound text does, as pure functions: which routes it is forwarded to, and whether it
  * opts its sender out of (or back into) the account's texts.
@@ -43,9 +45,9 @@ const OPT_OUT = new Set(['stop', 'stopall', 'unsubscribe', 'cancel', 'end', 'qui
 const OPT_IN = new Set(['start', 'yes', 'unstop']);
 
 /** The recipient status a text asks for: `opt_out`, `active`, or null for an ordinary text. */
-export function keywordStatus(text: string): 'opt_out' | 'active' | null {
+export function keywordStatus(text: string): SmsRecipientStatus | null {
   const word = text.trim().toLowerCase();
-  if (OPT_OUT.has(word)) return 'opt_out';
-  if (OPT_IN.has(word)) return 'active';
+  if (OPT_OUT.has(word)) return OPTED_OUT;
+  if (OPT_IN.has(word)) return ACTIVE_RECIPIENT;
   return null;
 }

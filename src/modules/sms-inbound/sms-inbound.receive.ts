@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import type { SmsInboundText } from '../sms/provider.js';
-import { keywordStatus, routeMatches, type RouteFilter } from './sms-inbound.match.js';
-import { LIVE } from './sms-inbound.service.js';
+import { SmsRepository } from '../sms/sms.repository.js';
+import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
+import { WebhookRepository } from '../webhooks/webhook.repository.js';
+import { keywordStatus, routeMatches } from './sms-inbound.match.js';
+import { SmsInboundRepository } from './sms-inbound.repository.js';
 import { isoTimestamp } from '../../lib/timestamps.js';
 
 export const SMS_INBOUND_EVENT = 'sms.inbound';
@@ -40,52 +43,29 @@ export function forwardBody(m: Stored): string {
  * POSTs signed with the route's secret and retries on failure.
  */
 export async function receiveSmsInbound(em: EntityManager, given: SmsInboundText, at = new Date()): Promise<ReceiveOutcome> {
-  const [number] = await em.execute<{ id: string; account_id: string }[]>(
-    'select id, account_id from sms_numbers where telephone_number = ?',
-    [given.to],
-  );
+  const number = await em.findOne(SmsNumber, { telephone_number: given.to });
   if (!number) return 'unknown_number';
+  const accountId = number.account.id;
   // PostgreSQL text cannot hold NUL; no phone sends one.
   const text = { ...given, text: given.text.replace(/\u0000/g, '') };
   const now = at.toISOString();
   return em.transactional(async (tx) => {
+    const inbound = new SmsInboundRepository(tx);
     const id = newId();
-    const inserted = await tx.execute(
-      `insert into sms_inbound_messages (id, created_at, updated_at, account_id, sms_number_id, "from", "to", text, provider_id)
-       values (?, ?::timestamptz, ?::timestamptz, ?, ?, ?, ?, ?, ?) on conflict (provider_id) do nothing returning id`,
-      [id, now, now, number.account_id, number.id, text.from, text.to, text.text, text.providerId],
-    );
-    if (!inserted.length) return 'duplicate';
-
-    const status = keywordStatus(text.text);
-    await tx.execute(
-      `insert into sms_recipients (id, created_at, updated_at, account_id, number, status)
-       values (?, ?::timestamptz, ?::timestamptz, ?, ?, ?)
-       on conflict (account_id, number) do ${status ? 'update set status = excluded.status, updated_at = excluded.updated_at' : 'nothing'}`,
-      [newId(), now, now, number.account_id, text.from, status ?? 'active'],
-    );
-
-    const routes = await tx.execute<(RouteFilter & { id: string; webhook_id: string })[]>(
-      `select r.id, r.webhook_id, r.filter_comparer, r.filter_value
-         from sms_inbounds r join webhooks w on w.id = r.webhook_id
-        where r.sms_number_id = ? and ${LIVE}`,
-      [number.id],
-    );
-    const deliveries = routes
+    const row = { id, accountId, smsNumberId: number.id, from: text.from, to: text.to, text: text.text, providerId: text.providerId, at: now };
+    if (!(await inbound.insertMessage(row))) return 'duplicate';
+    await new SmsRepository(tx).recordSender(accountId, text.from, keywordStatus(text.text), now);
+    const deliveries = (await inbound.liveRoutes(number.id))
       .filter((r) => routeMatches(r, text.text))
       .map((r) => ({
         id: `msg_${newId(24)}`,
         webhook_id: r.webhook_id,
+        event_id: id,
+        type: SMS_INBOUND_EVENT,
         body: forwardBody({ id, routeId: r.id, numberId: number.id, text, at }),
       }));
-    if (deliveries.length) {
-      await tx.execute(
-        `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-         select x.id, x.webhook_id, ?, ?, x.body, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
-           from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, body text)`,
-        [id, SMS_INBOUND_EVENT, now, now, now, JSON.stringify(deliveries)],
-      );
-    }
+    // Pending deliveries: the engine POSTs them signed with each route's secret, and retries them.
+    if (deliveries.length) await new WebhookRepository(tx).insertDeliveries(deliveries, now);
     return 'stored';
   });
 }

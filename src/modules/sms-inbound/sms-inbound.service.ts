@@ -8,19 +8,16 @@ import { SmsInbound } from '../sms/sms.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import type { CreateSmsInboundArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
+import { SmsInboundRepository } from './sms-inbound.repository.js';
 import { checkFilter, checkForwardUrl, checkName } from './sms-inbound.validate.js';
 import { type Actor } from '../../core/actor.js';
 import { msg, FieldErrorBag } from '../../core/errors.js';
-import { offsetOf } from '../../core/page.js';
 
 /** A route and the `webhooks` row (kind sms_inbound) through which the engine delivers its texts. */
 export interface RouteWithTarget {
   route: SmsInbound;
   webhook: Webhook;
 }
-
-/** SQL over `sms_inbounds r join webhooks w`: on, and its target not paused by the engine (what `enabled` shows). */
-export const LIVE = 'r.enabled and w.enabled and w.paused_reason is null';
 
 /**
  * SMS inbound routes of the account. A route and its webhook row are written in one flush (one
@@ -33,23 +30,8 @@ export class SmsInboundService {
   ) {}
 
   async list(auth: Actor, args: SmsInboundListArgs): Promise<RouteWithTarget[]> {
-    const where = ['r.account_id = ?'];
-    const params: unknown[] = [auth.accountId];
-    if (args.sms_number_id) {
-      await findOwned(this.em, SmsNumber, auth, { id: args.sms_number_id });
-      where.push('r.sms_number_id = ?');
-      params.push(args.sms_number_id);
-    }
-    if (args.enabled != null) {
-      where.push(`(${LIVE}) = ?`);
-      params.push(args.enabled);
-    }
-    const rows = await this.em.execute<{ id: string }[]>(
-      `select r.id from sms_inbounds r join webhooks w on w.id = r.webhook_id
-        where ${where.join(' and ')} order by r.created_at desc, r.id desc limit ? offset ?`,
-      [...params, args.limit, offsetOf(args)] as never[],
-    );
-    const ids = rows.map((r) => r.id);
+    if (args.sms_number_id) await findOwned(this.em, SmsNumber, auth, { id: args.sms_number_id });
+    const ids = await new SmsInboundRepository(this.em).pageIds(auth.accountId, { smsNumberId: args.sms_number_id, enabled: args.enabled }, args);
     const routes = await this.em.find(SmsInbound, { id: { $in: ids } });
     const webhooks = await this.em.find(Webhook, { id: { $in: routes.map((r) => r.webhook_id) } });
     const byId = new Map(webhooks.map((w) => [w.id, w]));
@@ -88,7 +70,7 @@ export class SmsInboundService {
       events: [],
       enabled,
       secret_enc: encrypt(this.services.config.APP_SECRET, randomSecret()),
-    } as never);
+    });
     const route = this.em.create(SmsInbound, {
       account,
       sms_number: number!,
@@ -98,7 +80,7 @@ export class SmsInboundService {
       forward_url: url,
       enabled,
       webhook_id: webhook.id,
-    } as never);
+    });
     await takenIfDuplicate('forward_url', () => this.em.flush());
     return { route, webhook };
   }
