@@ -3,6 +3,7 @@ import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorator
 import { BaseEntity } from '../../db/base.entity.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthResult } from './aggregate.js';
+import type { ReportChannel } from './dmarc.constants.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 
@@ -87,9 +88,8 @@ export class DmarcReport extends BaseEntity {
   @Property({ type: 'bigint', columnType: 'bigint' })
   total_volume: Opt<number> = 0;
 
-  /** smtp or upload. */
   @Property({ type: 'string', length: 10 })
-  received_via!: string;
+  received_via!: ReportChannel;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { MaxInt, MaxLen, MinInt, OneOf } from '../../graphql/validation.js';
+import { DMARC_CATEGORIES, REPORT_SOURCE_STATUSES, type DmarcCategory, type ReportSourceStatus } from './dmarc.constants.js';
 
 export const DMARC_SORTS = ['created_at', 'updated_at', 'dmarc_valid', 'spf_status'] as const;
 export const ORDERS = ['asc', 'desc'] as const;
@@ -35,9 +36,6 @@ export class UpdateDmarcMonitorArgs {
   wanted_dmarc_record!: string;
 }
 
-/** Values of the reports' `category` filter (SPEC.md leaves them open; README "DMARC reports"). */
-export const DMARC_CATEGORIES = ['favorites', 'compliant', 'non_compliant'] as const;
-export const REPORT_SOURCE_STATUSES = ['accepted', 'rejected', 'quarantined'] as const;
 
 const DATE_HELP = 'UTC: YYYY-MM-DD (a whole day), YYYY-MM-DD HH:MM:SS or a Unix timestamp.';
 
@@ -52,7 +50,7 @@ export class DmarcReportArgs {
   @Field(() => String, { nullable: true, description: 'Part of the source IP, its reverse DNS name or the From domain.' }) @MaxLen(255) search?: string | null;
   @Field(() => String, { nullable: true, description: 'favorites (IPs marked favorite), compliant (mail that passed DMARC) or non_compliant (mail that failed it).' })
   @OneOf(DMARC_CATEGORIES)
-  category?: string | null;
+  category?: DmarcCategory | null;
   @Field(() => String, { nullable: true, description: 'The reporting organisation (org_name), exactly.' }) @MaxLen(255) report_source?: string | null;
 }
 
@@ -68,7 +66,7 @@ export class DmarcReportSourcesArgs {
   @Field({ description: `After date_from, not in the future. ${DATE_HELP}` }) date_to!: string;
   @Field(() => String, { nullable: true, description: 'accepted, rejected or quarantined: only reports with mail the receiver treated so.' })
   @OneOf(REPORT_SOURCE_STATUSES)
-  status?: string | null;
+  status?: ReportSourceStatus | null;
 }
 
 @ArgsType()

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { likeEscape, Where } from '../email-log/sql.js';
 import type { AuthResult } from './aggregate.js';
+import type { DmarcCategory } from './dmarc.constants.js';
 import { DmarcFavorite } from './dmarc.entity.js';
 
 /** What narrows the report rows read: the period (report begin), one IP, an organisation, a search, a category. */
@@ -10,7 +11,7 @@ export interface RowFilter {
   ip?: string;
   report_source?: string | null;
   search?: string | null;
-  category?: string | null;
+  category?: DmarcCategory | null;
 }
 
 export interface Paging {

@@ -5,6 +5,7 @@ import { countryCodeOf } from '../../lib/geo.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { parseAggregate, ReportError, unpack, type AggregateReport } from './aggregate.js';
+import type { ReportChannel } from './dmarc.constants.js';
 import { DmarcMonitor, DmarcReport, DmarcReportRow } from './dmarc.entity.js';
 import { dmarcResolveIpsJob } from './dmarc.job.js';
 
@@ -63,7 +64,7 @@ async function rowsOf(tx: EntityManager, monitor: DmarcMonitor, stored: DmarcRep
  * that also queues the reverse-DNS lookups of its source IPs. Throws ReportError when the file is
  * no report for this monitor.
  */
-export async function storeReport(services: Services, monitorId: string, data: Buffer, via: 'smtp' | 'upload'): Promise<StoredReport> {
+export async function storeReport(services: Services, monitorId: string, data: Buffer, via: ReportChannel): Promise<StoredReport> {
   const report = parseAggregate(unpack(data));
   const em = services.orm.em.fork();
   const monitor = await em.findOneOrFail(DmarcMonitor, { id: monitorId }, { populate: ['domain'] });

@@ -6,6 +6,7 @@ import type { AppServices } from '../../services.js';
 import { asDate } from '../email-log/sql.js';
 import { normalizeIp, percent, ReportError, type AuthResult } from './aggregate.js';
 import { DmarcFavorite, DmarcMonitor } from './dmarc.entity.js';
+import { DISPOSITION_OF } from './dmarc.constants.js';
 import { DmarcRepository, type RowFilter } from './dmarc.repository.js';
 import type { DmarcFavoriteArgs, DmarcIpReportArgs, DmarcReportArgs, DmarcReportSourcesArgs, UploadDmarcReportArgs } from './dmarc.inputs.js';
 import type { DmarcReportIpType, DmarcReportReceiptType, DmarcReportRecordType, DmarcReportSourceType } from './dmarc.type.js';
@@ -14,9 +15,6 @@ import { type Actor } from '../../core/actor.js';
 import { errors, label, FieldErrorBag } from '../../core/errors.js';
 
 type Services = Pick<AppServices, 'orm' | 'boss' | 'log'>;
-
-/** receiver's disposition per `status` of /report-sources. */
-const DISPOSITION_OF: Record<string, string> = { accepted: 'none', rejected: 'reject', quarantined: 'quarantine' };
 
 const DAY_MS = 86_400_000;
 
