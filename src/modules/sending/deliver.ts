@@ -10,7 +10,9 @@ import { suppressRecipient } from '../suppressions/suppression.add.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
 import { Template } from '../templates/template.entity.js';
 import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
-import { Email, Message, MessageAttachment, PENDING_EMAIL, type Address } from './message.entity.js';
+import { Email, Message, MessageAttachment, type Address } from './message.entity.js';
+import { MessageRepository } from './message.repository.js';
+import { DELIVERABLE_MESSAGE, isIn, PENDING_EMAIL } from './status.js';
 import { buildMime } from './mime.js';
 import { personalize } from './render.js';
 
@@ -49,13 +51,12 @@ function dkimKey(appSecret: string, sealed: string): string {
 export async function deliverMessage(services: AppServices, messageId: string, attempt: JobAttempt): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
   const message = await em.findOne(Message, { id: messageId }, { populate: ['domain'] });
-  if (!message || ['cancelled', 'error', 'sent'].includes(message.status)) return;
+  if (!message || !isIn(DELIVERABLE_MESSAGE, message.status)) return;
   const domain = message.domain;
 
   // Paused after acceptance: wait. Switching send_paused off enqueues the message again.
   if (domain.settings.send_paused) {
-    await em.execute(`update messages set status = 'paused', updated_at = now() where id = ?`, [message.id]);
-    await em.execute(`update emails set status = 'paused', updated_at = now() where message_id = ? and status in ('queued', 'scheduled')`, [message.id]);
+    await new MessageRepository(em).pause(message.id);
     return;
   }
 
@@ -79,12 +80,7 @@ export async function deliverMessage(services: AppServices, messageId: string, a
     text = text ?? template.text;
   }
   // A schedule cancelled since the message was read must stay cancelled: take it only if still waiting.
-  const taken = await em.execute<{ id: string }[]>(
-    `update messages set status = 'sending', updated_at = now()
-      where id = ? and status in ('queued', 'scheduled', 'paused', 'sending') returning id`,
-    [message.id],
-  );
-  if (!taken.length) return;
+  if (!(await new MessageRepository(em).take(message.id))) return;
 
   const prepared: Prepared = {
     message,
@@ -96,7 +92,7 @@ export async function deliverMessage(services: AppServices, messageId: string, a
     cc: message.cc,
     bcc: message.bcc,
   };
-  const pending = await em.find(Email, { message: message.id, status: { $in: PENDING_EMAIL } }, { orderBy: { position: 'asc' } });
+  const pending = await em.find(Email, { message: message.id, status: { $in: [...PENDING_EMAIL] } }, { orderBy: { position: 'asc' } });
   const lastAttempt = attempt.retryCount >= attempt.retryLimit;
   // Checked again at send time: an address may have been suppressed since the message was
   // accepted (a scheduled send, an unsubscribe, a bounce of an earlier message).
@@ -113,22 +109,12 @@ export async function deliverMessage(services: AppServices, messageId: string, a
     if (outcome === 'deferred') deferred++;
   }
   if (deferred) throw new DeferredDelivery(`${deferred} email(s) of message ${message.id} deferred; retrying later`);
-  await em.execute(
-    `update messages set status = 'sent', updated_at = now() where id = ? and status = 'sending'
-       and not exists (select 1 from emails where message_id = ? and status = any(?))`,
-    [message.id, message.id, `{${PENDING_EMAIL.join(',')}}`],
-  );
+  await new MessageRepository(em).finishIfDone(message.id);
 }
 
 /** A message that cannot be sent at all: it ends in `error` with the reason, its pending emails cancelled. */
 async function giveUp(em: EntityManager, messageId: string, reason: string): Promise<void> {
-  await em.transactional(async (tx) => {
-    await tx.execute(`update messages set status = 'error', status_message = ?, updated_at = now() where id = ?`, [reason, messageId]);
-    await tx.execute(`update emails set status = 'cancelled', updated_at = now() where message_id = ? and status = any(?)`, [
-      messageId,
-      `{${PENDING_EMAIL.join(',')}}`,
-    ]);
-  });
+  await em.transactional((tx) => new MessageRepository(tx).fail(messageId, reason));
 }
 
 /**
@@ -175,11 +161,7 @@ async function deliverEmailOnce(
 ): Promise<Outcome> {
   const em = services.orm.em.fork() as EntityManager;
   const result = await em.transactional(async (tx) => {
-    const locked = await tx.execute<{ id: string }[]>(
-      `select id from emails where id = ? and status = any(?) for update skip locked`,
-      [emailId, `{${PENDING_EMAIL.join(',')}}`],
-    );
-    if (!locked.length) return 'skipped';
+    if (!(await new MessageRepository(tx).lockPendingEmail(emailId))) return 'skipped';
     const email = await tx.findOneOrFail(Email, { id: emailId });
     const { message, domain } = p;
     const ref: ActivityEmail = {

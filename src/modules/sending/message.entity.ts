@@ -1,9 +1,11 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { newId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Recipient } from '../recipients/recipient.entity.js';
+import type { EmailStatus, MessageStatus } from './status.js';
 
 export interface Address {
   email: string;
@@ -15,14 +17,6 @@ export interface MessageSettings {
   track_opens?: boolean;
   track_content?: boolean;
 }
-
-/**
- * Where an accepted send stands. `scheduled` waits for `send_at`, `paused` for its domain's
- * `send_paused` to be switched off; `sent` means every email reached a final state; `cancelled`
- * is a schedule deleted by the caller, `error` a schedule that could not go out (its template was
- * deleted), with the reason in `status_message`.
- */
-export type MessageStatus = 'queued' | 'scheduled' | 'paused' | 'sending' | 'sent' | 'cancelled' | 'error';
 
 /** One accepted send (POST /v1/email, the GraphQL mutation, one item of a bulk send). */
 @Entity({ tableName: 'messages' })
@@ -54,10 +48,10 @@ export class Message extends BaseEntity {
   reply_to: Address | null = null;
 
   @Property({ type: 'json' })
-  cc: Address[] = [];
+  cc: Opt<Address[]> = [];
 
   @Property({ type: 'json' })
-  bcc: Address[] = [];
+  bcc: Opt<Address[]> = [];
 
   @Property({ type: 'text' })
   subject!: string;
@@ -69,26 +63,26 @@ export class Message extends BaseEntity {
   html: string | null = null;
 
   @Property({ type: 'text[]' })
-  tags: string[] = [];
+  tags: Opt<string[]> = [];
 
   @Property({ type: 'string', length: 10, nullable: true })
   language: string | null = null;
 
   /** Lower-cased recipient address → its `{{var}}` values. */
   @Property({ type: 'json' })
-  personalization: Record<string, Record<string, unknown>> = {};
+  personalization: Opt<Record<string, Record<string, unknown>>> = {};
 
   @Property({ type: 'json' })
-  settings: MessageSettings = {};
+  settings: Opt<MessageSettings> = {};
 
   @Property({ type: 'json' })
-  headers: { name: string; value: string }[] = [];
+  headers: Opt<{ name: string; value: string }[]> = [];
 
   @Property({ type: 'string', length: 998, nullable: true })
   in_reply_to: string | null = null;
 
   @Property({ type: 'json' })
-  references: string[] = [];
+  references: Opt<string[]> = [];
 
   @Property({ type: 'string', length: 990, nullable: true })
   list_unsubscribe: string | null = null;
@@ -100,7 +94,7 @@ export class Message extends BaseEntity {
   send_at: Date | null = null;
 
   @Property({ type: 'string', length: 20 })
-  status: MessageStatus = 'queued';
+  status: Opt<MessageStatus> = 'queued';
 
   @Property({ type: 'string', length: 500, nullable: true })
   status_message: string | null = null;
@@ -110,7 +104,7 @@ export class Message extends BaseEntity {
 @Entity({ tableName: 'message_attachments' })
 export class MessageAttachment {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId();
+  id: Opt<string> = newId();
 
   @ManyToOne(() => Message, { deleteRule: 'cascade' })
   @Index()
@@ -123,7 +117,7 @@ export class MessageAttachment {
   filename!: string;
 
   @Property({ type: 'string', length: 20 })
-  disposition: 'inline' | 'attachment' = 'attachment';
+  disposition: Opt<'inline' | 'attachment'> = 'attachment';
 
   @Property({ type: 'string', length: 256, nullable: true })
   content_id: string | null = null;
@@ -131,25 +125,6 @@ export class MessageAttachment {
   @Property({ type: 'blob' })
   content!: Buffer;
 }
-
-/**
- * What happened to one email. `queued`, `scheduled`, `paused` and `deferred` are still to be
- * delivered; the others are final.
- */
-export type EmailStatus =
-  | 'queued'
-  | 'scheduled'
-  | 'paused'
-  | 'deferred'
-  | 'sent'
-  | 'delivered'
-  | 'soft_bounced'
-  | 'hard_bounced'
-  | 'suppressed'
-  | 'rejected'
-  | 'cancelled';
-
-export const PENDING_EMAIL: EmailStatus[] = ['queued', 'scheduled', 'paused', 'deferred'];
 
 /**
  * One email of a message: a copy for one `to` recipient, personalized and tracked on its own.
@@ -174,7 +149,7 @@ export class Email extends BaseEntity {
   recipient!: Recipient;
 
   @Property({ type: 'integer' })
-  position: number = 0;
+  position: Opt<number> = 0;
 
   @Property({ type: 'string', length: 320 })
   to_email!: string;
@@ -187,10 +162,10 @@ export class Email extends BaseEntity {
   subject!: string;
 
   @Property({ type: 'text[]' })
-  tags: string[] = [];
+  tags: Opt<string[]> = [];
 
   @Property({ type: 'string', length: 20 })
-  status: EmailStatus = 'queued';
+  status: Opt<EmailStatus> = 'queued';
 
   @Property({ type: 'string', length: 30, nullable: true })
   suppression_reason: string | null = null;
@@ -201,7 +176,7 @@ export class Email extends BaseEntity {
   smtp_message_id: string | null = null;
 
   @Property({ type: 'integer' })
-  attempts: number = 0;
+  attempts: Opt<number> = 0;
 
   /** The last SMTP answer or error, for the email log. */
   @Property({ type: 'text', nullable: true })
@@ -238,5 +213,5 @@ export class IdempotencyKey {
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   @Index()
-  created_at: Date = new Date();
+  created_at: Opt<Date> = new Date();
 }
