@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainScope, findOwned } from '../../db/scoped.js';
-import { asDate } from '../email-log/sql.js';
+import { asDate } from '../../db/sql.js';
 import { Recipient } from './recipient.entity.js';
+import { RecipientRepository } from './recipient.repository.js';
 import type { RecipientListArgs } from './recipient.inputs.js';
 import type { RecipientEmail } from './recipient.type.js';
 import { type Actor } from '../../core/actor.js';
@@ -39,15 +40,7 @@ export class RecipientService {
 
   /** The latest emails sent to a recipient already loaded through `get` (so owned and visible). */
   async emails(recipient: Recipient): Promise<RecipientEmail[]> {
-    const rows = await this.em.execute<
-      { id: string; message_id: string; from_email: string; subject: string; status: string; tags: string[] | null; created_at: unknown }[]
-    >(
-      `select e.id, e.message_id, m.from_email, e.subject, e.status, e.tags, e.created_at
-        from emails e join messages m on m.id = e.message_id
-        where e.recipient_id = ? and e.account_id = ?
-        order by e.created_at desc, e.id desc limit ${RECIPIENT_EMAILS_CAP}`,
-      [recipient.id, recipient.account.id],
-    );
+    const rows = await new RecipientRepository(this.em).latestEmails(recipient.id, recipient.account.id, RECIPIENT_EMAILS_CAP);
     return rows.map((r) => ({
       id: r.id,
       message_id: r.message_id,

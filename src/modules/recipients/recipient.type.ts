@@ -37,7 +37,8 @@ export class RecipientDetail extends RecipientType {
   @Field(() => DomainType) domain!: DomainType;
 }
 
-export function toRecipient(r: Recipient): RecipientType {
+/** The recipient as the API shows it, from the entity or from the same columns read with a join. */
+export function toRecipient(r: Pick<Recipient, 'id' | 'email' | 'created_at' | 'updated_at' | 'deleted_at'>): RecipientType {
   return {
     id: r.id,
     email: r.email,

@@ -1,0 +1,50 @@
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.js';
+import { Recipient } from './recipient.entity.js';
+
+/** One email sent to a recipient, as the recipient's detail lists it. */
+export interface RecipientEmailRow {
+  id: string;
+  message_id: string;
+  from_email: string;
+  subject: string;
+  status: string;
+  tags: string[] | null;
+  created_at: unknown;
+}
+
+export class RecipientRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * The recipient row of each address on this domain, created on first send (and restored if
+   * deleted), in one statement: lower-cased address → id.
+   */
+  async upsertForSend(accountId: string, domainId: string, emails: string[], now: Date): Promise<Map<string, string>> {
+    const rows = await this.em.execute<{ id: string; email: string }[]>(
+      `insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
+       select x.id, ?, ?, ?, ?, x.email from jsonb_to_recordset(?::jsonb) as x(id text, email text)
+       on conflict (domain_id, email) do update set deleted_at = null, updated_at = excluded.updated_at
+       returning id, email`,
+      [now, now, accountId, domainId, JSON.stringify(emails.map((email) => ({ id: newId(), email })))],
+    );
+    return new Map(rows.map((r) => [r.email, r.id]));
+  }
+
+  /** The domain's recipients of these (lower-cased) addresses, whatever the case they were stored in. */
+  byEmails(domainId: string, emails: string[]): Promise<Recipient[]> {
+    return this.em.find(Recipient, { domain: domainId, [raw((a) => `lower(${a}.email)`)]: { $in: emails } });
+  }
+
+  /** The latest `limit` emails sent to a recipient of the account, newest first. */
+  latestEmails(recipientId: string, accountId: string, limit: number): Promise<RecipientEmailRow[]> {
+    return this.em.execute<RecipientEmailRow[]>(
+      `select e.id, e.message_id, m.from_email, e.subject, e.status, e.tags, e.created_at
+        from emails e join messages m on m.id = e.message_id
+        where e.recipient_id = ? and e.account_id = ?
+        order by e.created_at desc, e.id desc limit ?`,
+      [recipientId, accountId, limit],
+    );
+  }
+}
