@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Email } from '../sending/message.entity.js';
@@ -56,7 +57,7 @@ export class Activity extends BaseEntity {
   suppression_reason: string | null = null;
 
   @Property({ type: 'json' })
-  data: ActivityData = {};
+  data: Opt<ActivityData> = {};
 }
 
 /**
@@ -84,27 +85,27 @@ export class ActivityStat {
 
   /** The message's tags, sorted. */
   @Property({ type: 'text[]' })
-  tags: string[] = [];
+  tags: Opt<string[]> = [];
 
   /** Two-letter code, or '' when not known or not an interaction. */
   @Property({ type: 'string', length: 2 })
-  country: string = '';
+  country: Opt<string> = '';
 
   @Property({ type: 'string', length: 100 })
-  ua_name: string = '';
+  ua_name: Opt<string> = '';
 
   @Property({ type: 'string', length: 20 })
-  ua_type: string = '';
+  ua_type: Opt<string> = '';
 
   /**
    * Concurrent sends of one domain would all add to the same row and wait for each other's
    * commit; each email adds to one of STAT_SHARDS rows instead. Readers sum, so it is invisible.
    */
   @Property({ type: 'smallint' })
-  shard: number = 0;
+  shard: Opt<number> = 0;
 
   @Property({ type: 'integer' })
-  count: number = 0;
+  count: Opt<number> = 0;
 }
 
 export const STAT_SHARDS = 8;

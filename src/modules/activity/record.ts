@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
-import { CHANNEL } from '../../lib/pubsub.js';
 import { STAT_SHARDS, type ActivityData, type ActivityType } from './activity.entity.js';
+import { ActivityRepository, type ActivityInsert } from './activity.repository.js';
 import { isoTimestamp } from '../../lib/timestamps.js';
 
 /** The email an activity belongs to, with what the `activity.*` event payload needs. */
@@ -58,7 +58,7 @@ export async function recordActivities(em: EntityManager, items: NewActivity[]):
   // Several steps of one email recorded together (sent, delivered) get one millisecond each, so
   // that their order in time is their order in the email's life.
   const step = new Map<string, number>();
-  const rows = items.map((it) => {
+  const rows = items.map((it): ActivityInsert => {
     const nth = step.get(it.email.id) ?? 0;
     step.set(it.email.id, nth + 1);
     const at = new Date((it.at ?? new Date()).getTime() + nth);
@@ -97,34 +97,6 @@ export async function recordActivities(em: EntityManager, items: NewActivity[]):
         : null,
     };
   });
-  await em.execute(
-    `with input as (
-       select * from jsonb_to_recordset(?::jsonb) as x(
-         id text, account_id text, domain_id text, email_id text, type text, suppression_reason text,
-         data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
-         shard smallint, event text, payload jsonb)
-     ),
-     acts as (
-       insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, suppression_reason, data)
-       select id, at, at, account_id, domain_id, email_id, type, suppression_reason, data from input
-     ),
-     stats as (
-       insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
-       select account_id, day, domain_id, type, array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
-         from input group by account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard
-       on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
-         do update set count = activity_stats.count + excluded.count
-     ),
-     evts as (
-       insert into domain_events (id, account_id, domain_id, type, payload, created_at)
-       select id, account_id, domain_id, event, payload, at from input where event is not null
-     )
-     -- Live subscribers (any process) hear of it when, and only if, the transaction commits.
-     select pg_notify('${CHANNEL}', json_build_object(
-              'topic', 'activity:' || account_id,
-              'detail', json_build_object('domain_id', domain_id, 'ids', json_agg(id)))::text)
-       from input group by account_id, domain_id`,
-    [JSON.stringify(rows)],
-  );
+  await new ActivityRepository(em).insert(rows);
   return rows.map((r) => r.id);
 }

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TEXT_ARRAY, Where } from '../email-log/sql.js';
+import { AnalyticsRepository, type NameColumn, type StatsFilter, type StatsUnit } from './analytics.repository.js';
 import { domainScope } from '../../db/scoped.js';
 import type { AnalyticsArgs, AnalyticsDateArgs } from './analytics.inputs.js';
 import type { AnalyticsByDate, AnalyticsByName } from './analytics.type.js';
 import { type Actor } from '../../core/actor.js';
 import { msg, FieldErrorBag } from '../../core/errors.js';
 
-const UNIT: Record<string, string> = { days: 'day', weeks: 'week', months: 'month', years: 'year' };
+const UNIT: Record<string, StatsUnit> = { days: 'day', weeks: 'week', months: 'month', years: 'year' };
 const RETENTION_MONTHS = 6;
 /** Zero-filling makes the answer as long as the range: a year of days at most. */
 const MAX_RANGE_SECONDS = 366 * 86400;
@@ -21,18 +21,18 @@ export function retentionStart(now = new Date()): Date {
 const dayOf = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
 /** Per-name breakdowns read opens: where and in what the email was read. */
-const NAME_COLUMN = { country: 'country', ua_name: 'ua_name', ua_type: 'ua_type' } as const;
+const NAME_COLUMN = { country: 'country', ua_name: 'ua_name', ua_type: 'ua_type' } as const satisfies Record<string, NameColumn>;
 export type NameBreakdown = keyof typeof NAME_COLUMN;
 
 /**
  * Analytics read only the daily rollup (activity_stats), never the activity rows: each answer
  * costs the same whatever the sending volume. A rollup row holds the message's whole tag set,
- * so a tag filter (`tags && $tags`) counts an email once however many of its tags match.
+ * so a tag filter counts an email once however many of its tags match.
  */
 export class AnalyticsService {
   constructor(private readonly em: EntityManager) {}
 
-  private async scope(auth: Actor, args: AnalyticsArgs, now = new Date()): Promise<Where> {
+  private async scope(auth: Actor, args: AnalyticsArgs, now = new Date()): Promise<StatsFilter> {
     const bag = new FieldErrorBag();
     if (args.date_from >= args.date_to) {
       bag.add('date_from', 'The date from must be a date before date to.');
@@ -44,34 +44,21 @@ export class AnalyticsService {
       bag.add('date_from', `The date from must be within the last ${RETENTION_MONTHS} months (analytics are kept that long).`);
     }
     bag.throwIfAny();
-    const w = new Where()
-      .add('account_id = ?', auth.accountId)
-      .add('day >= ?::date', dayOf(args.date_from))
-      .add('day <= ?::date', dayOf(args.date_to));
-    const domainId = await domainScope(this.em, auth, args.domain_id);
-    if (domainId) w.add('domain_id = ?', domainId);
-    if (args.tags?.length) w.add(`tags && ${TEXT_ARRAY}`, JSON.stringify(args.tags));
-    return w;
+    return {
+      accountId: auth.accountId,
+      fromDay: dayOf(args.date_from),
+      toDay: dayOf(args.date_to),
+      domainId: await domainScope(this.em, auth, args.domain_id),
+      tags: args.tags,
+    };
   }
 
   async byDate(auth: Actor, args: AnalyticsDateArgs): Promise<AnalyticsByDate> {
     // GraphQL lets an empty list through a non-null list argument; /v1 answers it before here.
     if (!args.event.length) new FieldErrorBag().add('event', msg.required('event')).throwIfAny();
-    const w = await this.scope(auth, args);
+    const filter = await this.scope(auth, args);
     const events = [...new Set(args.event)];
-    w.add(`type = any(${TEXT_ARRAY})`, JSON.stringify(events));
-    const unit = UNIT[args.group_by];
-    const rows = await this.em.execute<{ ts: string | number; type: string | null; n: string | number | null }[]>(
-      `with agg as (
-         select date_trunc('${unit}', day::timestamp) as start, type, sum(count) as n
-           from activity_stats where ${w.sql} group by 1, 2
-       )
-       select extract(epoch from u.start)::bigint as ts, agg.type, agg.n
-         from generate_series(date_trunc('${unit}', ?::date::timestamp), ?::date::timestamp, interval '1 ${unit}') as u(start)
-         left join agg on agg.start = u.start
-        order by u.start`,
-      [...w.params, dayOf(args.date_from), dayOf(args.date_to)],
-    );
+    const rows = await new AnalyticsRepository(this.em).byUnit(filter, events, UNIT[args.group_by]);
     const byStart = new Map<number, Record<string, number>>();
     for (const r of rows) {
       const date = Number(r.ts);
@@ -83,14 +70,8 @@ export class AnalyticsService {
   }
 
   async byName(auth: Actor, args: AnalyticsArgs, breakdown: NameBreakdown): Promise<AnalyticsByName> {
-    const w = await this.scope(auth, args);
-    const column = NAME_COLUMN[breakdown];
-    w.add(`type = 'opened'`).add(`${column} <> ''`);
-    const rows = await this.em.execute<{ name: string; count: string | number }[]>(
-      `select ${column} as name, sum(count) as count from activity_stats where ${w.sql}
-        group by 1 order by 2 desc, 1`,
-      w.params,
-    );
+    const filter = await this.scope(auth, args);
+    const rows = await new AnalyticsRepository(this.em).opensBy(filter, NAME_COLUMN[breakdown]);
     return { date_from: args.date_from, date_to: args.date_to, stats: rows.map((r) => ({ name: r.name, count: Number(r.count) })) };
   }
 }

@@ -1,8 +1,10 @@
 import { defineWorker } from '../../jobs/job.js';
+import { ActivityRepository } from '../activity/activity.repository.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 import { sendingPurgeJob } from './purge.job.js';
 
 export const sendingPurgeWorker = defineWorker(sendingPurgeJob, async (_data, services) => {
   const em = services.orm.em.fork();
-  await em.execute(`delete from idempotency_keys where created_at < now() - interval '24 hours'`);
-  await em.execute(`delete from activity_stats where day < (now() - interval '7 months')::date`);
+  await new IdempotencyRepository(em).purgeExpired();
+  await new ActivityRepository(em).purgeStats();
 });

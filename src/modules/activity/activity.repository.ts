@@ -1,0 +1,164 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { textArray, Where } from '../../db/sql.js';
+import { CHANNEL } from '../../lib/pubsub.js';
+import { ACTIVITY_TYPES, type ActivityData, type ActivityType } from './activity.entity.js';
+
+/**
+ * Activities recorded together share a timestamp (sent and delivered, opened and opened_unique);
+ * the type's place in the life of an email (ACTIVITY_TYPES' order) breaks the tie, so the order
+ * never depends on ids. Takes one parameter, LIFECYCLE.
+ */
+export const LIFECYCLE_RANK = 'array_position(?::text[], a.type::text)';
+export const LIFECYCLE = textArray(ACTIVITY_TYPES);
+
+/** One activity as recordActivities prepares it: the row, its daily-count keys and its event. */
+export interface ActivityInsert {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  email_id: string;
+  type: ActivityType;
+  suppression_reason: string | null;
+  data: ActivityData;
+  /** ISO time; `day` is its UTC date. */
+  at: string;
+  day: string;
+  tags: string[];
+  country: string;
+  ua_name: string;
+  ua_type: string;
+  shard: number;
+  /** The `activity.*` event name, null when webhooks cannot subscribe to the type. */
+  event: string | null;
+  payload: Record<string, unknown> | null;
+}
+
+/** An activity with its email, message, recipient and the template's content. */
+export interface ActivityRow {
+  id: string;
+  domain_id: string;
+  type: string;
+  suppression_reason: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+  e_id: string;
+  from_email: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  status: string;
+  tags: string[] | null;
+  e_created_at: unknown;
+  e_updated_at: unknown;
+  r_id: string;
+  r_email: string;
+  r_created_at: unknown;
+  r_updated_at: unknown;
+  r_deleted_at: unknown;
+}
+
+const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
+    e.id as e_id, m.from_email, e.subject, coalesce(m.text, t.text) as text, coalesce(m.html, t.html) as html,
+    e.status, e.tags, e.created_at as e_created_at, e.updated_at as e_updated_at,
+    r.id as r_id, r.email as r_email, r.created_at as r_created_at, r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
+  from activities a
+  join emails e on e.id = a.email_id
+  join messages m on m.id = e.message_id
+  join recipients r on r.id = e.recipient_id
+  left join templates t on t.id = m.template_id and t.account_id = m.account_id`;
+
+/** Which activities of an account a read wants; unset parts do not filter. */
+export interface ActivityFilter {
+  accountId: string;
+  domainId?: string | null;
+  ids?: string[];
+  from?: Date;
+  /** Exclusive. */
+  before?: Date;
+  types?: string[];
+  /** Types the reader may not see (a free plan's). */
+  hidden?: readonly ActivityType[];
+}
+
+function where(f: ActivityFilter): Where {
+  const w = new Where();
+  if (f.ids) w.add('a.id = any(?::text[])', textArray(f.ids));
+  if (f.domainId) w.add('a.domain_id = ?', f.domainId);
+  w.add('a.account_id = ?', f.accountId);
+  if (f.from) w.add('a.created_at >= ?', f.from);
+  if (f.before) w.add('a.created_at < ?', f.before);
+  if (f.types?.length) w.add('a.type = any(?::text[])', textArray(f.types));
+  if (f.hidden?.length) w.add('a.type <> all(?::text[])', textArray(f.hidden));
+  return w;
+}
+
+export class ActivityRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * One statement: the activity rows, the daily counts analytics read (activity_stats), the
+   * `activity.*` internal events the webhook engine delivers, and a NOTIFY for live `activity`
+   * subscriptions, which any process hears when, and only if, the transaction commits.
+   */
+  async insert(rows: ActivityInsert[]): Promise<void> {
+    await this.em.execute(
+      `with input as (
+         select * from jsonb_to_recordset(?::jsonb) as x(
+           id text, account_id text, domain_id text, email_id text, type text, suppression_reason text,
+           data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
+           shard smallint, event text, payload jsonb)
+       ),
+       acts as (
+         insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, suppression_reason, data)
+         select id, at, at, account_id, domain_id, email_id, type, suppression_reason, data from input
+       ),
+       stats as (
+         insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
+         select account_id, day, domain_id, type, array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
+           from input group by account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard
+         on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
+           do update set count = activity_stats.count + excluded.count
+       ),
+       evts as (
+         insert into domain_events (id, account_id, domain_id, type, payload, created_at)
+         select id, account_id, domain_id, event, payload, at from input where event is not null
+       )
+       select pg_notify(?, json_build_object(
+                'topic', 'activity:' || account_id,
+                'detail', json_build_object('domain_id', domain_id, 'ids', json_agg(id)))::text)
+         from input group by account_id, domain_id`,
+      [JSON.stringify(rows), CHANNEL],
+    );
+  }
+
+  /** The account's plan, which decides the activity types it sees. */
+  async planOf(accountId: string): Promise<string | null> {
+    const [row] = await this.em.execute<{ plan: string }[]>('select plan from accounts where id = ?', [accountId]);
+    return row?.plan ?? null;
+  }
+
+  /** Newest first (the list's page). */
+  list(filter: ActivityFilter, page: { limit: number; offset: number }): Promise<ActivityRow[]> {
+    const w = where(filter);
+    return this.em.execute<ActivityRow[]>(
+      `${SELECT} where ${w.sql} order by a.created_at desc, ${LIFECYCLE_RANK} desc, a.id desc limit ? offset ?`,
+      [...w.params, LIFECYCLE, page.limit, page.offset],
+    );
+  }
+
+  /** Oldest first: in the order they happened (a live stream's event). */
+  inOrder(filter: ActivityFilter): Promise<ActivityRow[]> {
+    const w = where(filter);
+    return this.em.execute<ActivityRow[]>(`${SELECT} where ${w.sql} order by a.created_at, ${LIFECYCLE_RANK}, a.id`, [...w.params, LIFECYCLE]);
+  }
+
+  async get(id: string, accountId: string): Promise<ActivityRow | null> {
+    const [row] = await this.em.execute<ActivityRow[]>(`${SELECT} where a.id = ? and a.account_id = ?`, [id, accountId]);
+    return row ?? null;
+  }
+
+  /** Hourly housekeeping: daily counts older than analytics keep (6 months, with a month to spare). */
+  async purgeStats(): Promise<void> {
+    await this.em.execute(`delete from activity_stats where day < (now() - interval '7 months')::date`);
+  }
+}
