@@ -7,6 +7,8 @@ import { Recipient } from '../recipients/recipient.entity.js';
 /** The five suppression lists of COMPAT.md, by their stored names. */
 export const SUPPRESSION_LISTS = ['blocklist', 'hard_bounces', 'spam_complaints', 'unsubscribes', 'on_hold'] as const;
 export type SuppressionList = (typeof SUPPRESSION_LISTS)[number];
+/** The lists of a domain's recipients: all but the blocklist (addresses and patterns). */
+export type RecipientList = Exclude<SuppressionList, 'blocklist'>;
 
 /**
  * One entry of a suppression list. Blocklist entries are an exact address or a pattern, for one

@@ -19,5 +19,5 @@ export function holdEvent(em: EntityManager, type: HoldEventType, entry: Suppres
       added_at: isoTimestamp(entry.created_at),
       on_hold_until: isoTimestamp(entry.on_hold_until!),
     },
-  } as never);
+  });
 }

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RE2JS } from 're2js';
+import type { RecipientList } from './suppression.entity.js';
+import { SuppressionRepository } from './suppression.repository.js';
 
 /** Why an address must not be sent to; the values of an activity's `suppression_reason`. */
 export type SuppressionReason = 'on_hold' | 'hard_bounced' | 'unsubscribed' | 'spam_complained' | 'blocklisted';
 
-const REASON_OF_LIST: Record<string, SuppressionReason> = {
+const REASON_OF_LIST: Record<RecipientList, SuppressionReason> = {
   on_hold: 'on_hold',
   hard_bounces: 'hard_bounced',
   unsubscribes: 'unsubscribed',
@@ -13,8 +15,6 @@ const REASON_OF_LIST: Record<string, SuppressionReason> = {
 
 /** When an address is on several lists, the first reason here is the one reported. */
 const PRIORITY: SuppressionReason[] = ['on_hold', 'hard_bounced', 'unsubscribed', 'spam_complained', 'blocklisted'];
-
-const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
  * The suppression check of the sending pipeline: one query, whatever the number of addresses.
@@ -35,20 +35,12 @@ export async function reasonsFor(
 
   // One round trip for both: the recipient lists by address, and the blocklist's exact entries
   // by address plus all of its patterns (those must be tried against each address).
-  const rows = await em.execute<{ kind: string; list: string; email: string | null; pattern: string | null }[]>(
-    `select 'list' as kind, s.list, lower(r.email) as email, null as pattern
-       from suppressions s join recipients r on r.id = s.recipient_id
-      where s.account_id = ? and s.domain_id = ? and s.list <> 'blocklist'
-        and (s.list <> 'on_hold' or s.on_hold_until > now())
-        and lower(r.email) in (${placeholders(lowered.length)})
-     union all
-     select 'block' as kind, type as list, null as email, pattern from suppressions
-      where account_id = ? and list = 'blocklist' and (domain_id = ? or domain_id is null)
-        and (type = 'pattern' or lower(pattern) in (${placeholders(lowered.length)}))`,
-    [accountId, domainId, ...lowered, accountId, domainId, ...lowered],
-  );
-  for (const row of rows) if (row.kind === 'list') note(row.email!, REASON_OF_LIST[row.list]);
-  const blocked = rows.filter((r) => r.kind === 'block').map((r) => ({ type: r.list, pattern: r.pattern! }));
+  const rows = await new SuppressionRepository(em).matchRows(accountId, domainId, lowered);
+  const blocked: { type: 'email' | 'pattern'; pattern: string }[] = [];
+  for (const row of rows) {
+    if (row.kind === 'list') note(row.email, REASON_OF_LIST[row.list]);
+    else blocked.push({ type: row.list, pattern: row.pattern });
+  }
   const exact = new Set(blocked.filter((b) => b.type === 'email').map((b) => b.pattern.toLowerCase()));
   const texts = [...new Set(blocked.filter((b) => b.type === 'pattern').map((b) => b.pattern))];
 

@@ -9,7 +9,8 @@ import {
   DeleteSuppressionArgs,
   SuppressionListArgs,
 } from './suppression.inputs.js';
-import { SuppressionService, type RecipientList } from './suppression.service.js';
+import type { RecipientList } from './suppression.entity.js';
+import { SuppressionService } from './suppression.service.js';
 import { BlocklistEntry, OnHoldEntry, SuppressionEntry, toBlocklistEntry, toOnHoldEntry, toSuppressionEntry } from './suppression.type.js';
 
 const svc = (ctx: Ctx) => new SuppressionService(ctx.em);

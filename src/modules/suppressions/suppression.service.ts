@@ -1,10 +1,11 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ownedDomainId } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Recipient } from '../recipients/recipient.entity.js';
-import { Suppression, type SuppressionList } from './suppression.entity.js';
+import { RecipientRepository } from '../recipients/recipient.repository.js';
+import { Suppression, type RecipientList, type SuppressionList } from './suppression.entity.js';
+import { SuppressionRepository } from './suppression.repository.js';
 import { holdEvent } from './suppression.events.js';
 import { reasonsFor, type SuppressionReason } from './suppression.matcher.js';
 import { checkPatterns, holdUntil, MANUAL_REASON, normalEmails } from './suppression.rules.js';
@@ -12,18 +13,8 @@ import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
 
-export type RecipientList = Exclude<SuppressionList, 'blocklist'>;
-
 interface ListArgs { domain_id?: string | null; page: number; limit: number }
 interface RemoveArgs { domain_id?: string | null; ids?: string[] | null; all?: boolean | null }
-
-/**
- * Adds to one list of one domain run one at a time (a transaction-scoped advisory lock), so two
- * identical requests at once cannot both insert: the second finds what the first wrote.
- */
-async function serialize(em: EntityManager, accountId: string, list: SuppressionList, domainId: string | null) {
-  await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`suppressions:${accountId}:${list}:${domainId ?? '*'}`]);
-}
 
 export class SuppressionService {
   constructor(private readonly em: EntityManager) {}
@@ -64,7 +55,7 @@ export class SuppressionService {
       ...[...new Set(patterns)].map((pattern) => ({ type: 'pattern' as const, pattern })),
     ];
     return this.em.transactional(async (em) => {
-      await serialize(em, auth.accountId, 'blocklist', domain?.id ?? null);
+      await new SuppressionRepository(em).lockList(auth.accountId, 'blocklist', domain?.id ?? null);
       const existing = await em.find(
         Suppression,
         { account: auth.accountId, list: 'blocklist', domain: domain?.id ?? null, pattern: { $in: wanted.map((w) => w.pattern) } },
@@ -74,7 +65,7 @@ export class SuppressionService {
       return wanted.map(
         (w) =>
           have.get(`${w.type}\n${w.pattern}`) ??
-          em.create(Suppression, { account: em.getReference(Account, auth.accountId), domain, list: 'blocklist', ...w } as never),
+          em.create(Suppression, { account: em.getReference(Account, auth.accountId), domain, list: 'blocklist', ...w }),
       );
     });
   }
@@ -90,7 +81,7 @@ export class SuppressionService {
     const domain = (await this.writeDomain(auth, args.domain_id, bag))!;
     const now = new Date();
     return this.em.transactional(async (em) => {
-      await serialize(em, auth.accountId, list, domain.id);
+      await new SuppressionRepository(em).lockList(auth.accountId, list, domain.id);
       const recipients = await this.recipientsOf(em, domain, normalEmails(args.recipients));
       const existing = await em.find(
         Suppression,
@@ -104,9 +95,7 @@ export class SuppressionService {
         const expired = list === 'on_hold' && entry != null && entry.on_hold_until! <= now;
         if (entry && !expired) return entry;
         if (entry) entry.on_hold_until = until;
-        entry ??= em.create(Suppression, {
-          account: domain.account, domain, list, recipient, reason: MANUAL_REASON, on_hold_until: until,
-        } as never);
+        entry ??= em.create(Suppression, { account: domain.account, domain, list, recipient, reason: MANUAL_REASON, on_hold_until: until });
         if (list === 'on_hold') holdEvent(em, 'recipient.on_hold_added', entry, recipient.email);
         return entry;
       });
@@ -158,11 +147,11 @@ export class SuppressionService {
 
   /** Finds or creates the recipient of each address; a deleted one comes back. */
   private async recipientsOf(em: EntityManager, domain: Domain, emails: string[]): Promise<Recipient[]> {
-    const found = await em.find(Recipient, { domain: domain.id, [raw((a) => `lower(${a}.email)`)]: { $in: emails } } as never);
+    const found = await new RecipientRepository(em).byEmails(domain.id, emails);
     const byEmail = new Map<string, Recipient>();
     for (const r of found) if (!byEmail.has(r.email.toLowerCase())) byEmail.set(r.email.toLowerCase(), r);
     return emails.map((email) => {
-      const r = byEmail.get(email) ?? em.create(Recipient, { account: domain.account, domain, email } as never);
+      const r = byEmail.get(email) ?? em.create(Recipient, { account: domain.account, domain, email });
       r.deleted_at = null;
       return r;
     });

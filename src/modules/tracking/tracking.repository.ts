@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActivityEmail } from '../activity/record.js';
+
+/** An email as tracking reads it: what its activities need, its status and what was recorded first. */
+export interface TrackedEmail extends ActivityEmail {
+  status: string;
+  recipient_id: string;
+  opened_at: Date | null;
+  clicked_at: Date | null;
+  unsubscribed_at: Date | null;
+}
+
+/** The first-time stamps of an email. */
+export type Stamp = 'opened_at' | 'clicked_at' | 'unsubscribed_at';
+
+export class TrackingRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * The email, its row held until the transaction ends. `no key update` is what the stamp below
+   * takes anyway; unlike `for update` it does not block other writers inserting activities that
+   * reference this email.
+   */
+  async lock(emailId: string): Promise<TrackedEmail | null> {
+    const rows = await this.em.execute<TrackedEmail[]>(
+      `select id, account_id, domain_id, message_id, subject, to_email, tags, status, recipient_id,
+              opened_at, clicked_at, unsubscribed_at
+         from emails where id = ? for no key update`,
+      [emailId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** What an unsubscribe link shows before anything is written. */
+  async unsubscribeState(emailId: string): Promise<Pick<TrackedEmail, 'status' | 'to_email' | 'unsubscribed_at'> | null> {
+    const rows = await this.em.execute<Pick<TrackedEmail, 'status' | 'to_email' | 'unsubscribed_at'>[]>(
+      'select status, to_email, unsubscribed_at from emails where id = ?',
+      [emailId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Sets each stamp not set yet (the first open, click or unsubscribe stays). */
+  async stamp(emailId: string, stamps: Stamp[]): Promise<void> {
+    if (!stamps.length) return;
+    const set = stamps.map((c) => `${c} = coalesce(${c}, now())`).join(', ');
+    await this.em.execute(`update emails set ${set}, updated_at = now() where id = ?`, [emailId]);
+  }
+}
