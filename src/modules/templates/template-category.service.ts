@@ -27,7 +27,7 @@ export class TemplateCategoryService {
     const category = this.em.create(TemplateCategory, {
       account: this.em.getReference(Account, auth.accountId),
       name,
-    } as never);
+    });
     // Two concurrent requests for one name: the unique index decides.
     await takenIfDuplicate('name', () => this.em.flush());
     return category;

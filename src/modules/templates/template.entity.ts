@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -32,13 +33,13 @@ export class Template extends BaseEntity {
   category: TemplateCategory | null = null;
 
   @Property({ type: 'string', length: 50 })
-  name: string = 'Template';
+  name: Opt<string> = 'Template';
 
   @Property({ type: 'string', length: 500, nullable: true })
   description: string | null = null;
 
   @Property({ type: 'string', length: 20 })
-  type: string = 'html';
+  type: Opt<string> = 'html';
 
   @Property({ type: 'text' })
   html!: string;
@@ -57,15 +58,15 @@ export class Template extends BaseEntity {
   default_from_name: string | null = null;
 
   @Property({ type: 'text[]' })
-  tags: string[] = [];
+  tags: Opt<string[]> = [];
 
   /** `{{var}}` names found in subject, html and text, kept for the listing. */
   @Property({ type: 'json', nullable: true })
-  variables: Record<string, unknown> | null = null;
+  variables: Opt<Record<string, unknown>> | null = null;
 
   @Property({ type: 'string', length: 500, nullable: true })
   image_path: string | null = null;
 
   @Property({ type: 'string', length: 10 })
-  created_via: 'api' | 'app' = 'api';
+  created_via: Opt<'api' | 'app'> = 'api';
 }

@@ -3,30 +3,15 @@ import { findOwned } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { activityTotals } from '../domains/domain-stats.js';
-import { asDateOrNull } from '../email-log/sql.js';
+import { asDateOrNull } from '../../db/sql.js';
 import { collectVariables, htmlToText } from './template.content.js';
 import { Template, TemplateCategory } from './template.entity.js';
+import { TemplateRepository } from './template.repository.js';
 import { NO_NUMBERS, type TemplateNumbers } from './template.mapper.js';
 import type { CreateTemplateArgs, TemplateFieldsArgs, TemplateListArgs, UpdateTemplateArgs } from './template.inputs.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
-
-/**
- * How an email's status counts in template_stats (every email counts in `total`):
- * - queued: queued, scheduled, paused, deferred (still to be delivered)
- * - sent: sent, delivered (it left; `delivered` is also counted on its own)
- * - rejected: suppressed, rejected, cancelled, hard_bounced, soft_bounced (it will not arrive)
- * `last_email_sent_at` is the creation time of the newest email that was sent.
- */
-const TEMPLATE_STATS_SQL = `select count(*)::int as total,
-    count(*) filter (where e.status in ('queued', 'scheduled', 'paused', 'deferred'))::int as queued,
-    count(*) filter (where e.status in ('sent', 'delivered'))::int as sent,
-    count(*) filter (where e.status in ('suppressed', 'rejected', 'cancelled', 'hard_bounced', 'soft_bounced'))::int as rejected,
-    count(*) filter (where e.status = 'delivered')::int as delivered,
-    max(e.created_at) filter (where e.status in ('sent', 'delivered')) as last_email_sent_at
-  from emails e join messages m on m.id = e.message_id
-  where m.template_id = ? and m.account_id = ?`;
 
 const DOMAIN_TOTALS = ['hard_bounced', 'soft_bounced', 'sent', 'delivered'] as const;
 
@@ -61,9 +46,7 @@ export class TemplateService {
 
   /** The template's sending stats and its domain's all-time totals (from the daily rollup). */
   async numbers(auth: Actor, template: Template): Promise<TemplateNumbers> {
-    const [stats] = await this.em.execute<
-      { total: number; queued: number; sent: number; rejected: number; delivered: number; last_email_sent_at: unknown }[]
-    >(TEMPLATE_STATS_SQL, [template.id, auth.accountId]);
+    const stats = await new TemplateRepository(this.em).stats(template.id, auth.accountId);
     const totals = template.domain
       ? await activityTotals(this.em, auth.accountId, template.domain.id, DOMAIN_TOTALS)
       : NO_NUMBERS.totals;
@@ -93,7 +76,7 @@ export class TemplateService {
       default_from_email: args.from_email ?? null,
       default_from_name: args.from_name ?? null,
       created_via: 'api',
-    } as never);
+    });
     template.variables = collectVariables(template.default_subject, template.html, template.text);
     await this.em.flush();
     return template;
