@@ -6,20 +6,18 @@ import {
   MaxLength,
   Min,
   registerDecorator,
-  validate,
   type ValidationArguments,
-  type ValidationError,
   type ValidationOptions,
 } from 'class-validator';
 import type { MiddlewareFn, ValidatorFn } from 'type-graphql';
 import { errors, msg, type FieldErrors } from '../core/errors.js';
+import { checkRules, ITEM_INDEX_MARK } from '../core/validation.js';
 
 /**
  * Validation rules for input and args classes, on class-validator, with Laravel-style messages
  * (what /v1 clients of this API family already parse). Array-item rules report the failing
- * index, so keys come out as `scopes.0` like the wire format expects.
+ * index, so keys come out as `scopes.0` like the wire format expects (core/validation.ts).
  */
-const IDX = '\u0000';
 
 export const MaxLen = (n: number) => MaxLength(n, { message: (a) => msg.maxString(a.property, n) });
 export const MinInt = (n: number) => Min(n, { message: (a) => msg.min(a.property, n) });
@@ -44,7 +42,7 @@ function eachItem(name: string, test: (item: unknown) => boolean, text: (path: s
         validate: (value: unknown) => !Array.isArray(value) || value.every(test),
         defaultMessage: (a?: ValidationArguments) => {
           const i = (a!.value as unknown[]).findIndex((x) => !test(x));
-          return `${i}${IDX}${text(`${a!.property}.${i}`)}`;
+          return `${i}${ITEM_INDEX_MARK}${text(`${a!.property}.${i}`)}`;
         },
       },
     });
@@ -57,18 +55,6 @@ export const EachMaxLen = (n: number) =>
 export const EachEmail = () =>
   eachItem('eachEmail', (x) => typeof x === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(x), msg.email)();
 
-function collect(errs: ValidationError[], prefix: string, out: FieldErrors) {
-  for (const e of errs) {
-    const path = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const text of Object.values(e.constraints ?? {})) {
-      const cut = text.indexOf(IDX);
-      const key = cut >= 0 ? `${path}.${text.slice(0, cut)}` : path;
-      (out[key] ??= []).push(cut >= 0 ? text.slice(cut + 1) : text);
-    }
-    if (e.children?.length) collect(e.children, path, out);
-  }
-}
-
 /** type-graphql's validateFn: every args/input object is validated; failures become one 422. */
 export const validateArgs: ValidatorFn = async (value) => {
   if (value === null || typeof value !== 'object') return;
@@ -76,7 +62,7 @@ export const validateArgs: ValidatorFn = async (value) => {
   const out: FieldErrors = {};
   for (const item of items) {
     if (item && typeof item === 'object') {
-      collect(await validate(item, { forbidUnknownValues: false, skipMissingProperties: true }), '', out);
+      await checkRules(item, out);
     }
   }
   if (Object.keys(out).length) throw errors.validation(out);

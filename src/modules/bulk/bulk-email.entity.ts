@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -16,31 +17,31 @@ export class BulkEmail extends BaseEntity {
   token_domain_id: string | null = null;
 
   @Property({ type: 'string', length: 20 })
-  state: BulkState = 'queued';
+  state: Opt<BulkState> = 'queued';
 
   /** The request's email objects, kept until the job has accepted them, then cleared. */
   @Property({ type: 'json', nullable: true })
   payload: unknown[] | null = null;
 
   @Property({ type: 'integer' })
-  total_recipients_count: number = 0;
+  total_recipients_count: Opt<number> = 0;
 
   @Property({ type: 'integer' })
-  suppressed_recipients_count: number = 0;
+  suppressed_recipients_count: Opt<number> = 0;
 
   /** `message.<index>` → the suppressed recipients of that message. */
   @Property({ type: 'json', nullable: true })
-  suppressed_recipients: Record<string, unknown> | null = null;
+  suppressed_recipients: Opt<Record<string, unknown>> | null = null;
 
   /** How many of `payload` the job has accepted (or refused): a retried job resumes there. */
   @Property({ type: 'integer' })
-  processed_count: number = 0;
+  processed_count: Opt<number> = 0;
 
   @Property({ type: 'integer' })
-  validation_errors_count: number = 0;
+  validation_errors_count: Opt<number> = 0;
 
   @Property({ type: 'json', nullable: true })
-  validation_errors: Record<string, unknown> | null = null;
+  validation_errors: Opt<Record<string, unknown>> | null = null;
 
   @Property({ type: 'json', nullable: true })
   messages_id: string[] | null = null;

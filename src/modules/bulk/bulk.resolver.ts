@@ -1,5 +1,4 @@
 import { Arg, Authorized, Ctx as Context, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { appSchema } from '../../graphql/schema.js';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { JSONObject } from '../../graphql/scalars.js';
 import { findOwned } from '../../db/scoped.js';
@@ -60,7 +59,7 @@ export class BulkResolver {
     @Arg('emails', () => [JSONObject]) emails: Record<string, unknown>[],
   ): Promise<BulkEmailAccepted> {
     if (!emails.length) throw errors.invalid('emails', 'The emails field is required.');
-    const bulk = await acceptBulk(ctx.services, ctx.em, caller(ctx), appSchema(), emails);
+    const bulk = await acceptBulk(ctx.services, ctx.em, caller(ctx), emails);
     return { message: 'The bulk email is being processed.', bulk_email_id: bulk.id };
   }
 

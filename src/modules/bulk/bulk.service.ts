@@ -1,43 +1,53 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { GraphQLSchema } from 'graphql';
-import { readArgs } from '../../../rest-mapping/args.js';
 import { enqueue } from '../../jobs/boss.js';
 import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
-import type { SendEmailArgs } from '../sending/send.inputs.js';
+import { SendEmailArgs } from '../sending/send.inputs.js';
 import { acceptSend } from '../sending/send.service.js';
+import { SEND_EMAIL_SHAPE } from '../sending/send.shape.js';
 import { BulkEmail } from './bulk-email.entity.js';
 import { bulkJob } from './bulk.job.js';
 import { type Actor } from '../../core/actor.js';
-import { errors, isAppError } from '../../core/errors.js';
+import { errors, isAppError, type FieldErrors } from '../../core/errors.js';
+import { readJson } from '../../core/json-shape.js';
+import { checkRules } from '../../core/validation.js';
 
 /** At most this many messages per request. */
 export const BULK_MAX = 500;
 
-/** Each item, typed as the send_email arguments, or the type errors that keep it from being sent. */
-type Item = { args: Record<string, unknown> } | { errors: Record<string, string[]> };
+/** Each item, read as the send_email arguments, or the errors that keep it from being sent. */
+type Item = { args: Record<string, unknown> } | { errors: FieldErrors };
+
+/**
+ * One item checked as POST /v1/email checks its body before anything runs: the JSON types of the
+ * send_email arguments first, then the rules declared on their class. Keys are the body's paths
+ * (`from.email`); the job prefixes them with the item's place.
+ */
+async function readItem(e: unknown): Promise<Item> {
+  if (!e || typeof e !== 'object' || Array.isArray(e)) return { errors: { '': ['The message must be an object.'] } };
+  const { value, errors: found } = readJson(SEND_EMAIL_SHAPE, e as Record<string, unknown>);
+  if (Object.keys(found).length) return { errors: found };
+  const ruled = await checkRules(Object.assign(new SendEmailArgs(), value));
+  return Object.keys(ruled).length ? { errors: ruled } : { args: value };
+}
 
 /**
  * POST /v1/bulk-email: the request is stored and answered at once; a job sends its messages one by
- * one through the same acceptance as POST /v1/email. Type errors are found here (the schema of
- * send_email is at hand), everything else by the job; both end up in `validation_errors`.
+ * one through the same acceptance as POST /v1/email. Malformed items are found here, everything
+ * else by the job; both end up in `validation_errors`.
  */
-export async function acceptBulk(services: AppServices, em: EntityManager, auth: Actor, schema: GraphQLSchema, emails: unknown[]): Promise<BulkEmail> {
+export async function acceptBulk(services: AppServices, em: EntityManager, auth: Actor, emails: unknown[]): Promise<BulkEmail> {
   if (emails.length > BULK_MAX) throw errors.invalid('emails', `The emails may not have more than ${BULK_MAX} items.`);
-  const sendArgs = schema.getMutationType()!.getFields().send_email.args;
-  const items: Item[] = emails.map((e) => {
-    if (!e || typeof e !== 'object' || Array.isArray(e)) return { errors: { '': ['The message must be an object.'] } };
-    const { variables, errors: found } = readArgs(sendArgs, {}, {}, e as Record<string, unknown>);
-    return Object.keys(found).length ? { errors: found } : { args: variables };
-  });
+  const items: Item[] = [];
+  for (const e of emails) items.push(await readItem(e));
   const bulk = em.create(BulkEmail, {
     id: newId(24),
     account: auth.accountId,
     token_domain_id: auth.domainId,
     payload: items,
     total_recipients_count: emails.reduce<number>((n, e) => n + (Array.isArray((e as { to?: unknown })?.to) ? (e as { to: unknown[] }).to.length : 0), 0),
-  } as never);
+  });
   await em.transactional(async (tx) => {
     await tx.persist(bulk).flush();
     await enqueue(tx, services.boss, bulkJob, { bulk_email_id: bulk.id });
@@ -51,6 +61,8 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
   const bulk = await em.findOne(BulkEmail, { id: bulkId });
   if (!bulk || bulk.state === 'completed') return;
   const items = (bulk.payload ?? []) as Item[];
+  // The job acts for the account as the request's token did: sending only (the scope the bulk
+  // route required), within the token's domain when it had one.
   const auth: Actor = { accountId: bulk.account.id, tokenId: 'bulk', scopes: new Set(['email_full']), domainId: bulk.token_domain_id };
   bulk.state = 'processing';
   await em.flush();
@@ -66,6 +78,7 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
       if ('errors' in item) refuse(item.errors);
       else {
         try {
+          // Read against SEND_EMAIL_SHAPE when the request was accepted, so it has the arguments' shape.
           const result = await acceptSend(services, tx, auth, item.args as unknown as SendEmailArgs, { bulkEmailId: bulkId });
           row.messages_id = [...(row.messages_id ?? []), result.message_id];
           const suppressed = result.warnings.flatMap((w) => w.recipients);
@@ -90,7 +103,7 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
       domain_id: row.token_domain_id,
       type: 'bulk_email.completed',
       payload: bulkEventData(row),
-    } as never);
+    });
   });
 }
 

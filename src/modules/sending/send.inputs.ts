@@ -1,16 +1,14 @@
 import { ArgsType, Field, InputType } from 'type-graphql';
 import { GraphQLScalarType, Kind } from 'graphql';
 import { JSONObject } from '../../graphql/scalars.js';
+import { sendAtValue } from './send.shape.js';
 
 /** `send_at`: a Unix timestamp (integer) or an ISO 8601 string; kept as given, checked by the service. */
 export const SendAt = new GraphQLScalarType<number | string, number | string>({
   name: 'SendAt',
   description: 'A Unix timestamp (integer seconds) or an ISO 8601 date-time string.',
   serialize: (v) => v as number | string,
-  parseValue: (v) => {
-    if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'string') return v;
-    throw new TypeError('send_at must be an integer or a string');
-  },
+  parseValue: sendAtValue,
   parseLiteral: (ast) => {
     if (ast.kind === Kind.INT) return Number(ast.value);
     if (ast.kind === Kind.STRING) return ast.value;
