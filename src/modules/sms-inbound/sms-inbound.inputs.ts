@@ -1,12 +1,5 @@
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
-import { COMPARERS } from '../inbound/inbound.inputs.js';
-
-/** The eight comparers are the same set as email inbound filters (SPEC.md "SMS inbound route"). */
-export const SMS_COMPARERS = COMPARERS;
-
-/** SPEC.md Limits "SMS inbound route". */
-export const SMS_INBOUND_LIMITS = { name: 191, forwardUrl: 255, filterValue: 255 } as const;
 
 @InputType('SmsInboundFilterInput')
 export class SmsInboundFilterInput {

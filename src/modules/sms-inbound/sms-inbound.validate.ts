@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { webhookUrlProblem } from '../webhooks/http.js';
 import { refusal } from '../webhooks/ssrf.js';
-import { SMS_COMPARERS, SMS_INBOUND_LIMITS as L, type SmsInboundFilterInput } from './sms-inbound.inputs.js';
+import type { SmsInboundFilterInput } from './sms-inbound.inputs.js';
+import { SMS_COMPARERS } from './sms-inbound.match.js';
 import { label, msg, type FieldErrorBag } from '../../core/errors.js';
 
 /**
@@ -9,6 +10,9 @@ import { label, msg, type FieldErrorBag } from '../../core/errors.js';
  * key (`filter.value`), so one 422 names every problem of a request.
  */
 const blank = (v: string | null | undefined) => v == null || v.trim() === '';
+
+/** SPEC.md Limits "SMS inbound route". */
+const L = { name: 191, forwardUrl: 255, filterValue: 255 } as const;
 
 export function checkName(bag: FieldErrorBag, name: string | null | undefined): void {
   if (blank(name)) bag.add('name', msg.required('name'));

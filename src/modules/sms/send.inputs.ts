@@ -2,9 +2,6 @@ import { ArgsType, Field, InputType } from 'type-graphql';
 import { JSONObject } from '../../graphql/scalars.js';
 import { MaxItems, MaxLen } from '../../graphql/validation.js';
 
-/** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */
-export const E164 = /^\+[1-9]\d{6,14}$/;
-
 export const SMS_LIMITS = { to: 50, text: 2048 } as const;
 
 @InputType('SmsPersonalizationInput')
