@@ -1,33 +1,18 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
 import { EachOneOf, MaxLen } from '../../graphql/validation.js';
-
-export const EMAIL_STATUSES = [
-  'queued',
-  'scheduled',
-  'paused',
-  'deferred',
-  'sent',
-  'delivered',
-  'soft_bounced',
-  'hard_bounced',
-  'suppressed',
-  'rejected',
-  'cancelled',
-] as const;
-
-/** What the recipient did; `no_interaction` is none of the others. */
-export const INTERACTIONS = ['opened', 'clicked', 'unsubscribed', 'no_interaction'] as const;
+import { EMAIL_STATUSES, type EmailStatus } from '../sending/status.js';
+import { INTERACTIONS, type Interaction } from './email.mapper.js';
 
 @ArgsType()
 export class EmailListArgs extends PageArgs {
   @Field(() => [String], { nullable: true, description: 'Any of these statuses (`status` or `status[]`).' })
   @EachOneOf(EMAIL_STATUSES)
-  status?: string[] | null;
+  status?: EmailStatus[] | null;
 
   @Field(() => [String], { nullable: true, description: 'opened, clicked, unsubscribed or no_interaction; several match any.' })
   @EachOneOf(INTERACTIONS)
-  interaction?: string[] | null;
+  interaction?: Interaction[] | null;
 
   @Field(() => String, { nullable: true, description: 'The recipient address, in any case.' })
   @MaxLen(320)

@@ -1,13 +1,11 @@
-import { asDate, asDateOrNull } from './sql.js';
+import { asDate, asDateOrNull } from '../../db/sql.js';
 import type { LoggedEmail } from './email.type.js';
 
-/** The columns of a log row: the email, with its message's sender and template. */
-export const EMAIL_COLUMNS = `e.id, e.message_id, e.domain_id, m.template_id, m.from_email, m.from_name, e.to_email, e.to_name,
-  e.subject, e.tags, e.status, e.suppression_reason, e.opened_at, e.clicked_at, e.unsubscribed_at, e.created_at, e.updated_at,
-  m.headers`;
+/** What the recipient did; `no_interaction` is none of the others. */
+export const INTERACTIONS = ['opened', 'clicked', 'unsubscribed', 'no_interaction'] as const;
+export type Interaction = (typeof INTERACTIONS)[number];
 
-export const EMAIL_FROM = 'emails e join messages m on m.id = e.message_id';
-
+/** A log row: the email, with its message's sender and template (EmailLogRepository). */
 export interface EmailRow {
   id: string;
   message_id: string;

@@ -3,6 +3,7 @@ import { PageArgs } from '../../graphql/pagination.js';
 import { OneOf } from '../../graphql/validation.js';
 
 export const SCHEDULE_STATUSES = ['scheduled', 'sent', 'error'] as const;
+export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
 @ArgsType()
 export class MessageListArgs extends PageArgs {}
@@ -17,5 +18,5 @@ export class ScheduleListArgs extends PageArgs {
   @Field(() => ID, { nullable: true }) domain_id?: string | null;
   @Field(() => String, { nullable: true, description: 'scheduled, sent or error' })
   @OneOf(SCHEDULE_STATUSES)
-  status?: string | null;
+  status?: ScheduleStatus | null;
 }

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { toDomainCounted } from '../domains/domain.mapper.js';
 import { Message } from '../sending/message.entity.js';
-import { EMAIL_COLUMNS, EMAIL_FROM, toLoggedEmail, type EmailRow } from './email.mapper.js';
+import { toLoggedEmail } from './email.mapper.js';
+import { EmailLogRepository } from './email.repository.js';
 import type { MessageListArgs } from './message.inputs.js';
 import type { MessageDetail, MessageListItem } from './message.type.js';
 import { type Actor } from '../../core/actor.js';
@@ -24,10 +25,7 @@ export class MessageService {
 
   async get(auth: Actor, messageId: string): Promise<MessageDetail> {
     const message = await findOwned(this.em, Message, auth, { id: messageId }, ['domain']);
-    const emails = await this.em.execute<EmailRow[]>(
-      `select ${EMAIL_COLUMNS} from ${EMAIL_FROM} where e.message_id = ? order by e.position, e.id`,
-      [message.id],
-    );
+    const emails = await new EmailLogRepository(this.em).ofMessage(message.id);
     return {
       id: message.id,
       created_at: message.created_at,

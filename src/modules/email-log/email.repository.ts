@@ -1,0 +1,114 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { likeEscape, textArray, Where } from '../../db/sql.js';
+import { LIFECYCLE, LIFECYCLE_RANK } from '../activity/activity.repository.js';
+import type { EmailRow, Interaction } from './email.mapper.js';
+
+/** The columns of a log row: the email, with its message's sender and template. */
+const COLUMNS = `e.id, e.message_id, e.domain_id, m.template_id, m.from_email, m.from_name, e.to_email, e.to_name,
+  e.subject, e.tags, e.status, e.suppression_reason, e.opened_at, e.clicked_at, e.unsubscribed_at, e.created_at, e.updated_at,
+  m.headers`;
+
+const FROM = 'emails e join messages m on m.id = e.message_id';
+
+const INTERACTION_SQL: Record<Interaction, string> = {
+  opened: 'e.opened_at is not null',
+  clicked: 'e.clicked_at is not null',
+  unsubscribed: 'e.unsubscribed_at is not null',
+  no_interaction: '(e.opened_at is null and e.clicked_at is null and e.unsubscribed_at is null)',
+};
+
+/** What the email log is filtered by; unset parts do not filter. */
+export interface EmailLogFilter {
+  accountId: string;
+  from?: Date | null;
+  /** Exclusive. */
+  before?: Date | null;
+  domainId?: string | null;
+  statuses?: readonly string[] | null;
+  /** Any of them. */
+  interactions?: readonly Interaction[] | null;
+  /** The recipient address, in any case, spaces around it ignored. */
+  recipient?: string | null;
+  /** Part of the subject, in any case. */
+  subject?: string | null;
+  tag?: string | null;
+  templateId?: string | null;
+  messageId?: string | null;
+}
+
+/** One email with its content (the message's, or its template's), and its recipient. */
+export type EmailDetailRow = EmailRow & {
+  html: string | null;
+  text: string | null;
+  r_id: string;
+  r_email: string;
+  r_created_at: unknown;
+  r_updated_at: unknown;
+  r_deleted_at: unknown;
+};
+
+export interface EmailActivityRow {
+  id: string;
+  type: string;
+  suppression_reason: string | null;
+  created_at: unknown;
+}
+
+/** The email log: emails of accepted sends, read through (account_id, created_at). */
+export class EmailLogRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Newest first. */
+  list(f: EmailLogFilter, page: { limit: number; offset: number }): Promise<EmailRow[]> {
+    const w = new Where().add('e.account_id = ?', f.accountId);
+    if (f.from) w.add('e.created_at >= ?', f.from);
+    if (f.before) w.add('e.created_at < ?', f.before);
+    if (f.domainId) w.add('e.domain_id = ?', f.domainId);
+    if (f.statuses?.length) w.add('e.status = any(?::text[])', textArray(f.statuses));
+    if (f.interactions?.length) w.add(`(${[...new Set(f.interactions)].map((i) => INTERACTION_SQL[i]).join(' or ')})`);
+    if (f.recipient) w.add('lower(e.to_email) = lower(?)', f.recipient.trim());
+    if (f.subject) w.add(`e.subject ilike ? escape '\\'`, `%${likeEscape(f.subject)}%`);
+    if (f.tag) w.add('? = any(e.tags)', f.tag);
+    if (f.templateId) w.add('m.template_id = ?', f.templateId);
+    if (f.messageId) w.add('e.message_id = ?', f.messageId);
+    return this.em.execute<EmailRow[]>(
+      `select ${COLUMNS} from ${FROM} where ${w.sql}
+        order by e.created_at desc, e.id desc limit ? offset ?`,
+      [...w.params, page.limit, page.offset],
+    );
+  }
+
+  /** One email of the account, null when there is none. */
+  async detail(emailId: string, accountId: string): Promise<EmailDetailRow | null> {
+    const [row] = await this.em.execute<EmailDetailRow[]>(
+      `select ${COLUMNS}, coalesce(m.html, t.html) as html, coalesce(m.text, t.text) as text, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
+              r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
+         from ${FROM} join recipients r on r.id = e.recipient_id left join templates t on t.id = m.template_id
+        where e.id = ? and e.account_id = ?`,
+      [emailId, accountId],
+    );
+    return row ?? null;
+  }
+
+  /** The email's activity, in the order of its life. */
+  activityOf(emailId: string): Promise<EmailActivityRow[]> {
+    return this.em.execute<EmailActivityRow[]>(
+      `select a.id, a.type, a.suppression_reason, a.created_at from activities a where a.email_id = ? order by a.created_at, ${LIFECYCLE_RANK}, a.id`,
+      [emailId, LIFECYCLE],
+    );
+  }
+
+  /** What the capture transport kept of the email, the latest copy. */
+  async captured(emailId: string): Promise<{ html: string | null; text: string | null; raw: string | null } | null> {
+    const [content] = await this.em.execute<{ html: string | null; text: string | null; raw: string | null }[]>(
+      'select html, text, raw from captured_mails where email_id = ? order by created_at desc limit 1',
+      [emailId],
+    );
+    return content ?? null;
+  }
+
+  /** The emails of one message, in the order of its `to` list. */
+  ofMessage(messageId: string): Promise<EmailRow[]> {
+    return this.em.execute<EmailRow[]>(`select ${COLUMNS} from ${FROM} where e.message_id = ? order by e.position, e.id`, [messageId]);
+  }
+}
