@@ -12,6 +12,8 @@ import { recordActivities, type NewActivity } from '../activity/record.js';
 import { Email, Message, MessageAttachment, type Address } from './message.entity.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend } from './send.validate.js';
+import { IdempotencyRepository, IDEMPOTENCY_TTL_HOURS } from './idempotency.repository.js';
+import { RecipientRepository } from '../recipients/recipient.repository.js';
 import { deliverJob } from './deliver.job.js';
 import { personalize } from './render.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
@@ -36,7 +38,6 @@ export interface SendOptions {
 }
 
 const UNVERIFIED = 'The from.email domain must be verified in your account to send emails. #MS42207';
-const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 /** The domains `email` may be sent from: the domain itself or a parent of its subdomain. */
 function candidatesOf(email: string): string[] {
@@ -109,11 +110,7 @@ export async function acceptSend(
     }
     const result = await writeMessage(services, tx, { account, domain: domain!, template, from: from!, subject: subject!, args, checked, opts, now });
     if (opts.idempotencyKey) {
-      await tx.execute('update idempotency_keys set response = ?::jsonb where account_id = ? and key = ?', [
-        JSON.stringify(result),
-        auth.accountId,
-        opts.idempotencyKey,
-      ]);
+      await new IdempotencyRepository(tx).answer(auth.accountId, opts.idempotencyKey, result);
     }
     return result;
   });
@@ -131,21 +128,10 @@ async function claimIdempotencyKey(
   now: Date,
 ): Promise<SendResult | null> {
   if (key.length > 255) throw errors.invalid('Idempotency-Key', 'The Idempotency-Key may not be greater than 255 characters.');
-  await tx.execute('delete from idempotency_keys where account_id = ? and key = ? and created_at < ?', [
-    accountId,
-    key,
-    new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
-  ]);
-  const inserted = await tx.execute<{ key: string }[]>(
-    `insert into idempotency_keys (account_id, key, request_hash, response, created_at) values (?, ?, ?, '{}'::jsonb, ?)
-     on conflict do nothing returning key`,
-    [accountId, key, requestHash, now],
-  );
-  if (inserted.length) return null;
-  const [prior] = await tx.execute<{ request_hash: string; response: SendResult }[]>(
-    'select request_hash, response from idempotency_keys where account_id = ? and key = ?',
-    [accountId, key],
-  );
+  const keys = new IdempotencyRepository(tx);
+  await keys.forgetOlder(accountId, key, new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3600_000));
+  if (await keys.claim(accountId, key, requestHash, now)) return null;
+  const prior = await keys.prior<SendResult>(accountId, key);
   if (prior.request_hash !== requestHash) {
     throw errors.invalid('Idempotency-Key', 'The Idempotency-Key was already used for a different request.');
   }
@@ -216,10 +202,12 @@ async function writeMessage(services: AppServices, tx: EntityManager, w: WriteIn
     status: sendable.length ? pendingStatus : 'sent',
     created_at: now,
     updated_at: now,
-  } as never);
-  w.checked.attachments.forEach((a, position) => tx.create(MessageAttachment, { ...a, message, position } as never));
+  });
+  w.checked.attachments.forEach((a, position) => tx.create(MessageAttachment, { ...a, message, position }));
 
-  const recipientIds = await upsertRecipients(tx, w.account.id, domain.id, to.map((a) => a.email), now);
+  // One recipient per mailbox: stored lowercase, as the suppression lists store them.
+  const unique = [...new Set(to.map((a) => lower(a.email)))];
+  const recipientIds = await new RecipientRepository(tx).upsertForSend(w.account.id, domain.id, unique, now);
   const emails = to.map((a, position) =>
     tx.create(Email, {
       account: w.account,
@@ -235,7 +223,7 @@ async function writeMessage(services: AppServices, tx: EntityManager, w: WriteIn
       suppression_reason: reasons.get(a.email) ?? null,
       created_at: now,
       updated_at: now,
-    } as never),
+    }),
   );
   await tx.flush();
 
@@ -269,20 +257,4 @@ function warningsFor(suppressed: Address[], reasons: Map<string, SuppressionReas
       recipients: suppressed.map((a) => ({ email: a.email, name: a.name ?? null, reasons: [reasons.get(a.email)!] })),
     },
   ];
-}
-
-/**
- * The recipient row of each address on this domain, created on first send (and restored if
- * deleted). Stored lowercase, as the suppression lists store them: one recipient per mailbox.
- */
-async function upsertRecipients(tx: EntityManager, accountId: string, domainId: string, emails: string[], now: Date) {
-  const unique = [...new Set(emails.map(lower))];
-  const rows = await tx.execute<{ id: string; email: string }[]>(
-    `insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
-     select x.id, ?, ?, ?, ?, x.email from jsonb_to_recordset(?::jsonb) as x(id text, email text)
-     on conflict (domain_id, email) do update set deleted_at = null, updated_at = excluded.updated_at
-     returning id, email`,
-    [now, now, accountId, domainId, JSON.stringify(unique.map((email) => ({ id: newId(), email })))],
-  );
-  return new Map(rows.map((r) => [r.email, r.id]));
 }
