@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { likeEscape, Where } from '../email-log/sql.js';
+import { likeEscape, Where } from '../../db/sql.js';
 import type { AuthResult } from './aggregate.js';
 import type { DmarcCategory } from './dmarc.constants.js';
 import { DmarcFavorite } from './dmarc.entity.js';

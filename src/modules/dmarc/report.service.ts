@@ -3,7 +3,7 @@ import { findOwned } from '../../db/scoped.js';
 import { countryName } from '../../lib/geo.js';
 import { parseMomentOrDay, type Moment } from '../../lib/moment.js';
 import type { AppServices } from '../../services.js';
-import { asDate } from '../email-log/sql.js';
+import { asDate } from '../../db/sql.js';
 import { normalizeIp, percent, ReportError, type AuthResult } from './aggregate.js';
 import { DmarcFavorite, DmarcMonitor } from './dmarc.entity.js';
 import { DISPOSITION_OF } from './dmarc.constants.js';
