@@ -23,7 +23,7 @@ export class TxEvent<T, S> {
   }
 
   /**
-   * An event with no handler means the module that does the work was never loaded: the work
+   * An event with no handler means the module that does the work was not loaded: the work
    * would silently not happen, so it fails the emitter's transaction instead.
    */
   async emit(tx: EntityManager, data: T, services: S): Promise<void> {
