@@ -35,7 +35,7 @@ export async function confirmIdentity(em: EntityManager, appSecret: string, toke
       domain_id: identity.domain.id,
       type: IDENTITY_VERIFIED_EVENT,
       payload: { object: 'sender_identity', ...senderIdentityJson(identity) },
-    } as never);
+    });
     await tx.flush();
     return { kind: 'verified', email };
   });

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -26,16 +27,16 @@ export class SenderIdentity extends BaseEntity {
   reply_to_name: string | null = null;
 
   @Property({ type: 'boolean' })
-  is_verified: boolean = false;
+  is_verified: Opt<boolean> = false;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   verified_at: Date | null = null;
 
   @Property({ type: 'integer' })
-  resends: number = 0;
+  resends: Opt<number> = 0;
 
   @Property({ type: 'boolean' })
-  add_note: boolean = false;
+  add_note: Opt<boolean> = false;
 
   @Property({ type: 'string', length: 250, nullable: true })
   personal_note: string | null = null;

@@ -3,6 +3,7 @@ import { PageArgs } from '../../graphql/pagination.js';
 import { Email, MaxLen, OneOf } from '../../graphql/validation.js';
 
 export const IDENTITY_ORDER_BY = ['email', 'created_at', 'verified_at'] as const;
+export type IdentityOrderBy = (typeof IDENTITY_ORDER_BY)[number];
 export const ORDERS = ['asc', 'desc'] as const;
 
 @ArgsType()

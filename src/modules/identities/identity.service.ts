@@ -1,6 +1,6 @@
-import { QueryOrder } from '@mikro-orm/core';
+import { QueryOrder, type FilterObject } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findOwned, visibleTo } from '../../db/scoped.js';
+import { findOwned } from '../../db/scoped.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
@@ -8,7 +8,7 @@ import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
 import { SenderIdentity } from './identity.entity.js';
-import type { CreateIdentityArgs, IdentityChangeArgs, IdentityListArgs } from './identity.inputs.js';
+import type { CreateIdentityArgs, IdentityChangeArgs, IdentityListArgs, IdentityOrderBy } from './identity.inputs.js';
 import { confirmationMail } from './identity.mail.js';
 import { assertDomainAccess, type Actor } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
@@ -41,7 +41,8 @@ export class IdentityService {
   ) {}
 
   async list(auth: Actor, args: IdentityListArgs): Promise<SenderIdentity[]> {
-    const where: Record<string, unknown> = visibleTo(auth);
+    const where: FilterObject<SenderIdentity> = { account: auth.accountId };
+    if (auth.domainId) where.domain = auth.domainId;
     if (args.domain_id) {
       const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
       if (!domain) throw errors.notFound();
@@ -50,9 +51,11 @@ export class IdentityService {
     }
     if (args.query) where.email = { $ilike: `%${likeLiteral(args.query)}%` };
     const dir = args.order === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_LAST;
-    return this.em.find(SenderIdentity, where as never, {
+    // Validation took only IDENTITY_ORDER_BY's names.
+    const by = (args.order_by ?? 'created_at') as IdentityOrderBy;
+    return this.em.find(SenderIdentity, where, {
       populate: ['domain'],
-      orderBy: { [args.order_by ?? 'created_at']: dir, id: dir } as never,
+      orderBy: { [by]: dir, id: dir },
       limit: args.limit,
       offset: offsetOf(args),
     });
@@ -89,7 +92,7 @@ export class IdentityService {
           reply_to_name: blankToNull(args.reply_to_name),
           add_note: args.add_note ?? false,
           personal_note: blankToNull(args.personal_note),
-        } as never);
+        });
         await em.flush();
         await this.sendConfirmation(em, identity);
         return identity;

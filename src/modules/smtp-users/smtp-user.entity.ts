@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -23,7 +24,7 @@ export class SmtpUser extends BaseEntity {
   password_hash!: string;
 
   @Property({ type: 'boolean' })
-  enabled: boolean = true;
+  enabled: Opt<boolean> = true;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   accessed_at: Date | null = null;

@@ -73,7 +73,7 @@ export class SmtpUserService {
       username: await this.freeUsername(domain.name),
       password_hash: await hashPassword(password),
       enabled: args.enabled ?? true,
-    } as never);
+    });
     recordAudit(this.em, auth, 'smtp_user.created', subjectOf(user), created({ name: user.name, enabled: user.enabled, domain_id: domain.id }));
     for (let attempt = 1; ; attempt++) {
       try {

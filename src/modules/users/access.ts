@@ -1,8 +1,10 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
 import { visibleTo } from '../../db/scoped.js';
 import type { AccessArgs } from './user.inputs.js';
+import type { AccountUser, Invite } from './user.entity.js';
 import { CUSTOM_ROLE, canonicalRole, permissionsOf } from './roles.js';
 import { type Actor } from '../../core/actor.js';
 import { errors, msg, type FieldErrorBag } from '../../core/errors.js';
@@ -69,12 +71,12 @@ export async function resolveAccess(
 }
 
 /**
- * The people a domain-limited token sees: those who can work on its domain (every domain, or a
- * list that includes it). Other tokens see the whole account.
+ * The account's people (or invitations) a caller sees: a domain-limited token sees those who can
+ * work on its domain (every domain, or a list that includes it); other tokens see them all.
  */
-export function reachFilter(auth: Actor): Record<string, unknown> {
-  if (!auth.domainId) return {};
-  return { $or: [{ domain_ids: { $contained: [] } }, { domain_ids: { $contains: [auth.domainId] } }] };
+export function reachableBy(auth: Actor): FilterQuery<AccountUser> & FilterQuery<Invite> {
+  if (!auth.domainId) return { account: auth.accountId };
+  return { account: auth.accountId, $or: [{ domain_ids: { $contained: [] } }, { domain_ids: { $contains: [auth.domainId] } }] };
 }
 
 /** Reading someone who cannot work on the token's domain: 403, the row exists in the account. */

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { InviteService } from './invite.service.js';
@@ -47,7 +46,7 @@ function check(values: Fields): FieldErrors {
 
 /** The invitation link an invited person opens to join the account. */
 export function registerInviteRoutes(app: FastifyInstance, services: AppServices): void {
-  const service = () => new InviteService(services.orm.em.fork() as unknown as EntityManager, services);
+  const service = () => new InviteService(services.orm.em.fork(), services);
 
   registerFormRoutes(app, FORM_LIMIT, (scope) => {
 

@@ -7,7 +7,7 @@ import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { accessOf, created, memberSubject, recordAudit } from '../audit/record.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
-import { assertConfined, assertVisible, reachFilter, resolveAccess } from './access.js';
+import { assertConfined, assertVisible, reachableBy, resolveAccess } from './access.js';
 import { inviteMail } from './invite.mail.js';
 import { AccountUser, Invite } from './user.entity.js';
 import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
@@ -30,7 +30,7 @@ export class InviteService {
   ) {}
 
   list(auth: Actor, args: InviteListArgs): Promise<Invite[]> {
-    return this.em.find(Invite, { account: auth.accountId, ...reachFilter(auth) } as never, {
+    return this.em.find(Invite, reachableBy(auth), {
       orderBy: { created_at: 'asc', id: 'asc' },
       limit: args.limit,
       offset: offsetOf(args),
@@ -52,7 +52,7 @@ export class InviteService {
     // Two invitations of the same address at once: the unique index decides.
     return takenIfDuplicate('email', () =>
       this.em.transactional(async (tx) => {
-        const invite = tx.create(Invite, { account: tx.getReference(Account, auth.accountId), email, ...access } as never);
+        const invite = tx.create(Invite, { account: tx.getReference(Account, auth.accountId), email, ...access });
         recordAudit(tx, auth, 'user.invited', memberSubject('invite', invite.id, access.domain_ids), created({ email, ...accessOf(access) }));
         await tx.flush();
         await this.sendMail(tx, invite);
@@ -101,7 +101,7 @@ export class InviteService {
           domain_ids: invite.domain_ids,
           template_ids: invite.template_ids,
           requires_periodic_password_change: invite.requires_periodic_password_change,
-        } as never);
+        });
         tx.remove(invite);
         recordAudit(
           tx,

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { OwnerService, type OwnerFieldErrors, type OwnerProfile } from './owner.service.js';
@@ -31,7 +30,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 
 /** The first-start owner link (owner.service.ts): a form, then the account's admin user. */
 export function registerOwnerRoutes(app: FastifyInstance, services: AppServices): void {
-  const service = () => new OwnerService(services.orm.em.fork() as unknown as EntityManager, services.config);
+  const service = () => new OwnerService(services.orm.em.fork(), services.config);
 
   registerFormRoutes(app, FORM_LIMIT, (scope) => {
 

@@ -6,6 +6,7 @@ import { Account } from '../accounts/account.entity.js';
 import { created, memberSubject, recordAudit } from '../audit/record.js';
 import { ADMIN_ROLE } from './roles.js';
 import { AccountUser } from './user.entity.js';
+import { UserRepository } from './user.repository.js';
 
 const PURPOSE = 'owner-claim';
 const NAME_MAX = 191;
@@ -65,14 +66,14 @@ export class OwnerService {
     const accountId = this.accountOf(token);
     if (!accountId) return { kind: 'bad-token' };
     return this.em.transactional(async (tx): Promise<ClaimOutcome> => {
-      await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`owner-claim:${accountId}`]);
+      await new UserRepository(tx).lockOwnerClaim(accountId);
       const account = await tx.findOne(Account, { id: accountId });
       if (!account) return { kind: 'bad-token' };
       if (await this.hasAdmin(tx, accountId)) return { kind: 'claimed' };
       const errors = checkOwnerProfile(profile);
       if (Object.keys(errors).length) return { kind: 'invalid', errors, account };
       const email = profile.email.toLowerCase();
-      const user = tx.create(AccountUser, { account, email, name: profile.name, last_name: profile.last_name, role: ADMIN_ROLE } as never);
+      const user = tx.create(AccountUser, { account, email, name: profile.name, last_name: profile.last_name, role: ADMIN_ROLE });
       recordAudit(
         tx,
         { accountId, actor: { type: 'invitee', id: user.id, name: email, ip: null } },

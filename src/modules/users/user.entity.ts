@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -15,38 +16,38 @@ abstract class AccountMember extends BaseEntity {
   role!: string;
 
   @Property({ type: 'text[]' })
-  permissions: string[] = [];
+  permissions: Opt<string[]> = [];
 
   /** Ids of the account's domains and templates this person may access (empty = all). */
   @Property({ type: 'text[]' })
-  domain_ids: string[] = [];
+  domain_ids: Opt<string[]> = [];
 
   @Property({ type: 'text[]' })
-  template_ids: string[] = [];
+  template_ids: Opt<string[]> = [];
 
   @Property({ type: 'boolean' })
-  requires_periodic_password_change: boolean = false;
+  requires_periodic_password_change: Opt<boolean> = false;
 }
 
 @Entity({ tableName: 'account_users' })
 @Unique({ properties: ['account', 'email'] })
 export class AccountUser extends AccountMember {
   @Property({ type: 'string', length: 191 })
-  name: string = '';
+  name: Opt<string> = '';
 
   @Property({ type: 'string', length: 191 })
-  last_name: string = '';
+  last_name: Opt<string> = '';
 
   @Property({ type: 'text', nullable: true })
   avatar: string | null = null;
 
   @Property({ type: 'boolean' })
-  two_fa: boolean = false;
+  two_fa: Opt<boolean> = false;
 }
 
 @Entity({ tableName: 'invites' })
 @Unique({ properties: ['account', 'email'] })
 export class Invite extends AccountMember {
   @Property({ type: 'integer' })
-  resends: number = 0;
+  resends: Opt<number> = 0;
 }

@@ -4,7 +4,7 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import { accessOf, diff, memberSubject, recordAudit, recordUpdate, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
-import { assertConfined, assertVisible, reachFilter, resolveAccess } from './access.js';
+import { assertConfined, assertVisible, reachableBy, resolveAccess } from './access.js';
 import { AccountUser } from './user.entity.js';
 import type { UpdateUserArgs, UserListArgs } from './user.inputs.js';
 import { ADMIN_ROLE } from './roles.js';
@@ -18,7 +18,7 @@ export class UserService {
   constructor(private readonly em: EntityManager) {}
 
   list(auth: Actor, args: UserListArgs): Promise<AccountUser[]> {
-    return this.em.find(AccountUser, { account: auth.accountId, ...reachFilter(auth) } as never, {
+    return this.em.find(AccountUser, reachableBy(auth), {
       orderBy: { created_at: 'asc', id: 'asc' },
       limit: args.limit,
       offset: offsetOf(args),
