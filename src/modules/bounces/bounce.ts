@@ -4,6 +4,7 @@ import { recordActivities, type ActivityEmail } from '../activity/record.js';
 import type { ActivityType } from '../activity/activity.entity.js';
 import { suppressRecipient } from '../suppressions/suppression.add.js';
 import { readReport, type Report } from './report.js';
+import { BounceRepository, type BounceStatus } from './bounce.repository.js';
 
 export interface ReportOutcome {
   handled: boolean;
@@ -31,26 +32,11 @@ export async function isOurReturnPath(em: EntityManager, address: string): Promi
   const m = VERP_ADDRESS.exec(address.trim());
   if (!m) return false;
   const [, id, sub, domain] = m.map((x) => x.toLowerCase());
-  const rows = await em.execute<unknown[]>(
-    `select 1 from domains d
-      where d.name = ?
-        and (d.settings->>'return_path_subdomain' = ? or exists (select 1 from emails e where e.id = ? and e.domain_id = d.id))
-      limit 1`,
-    [domain, sub, id],
-  );
-  return rows.length > 0;
+  return new BounceRepository(em).isReturnPathOf(domain, sub, id);
 }
 
-type EmailRow = ActivityEmail & { status: string; recipient_id: string };
-
-async function lockEmail(tx: EntityManager, id: string): Promise<EmailRow | null> {
-  const [row] = await tx.execute<EmailRow[]>(
-    `select e.id, e.account_id, e.domain_id, e.message_id, e.subject, e.to_email, e.tags, e.status, e.recipient_id
-       from emails e where e.id = ? for update`,
-    [id],
-  );
-  return row ?? null;
-}
+/** A bounce that was already recorded: a second copy of the report changes nothing. */
+const BOUNCED: readonly string[] = ['hard_bounced', 'soft_bounced'] satisfies BounceStatus[];
 
 /** Which email a report is about: the VERP address it came to, else the original Message-ID it quotes. */
 async function findEmail(em: EntityManager, rcptTo: string[], report: Report): Promise<string | null> {
@@ -60,8 +46,7 @@ async function findEmail(em: EntityManager, rcptTo: string[], report: Report): P
   }
   const messageId = report.kind === 'none' ? null : report.originalMessageId;
   if (!messageId) return null;
-  const [row] = await em.execute<{ id: string }[]>('select id from emails where smtp_message_id = ? limit 1', [messageId]);
-  return row?.id ?? null;
+  return new BounceRepository(em).emailIdBySmtpMessageId(messageId);
 }
 
 /**
@@ -74,20 +59,20 @@ async function findEmail(em: EntityManager, rcptTo: string[], report: Report): P
  */
 export async function processReport(services: AppServices, mail: { rcptTo: string[]; raw: Buffer }): Promise<ReportOutcome> {
   const report = await readReport(mail.raw);
-  const em = services.orm.em.fork() as EntityManager;
+  const em = services.orm.em.fork();
   const emailId = await findEmail(em, mail.rcptTo, report);
   if (report.kind === 'none' || !emailId) return { handled: false, outcome: null, emailId };
 
   return em.transactional(async (tx) => {
-    const email = await lockEmail(tx, emailId);
+    const repo = new BounceRepository(tx);
+    const email = await repo.lockEmail(emailId);
     if (!email) return { handled: false, outcome: null, emailId };
     const ref: ActivityEmail = email;
     const suppress = (list: 'hard_bounces' | 'spam_complaints', reason: string) =>
       suppressRecipient(tx, { accountId: email.account_id, domainId: email.domain_id, recipientId: email.recipient_id, list, reason });
 
     if (report.kind === 'arf') {
-      const [seen] = await tx.execute(`select 1 from activities where email_id = ? and type = 'spam_complaints' limit 1`, [email.id]);
-      if (seen) return { handled: true, outcome: 'duplicate', emailId };
+      if (await repo.hasComplaint(email.id)) return { handled: true, outcome: 'duplicate', emailId };
       await recordActivities(tx, [{ email: ref, type: 'spam_complaints', data: { smtp_response: `feedback-type: ${report.feedbackType}` } }]);
       await suppress('spam_complaints', `Complaint (${report.feedbackType}) reported by the mailbox provider`);
       return { handled: true, outcome: 'spam_complaints', emailId };
@@ -102,9 +87,9 @@ export async function processReport(services: AppServices, mail: { rcptTo: strin
       return { handled: true, outcome: 'deferred', emailId };
     }
     if (block.action !== 'failed') return { handled: true, outcome: null, emailId };
-    if (email.status === 'hard_bounced' || email.status === 'soft_bounced') return { handled: true, outcome: 'duplicate', emailId };
-    const outcome = block.status.startsWith('5') ? 'hard_bounced' : 'soft_bounced';
-    await tx.execute('update emails set status = ?, last_response = ?, updated_at = now() where id = ?', [outcome, response, email.id]);
+    if (BOUNCED.includes(email.status)) return { handled: true, outcome: 'duplicate', emailId };
+    const outcome: BounceStatus = block.status.startsWith('5') ? 'hard_bounced' : 'soft_bounced';
+    await repo.setBounced(email.id, outcome, response);
     await recordActivities(tx, [{ email: ref, type: outcome, data: { smtp_response: response } }]);
     if (outcome === 'hard_bounced') await suppress('hard_bounces', response || 'Bounced');
     return { handled: true, outcome, emailId };

@@ -56,7 +56,7 @@ export async function readReport(raw: Buffer): Promise<Report> {
     skipTextLinks: true,
     // Keep the machine-readable part of a DSN as a part instead of text.
     keepDeliveryStatus: true,
-  } as never);
+  });
   const parts = parsed.attachments ?? [];
   const status = parts.find((a) => a.contentType === 'message/delivery-status' || a.contentType === 'message/global-delivery-status');
   if (status) {

@@ -1,9 +1,9 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BaseEntity } from '../../db/base.entity.js';
-import { newId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
 import { domainOf, hostAndParents } from './inbound.match.js';
+import { InboundRepository } from './inbound.repository.js';
 
 /**
  * Why forwards to email are no open relay. A route can forward to an address only once the
@@ -39,30 +39,15 @@ export class InboundForwardDestination extends BaseEntity {
 /** How a forward's address is allowed, or not yet: null for webhook forwards. */
 export type Confirmation = 'domain' | 'confirmed' | 'pending';
 
-/** Hours between two confirmation mails to one address of one account. */
-export const REMIND_AFTER_HOURS = 1;
-
-const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-
 /** Each of these addresses (lower-cased keys) and how it is allowed, for the account. */
 export async function confirmationsOf(em: EntityManager, accountId: string, emails: string[]): Promise<Map<string, Confirmation>> {
   const lowered = [...new Set(emails.map((e) => e.toLowerCase()))];
   const out = new Map<string, Confirmation>();
   if (!lowered.length) return out;
   const hosts = [...new Set(lowered.flatMap((e) => hostAndParents(domainOf(e))))];
-  const domains = hosts.length
-    ? await em.execute<{ name: string }[]>(
-        `select name from domains where account_id = ? and is_verified and name in (${placeholders(hosts.length)})`,
-        [accountId, ...hosts],
-      )
-    : [];
-  const confirmed = await em.execute<{ email: string }[]>(
-    `select email from inbound_forward_destinations
-      where account_id = ? and confirmed_at is not null and email in (${placeholders(lowered.length)})`,
-    [accountId, ...lowered],
-  );
-  const verified = new Set(domains.map((d) => d.name));
-  const clicked = new Set(confirmed.map((c) => c.email));
+  const repo = new InboundRepository(em);
+  const verified = await repo.verifiedNamesOf(accountId, hosts);
+  const clicked = await repo.confirmedOf(accountId, lowered);
   for (const email of lowered) {
     if (hostAndParents(domainOf(email)).some((h) => verified.has(h))) out.set(email, 'domain');
     else if (clicked.has(email)) out.set(email, 'confirmed');
@@ -73,19 +58,11 @@ export async function confirmationsOf(em: EntityManager, accountId: string, emai
 
 /**
  * Records the addresses still to confirm and returns those to mail now: new ones, and those whose
- * last mail is older than REMIND_AFTER_HOURS. One statement, so two saves at once mail once.
+ * last mail is older than REMIND_AFTER_HOURS (inbound.repository.ts). One statement, so two saves at once mail once.
  * Runs in the route's saving transaction: the rows and the mails exist only if the route does.
  */
 export async function toConfirm(em: EntityManager, accountId: string, emails: string[]): Promise<{ id: string; email: string }[]> {
   const lowered = [...new Set(emails.map((e) => e.toLowerCase()))];
   if (!lowered.length) return [];
-  const values = lowered.map(() => '(?, now(), now(), ?, ?, now())').join(', ');
-  return em.execute<{ id: string; email: string }[]>(
-    `insert into inbound_forward_destinations as d (id, created_at, updated_at, account_id, email, mailed_at)
-     values ${values}
-     on conflict (account_id, email) do update set mailed_at = now(), updated_at = now()
-       where d.confirmed_at is null and (d.mailed_at is null or d.mailed_at < now() - make_interval(hours => ${REMIND_AFTER_HOURS}))
-     returning d.id, d.email`,
-    lowered.flatMap((email) => [newId(), accountId, email]),
-  );
+  return new InboundRepository(em).dueForMail(accountId, lowered);
 }

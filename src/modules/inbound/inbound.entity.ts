@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { newId } from '../../lib/ids.js';
@@ -24,6 +25,10 @@ export interface InboundForward {
   secret_enc?: string | null;
 }
 
+/** What became of a received message: taken (`received`), sent on to every destination, refused, or not all forwards went out. */
+export const INBOUND_MESSAGE = { received: 'received', forwarded: 'forwarded', rejected: 'rejected', failed: 'failed' } as const;
+export type InboundMessageStatus = (typeof INBOUND_MESSAGE)[keyof typeof INBOUND_MESSAGE];
+
 /** An inbound route (COMPAT.md "Inbound email routes"): mail received for an address, filtered and forwarded. */
 @Entity({ tableName: 'inbounds' })
 @Index({ properties: ['account', 'created_at'] })
@@ -43,26 +48,26 @@ export class Inbound extends BaseEntity {
 
   /** When true, mail for `inbound_domain` (an MX pointing at the service) is routed too. */
   @Property({ type: 'boolean' })
-  domain_enabled: boolean = false;
+  domain_enabled: Opt<boolean> = false;
 
   @Property({ type: 'string', length: 253, nullable: true })
   @Index()
   inbound_domain: string | null = null;
 
   @Property({ type: 'integer' })
-  inbound_priority: number = 0;
+  inbound_priority: Opt<number> = 0;
 
   @Property({ type: 'json' })
-  catch_filter: InboundFilter = { type: 'catch_all', filters: [] };
+  catch_filter: Opt<InboundFilter> = { type: 'catch_all', filters: [] };
 
   @Property({ type: 'json' })
-  match_filter: InboundFilter = { type: 'match_all', filters: [] };
+  match_filter: Opt<InboundFilter> = { type: 'match_all', filters: [] };
 
   @Property({ type: 'json' })
-  forwards: InboundForward[] = [];
+  forwards: Opt<InboundForward[]> = [];
 
   @Property({ type: 'boolean' })
-  enabled: boolean = true;
+  enabled: Opt<boolean> = true;
 }
 
 /** One message received for a route, and what became of it. */
@@ -70,7 +75,7 @@ export class Inbound extends BaseEntity {
 @Index({ properties: ['inbound_id', 'created_at'] })
 export class InboundMessage {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: string = newId(24);
+  id: Opt<string> = newId(24);
 
   @Property({ type: 'string', length: 32 })
   inbound_id!: string;
@@ -85,21 +90,20 @@ export class InboundMessage {
   mail_from!: string;
 
   @Property({ type: 'json' })
-  rcpt_to: string[] = [];
+  rcpt_to: Opt<string[]> = [];
 
   @Property({ type: 'text', nullable: true })
   subject: string | null = null;
 
   @Property({ type: 'integer' })
-  size: number = 0;
+  size: Opt<number> = 0;
 
-  /** received, forwarded, rejected, failed */
   @Property({ type: 'string', length: 20 })
-  status: string = 'received';
+  status: Opt<InboundMessageStatus> = INBOUND_MESSAGE.received;
 
   @Property({ type: 'string', length: 500, nullable: true })
   reason: string | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
-  created_at: Date = new Date();
+  created_at: Opt<Date> = new Date();
 }

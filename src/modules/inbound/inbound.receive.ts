@@ -3,7 +3,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AppServices } from '../../services.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
 import { checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES, type AttachmentVerdict } from './inbound.attachments.js';
-import { Inbound, InboundMessage } from './inbound.entity.js';
+import { INBOUND_MESSAGE, Inbound, InboundMessage, type InboundMessageStatus } from './inbound.entity.js';
+import { InboundRepository } from './inbound.repository.js';
 import { forwardAll, type ForwardOutcome } from './inbound.forward.js';
 import { catches, domainOf, headerMap, hostAndParents, isAtOrUnder, matches, type MatchSubject, type StoredFilter } from './inbound.match.js';
 
@@ -31,10 +32,7 @@ async function ownersOf(em: EntityManager, hosts: string[]): Promise<Map<string,
   const names = [...new Set(hosts.flatMap(hostAndParents))];
   const owners = new Map<string, string>();
   if (!names.length) return owners;
-  const rows = await em.execute<{ name: string; account_id: string }[]>(
-    `select name, account_id from domains where is_verified and name in (${names.map(() => '?').join(', ')})`,
-    names,
-  );
+  const rows = await new InboundRepository(em).verifiedDomains(names);
   const holder = new Map(rows.map((r) => [r.name, r.account_id]));
   for (const host of hosts) {
     const owner = hostAndParents(host).find((n) => holder.has(n));
@@ -109,7 +107,7 @@ function eventOf(m: InboundMessage, type: string, extra: Record<string, unknown>
   };
 }
 
-function newMessage(r: Inbound, mail: InboundMail, rcpts: string[], parsed: ParsedMail, status: string, reason: string | null) {
+function newMessage(r: Inbound, mail: InboundMail, rcpts: string[], parsed: ParsedMail, status: InboundMessageStatus, reason: string | null) {
   return Object.assign(new InboundMessage(), {
     inbound_id: r.id,
     account_id: r.account.id,
@@ -127,9 +125,9 @@ async function reject(services: AppServices, taken: Map<Inbound, string[]>, mail
   const extra = v.reason === 'unsupported_attachment_type' ? { reason: v.reason, unsupported_attachment_types: v.types } : { reason: v.reason };
   await services.orm.em.fork().transactional(async (tx) => {
     for (const [r, rcpts] of taken) {
-      const m = newMessage(r, mail, rcpts, parsed, 'rejected', v.reason);
+      const m = newMessage(r, mail, rcpts, parsed, INBOUND_MESSAGE.rejected, v.reason);
       tx.persist(m);
-      tx.create(DomainEvent, eventOf(m, 'inbound_message.rejected', extra) as never);
+      tx.create(DomainEvent, eventOf(m, 'inbound_message.rejected', extra));
     }
   });
   if (v.reason === 'unsupported_attachment_type') return { accepted: false, code: 550, message: `5.6.1 Unsupported attachment type: ${v.types.join(', ')}` };
@@ -150,14 +148,14 @@ function failureReason(outcomes: ForwardOutcome[]): string | null {
 /** One route's copy: recorded as received first, so a crash mid-forward still leaves a trace. */
 async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail: InboundMail, parsed: ParsedMail): Promise<string> {
   const em = services.orm.em.fork();
-  const m = newMessage(r, mail, rcpts, parsed, 'received', null);
+  const m = newMessage(r, mail, rcpts, parsed, INBOUND_MESSAGE.received, null);
   await em.persist(m).flush();
   const outcomes = await forwardAll(services, { id: m.id, route: r, mailFrom: mail.mailFrom, rcptTo: rcpts, raw: mail.raw, parsed, receivedAt: m.created_at });
   // A suppressed address skipped is no failure (as a suppressed recipient of a send), but is noted.
   const failed = outcomes.some((o) => !o.ok && !o.skipped);
   await em.transactional(async (tx) => {
-    await tx.nativeUpdate(InboundMessage, { id: m.id }, { status: failed ? 'failed' : 'forwarded', reason: failureReason(outcomes) });
-    if (failed) tx.create(DomainEvent, eventOf(m, 'inbound_forward.failed') as never);
+    await tx.nativeUpdate(InboundMessage, { id: m.id }, { status: failed ? INBOUND_MESSAGE.failed : INBOUND_MESSAGE.forwarded, reason: failureReason(outcomes) });
+    if (failed) tx.create(DomainEvent, eventOf(m, 'inbound_forward.failed'));
   });
   return m.id;
 }

@@ -83,7 +83,7 @@ export class InboundService {
         name: args.name.trim(),
         address: `${newId(16)}@${this.services.config.INBOUND_MX_HOST.toLowerCase()}`,
         ...settings,
-      } as never);
+      });
       await tx.flush();
       await this.askConfirmations(tx, auth, inbound, domain!.name);
       return inbound;

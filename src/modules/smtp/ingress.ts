@@ -1,9 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/index.js';
 import type { AppServices } from '../../services.js';
 import { isOurReturnPath } from '../bounces/bounce.js';
 import { reportKeyOf } from '../dmarc/report-address.js';
 import { hasInboundRoute } from '../inbound/inbound.receive.js';
+import { SmtpRepository } from './smtp.repository.js';
 
 /**
  * What mail from a session that did not log in may be for: a report coming back (a DSN to one of
@@ -16,7 +16,7 @@ export type Ingress = 'report' | 'inbound' | 'dmarc';
 export async function ingressOf(services: AppServices, address: string): Promise<Ingress | null> {
   const feedback = services.config.FEEDBACK_ADDRESS?.toLowerCase();
   if (feedback && address.toLowerCase() === feedback) return 'report';
-  if (await isOurReturnPath(services.orm.em.fork() as EntityManager, address)) return 'report';
+  if (await isOurReturnPath(services.orm.em.fork(), address)) return 'report';
   if (await dmarcMonitorOf(services, address)) return 'dmarc';
   if (await hasInboundRoute(services, address)) return 'inbound';
   return null;
@@ -26,8 +26,7 @@ export async function ingressOf(services: AppServices, address: string): Promise
 export async function dmarcMonitorOf(services: AppServices, address: string): Promise<string | null> {
   const key = reportKeyOf(services.config, address);
   if (!key) return null;
-  const [row] = await services.orm.em.fork().execute<{ id: string }[]>('select id from dmarc_monitors where report_key = ?', [key]);
-  return row?.id ?? null;
+  return new SmtpRepository(services.orm.em.fork()).dmarcMonitorId(key);
 }
 
 type SizeSettings = Pick<

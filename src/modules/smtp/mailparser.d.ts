@@ -36,6 +36,8 @@ declare module 'mailparser' {
     skipTextToHtml?: boolean;
     skipImageLinks?: boolean;
     skipTextLinks?: boolean;
+    /** Keeps message/delivery-status parts as attachments (bounce reports read them). */
+    keepDeliveryStatus?: boolean;
   }
   export function simpleParser(source: Buffer | string | NodeJS.ReadableStream, options?: ParserOptions): Promise<ParsedMail>;
 }

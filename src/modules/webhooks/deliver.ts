@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { decrypt } from '../../lib/secrets.js';
 import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
@@ -135,7 +134,7 @@ export async function deliverDue(services: AppServices, budgetMs = 20_000): Prom
   for (;;) {
     const now = new Date();
     const lease = new Date(now.getTime() + leaseMs(services.config.WEBHOOK_TIMEOUT_MS));
-    const claimed = await new WebhookRepository(services.orm.em.fork() as EntityManager).claimDue(now, lease, CLAIM_BATCH);
+    const claimed = await new WebhookRepository(services.orm.em.fork()).claimDue(now, lease, CLAIM_BATCH);
     await pool(claimed, IN_FLIGHT, async (d) => {
       try {
         await attempt(services, d);

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { defineWorker } from '../../jobs/job.js';
 import type { AppServices } from '../../services.js';
 import { deliverDue } from './deliver.js';
@@ -23,7 +22,7 @@ export const webhookTickWorker = defineWorker(webhookTickJob, async (_data, serv
 
 /** One round of the engine, without scheduling the next: what tests call to advance it. */
 export async function runTick(services: AppServices): Promise<{ dispatched: number; attempted: number }> {
-  const dispatched = await dispatchEvents(services.orm.em.fork() as EntityManager);
+  const dispatched = await dispatchEvents(services.orm.em.fork());
   const attempted = await deliverDue(services);
   return { dispatched, attempted };
 }

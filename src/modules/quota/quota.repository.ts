@@ -1,0 +1,109 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+const TODAY = `(now() at time zone 'utc')::date`;
+
+/** The account's window has ended (or never started): this request starts a new one. */
+const NEW_WINDOW = `(c.rate_window_end is null or c.rate_window_end <= now())`;
+/** The account's window count once this request is in. */
+const ACCOUNT_HITS = `case when ${NEW_WINDOW} then excluded.rate_hits else c.rate_hits + excluded.rate_hits end`;
+
+/**
+ * Counts one request (worth `n` hits: a GraphQL document asking for n root fields is n requests)
+ * against its token's rate window, its account's rate window and, unless a rate limit refused it
+ * or the caller says not to, its account's day. One statement, so one round trip, and the row
+ * locks of the upserts make concurrent requests count one after another. A window that has ended
+ * is restarted in place; so is the day. The account's window counts every token: a new token is
+ * no new room. Without a token (an SMTP user's message), the token's part is skipped.
+ */
+const METER_SQL = `
+with r as (
+  insert into api_rate_counters as c (token_id, window_end, hits)
+  select ?::varchar, now() + make_interval(secs => ?), ?::int where ?::varchar is not null
+  on conflict (token_id) do update set
+    hits = case when c.window_end <= now() then excluded.hits else c.hits + excluded.hits end,
+    window_end = case when c.window_end <= now() then excluded.window_end else c.window_end end
+  returning hits, window_end
+), a as (
+  insert into api_quota_counters as c (account_id, day, hits, rate_window_end, rate_hits)
+  select ?, ${TODAY}, case when ?::int <= ? and ?::boolean then ?::int else 0 end, now() + make_interval(secs => ?), ?::int
+  where coalesce((select hits from r), 0) <= ?
+  on conflict (account_id) do update set
+    hits = case when c.day = excluded.day then c.hits else 0 end
+      + case when ${ACCOUNT_HITS} <= ? and ?::boolean then excluded.rate_hits else 0 end,
+    day = excluded.day,
+    rate_hits = ${ACCOUNT_HITS},
+    rate_window_end = case when ${NEW_WINDOW} then excluded.rate_window_end else c.rate_window_end end
+  returning hits, rate_hits, rate_window_end
+), cur as (
+  select hits, rate_hits, rate_window_end from api_quota_counters where account_id = ?
+)
+select
+  (select hits from r) as rate_hits,
+  extract(epoch from coalesce((select window_end from r), now()))::float8 as rate_reset,
+  coalesce((select rate_hits from a), (select rate_hits from cur where rate_window_end > now()), 0) as account_hits,
+  extract(epoch from coalesce((select rate_window_end from a), (select rate_window_end from cur), now()))::float8 as account_reset,
+  extract(epoch from now())::float8 as now,
+  coalesce((select hits from a), (select hits from api_quota_counters where account_id = ? and day = ${TODAY}), 0) as quota_hits`;
+
+const STATUS_SQL = `
+select coalesce((select hits from api_quota_counters where account_id = ? and day = ${TODAY}), 0) as hits,
+  extract(epoch from now())::float8 as now`;
+
+/** The three counts after one metered request, with the database's clock (epoch seconds). */
+export interface MeterRow {
+  rate_hits: number | null;
+  rate_reset: number;
+  account_hits: number;
+  account_reset: number;
+  now: number;
+  quota_hits: number;
+}
+
+export interface MeterInput {
+  accountId: string;
+  /** Null for an SMTP user's message: only the account's counters move. */
+  tokenId: string | null;
+  hits: number;
+  countQuota: boolean;
+  windowSeconds: number;
+  tokenLimit: number;
+  accountLimit: number;
+}
+
+/** The API counters' SQL: each call is one statement, one round trip. */
+export class QuotaRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  meter(m: MeterInput): Promise<MeterRow> {
+    return this.em.getConnection().execute<MeterRow>(
+      METER_SQL,
+      [
+        m.tokenId, m.windowSeconds, m.hits, m.tokenId,
+        m.accountId, m.hits, m.accountLimit, m.countQuota, m.hits, m.windowSeconds, m.hits,
+        m.tokenLimit,
+        m.accountLimit, m.countQuota,
+        m.accountId, m.accountId,
+      ],
+      'get',
+    );
+  }
+
+  /** Adds `n` to the account's day if the total stays within `limit`; false (nothing added) otherwise. */
+  async chargeDay(accountId: string, n: number, limit: number): Promise<boolean> {
+    const rows = await this.em.execute<{ hits: number }[]>(
+      `insert into api_quota_counters as c (account_id, day, hits) values (?, ${TODAY}, ?)
+       on conflict (account_id) do update set
+         hits = case when c.day = excluded.day then c.hits + excluded.hits else excluded.hits end,
+         day = excluded.day
+       where (case when c.day = excluded.day then c.hits else 0 end) + excluded.hits <= ?
+       returning hits`,
+      [accountId, n, limit],
+    );
+    return rows.length > 0;
+  }
+
+  /** The account's requests today, and the database's clock (epoch seconds). */
+  status(accountId: string): Promise<{ hits: number; now: number }> {
+    return this.em.getConnection().execute<{ hits: number; now: number }>(STATUS_SQL, [accountId], 'get');
+  }
+}
