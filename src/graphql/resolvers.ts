@@ -1,5 +1,6 @@
 import { OperatorResolver } from '../modules/accounts/operator.resolver.js';
 import { DomainResolver } from '../modules/domains/domain.resolver.js';
+import { DomainRecipientsResolver } from '../modules/recipients/domain-recipients.resolver.js';
 import { IdentityResolver } from '../modules/identities/identity.resolver.js';
 import { RecipientResolver } from '../modules/recipients/recipient.resolver.js';
 import { SmtpUserResolver } from '../modules/smtp-users/smtp-user.resolver.js';
@@ -38,6 +39,7 @@ export const resolvers = [
   OperatorResolver,
   TokenResolver,
   DomainResolver,
+  DomainRecipientsResolver,
   IdentityResolver,
   SmtpUserResolver,
   UserResolver,

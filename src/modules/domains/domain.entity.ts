@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
@@ -68,23 +69,23 @@ export class Domain extends BaseEntity {
   rp_cname: boolean | null = null;
 
   @Property({ type: 'boolean' })
-  is_verified: boolean = false;
+  is_verified: Opt<boolean> = false;
 
   /**
    * Verified on creation by DOMAIN_VERIFICATION=trust (the sandbox), not through DNS. Such a
    * domain sends only into the capture transport; passing the DNS check clears it.
    */
   @Property({ type: 'boolean', default: false })
-  trusted: boolean = false;
+  trusted: Opt<boolean> = false;
 
   @Property({ type: 'boolean' })
-  is_cname_verified: boolean = false;
+  is_cname_verified: Opt<boolean> = false;
 
   @Property({ type: 'boolean' })
-  is_dns_active: boolean = false;
+  is_dns_active: Opt<boolean> = false;
 
   @Property({ type: 'json' })
-  settings: DomainSettings = { ...DEFAULT_DOMAIN_SETTINGS };
+  settings: Opt<DomainSettings> = { ...DEFAULT_DOMAIN_SETTINGS };
 
   @Property({ type: 'string', length: 63 })
   dkim_selector!: string;

@@ -30,11 +30,6 @@ export class DomainIdArgs {
 }
 
 @ArgsType()
-export class DomainRecipientsArgs extends PageArgs {
-  @Field(() => ID) domain_id!: string;
-}
-
-@ArgsType()
 export class CreateDomainArgs {
   @Field() @MaxLen(253) name!: string;
   @Field(() => String, { nullable: true }) @Subdomain() return_path_subdomain?: string | null;

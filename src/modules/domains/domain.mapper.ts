@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { notQueuedCounts } from './domain-stats.js';
 import type { Domain } from './domain.entity.js';
 import type {
   CreatedDomain,
@@ -26,8 +24,8 @@ function settings(d: Domain): DomainSettingsType {
 }
 
 /**
- * `notQueued` is the domain's count of accepted messages not yet handed to delivery (see
- * domain-stats.ts); the sync mappers take it from the caller, the async ones below load it.
+ * `notQueued` is the domain's count of accepted messages not yet handed to delivery; the service
+ * loads it (DomainService.list, notQueuedOf), the mappers only place it.
  */
 function core(d: Domain, notQueued: number) {
   return {
@@ -58,18 +56,6 @@ export function toDomainListItem(d: Domain, notQueued = 0): DomainListItem {
 
 export function toDomain(d: Domain, notQueued = 0): DomainType {
   return { ...toDomainListItem(d, notQueued), mx: d.mx };
-}
-
-/** A page of domains with their counts, loaded in one query for the whole page. */
-export async function toDomainListItems(em: EntityManager, rows: Domain[]): Promise<DomainListItem[]> {
-  const counts = await notQueuedCounts(em, rows.map((d) => d.id));
-  return rows.map((d) => toDomainListItem(d, counts.get(d.id) ?? 0));
-}
-
-/** One domain with its not-queued count loaded. */
-export async function toDomainCounted(em: EntityManager, d: Domain): Promise<DomainType> {
-  const counts = await notQueuedCounts(em, [d.id]);
-  return toDomain(d, counts.get(d.id) ?? 0);
 }
 
 /** A domain just created has no messages, so its counts and totals are empty without a query. */

@@ -1,10 +1,9 @@
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { expectedRecords } from './dns-check.js';
-import { CreateDomainArgs, DomainIdArgs, DomainListArgs, DomainRecipientsArgs, DomainSettingsArgs } from './domain.inputs.js';
-import { RecipientPage, toRecipient } from '../recipients/recipient.type.js';
-import { toCreatedDomain, toDomainCounted, toDomainListItems } from './domain.mapper.js';
-import { DomainService } from './domain.service.js';
+import { CreateDomainArgs, DomainIdArgs, DomainListArgs, DomainSettingsArgs } from './domain.inputs.js';
+import { toCreatedDomain, toDomain, toDomainListItem } from './domain.mapper.js';
+import { DomainService, notQueuedOf } from './domain.service.js';
 import {
   CreatedDomain,
   DomainDnsRecords,
@@ -20,27 +19,21 @@ export class DomainResolver {
   @Authorized('domains_read')
   @Query(() => DomainPage)
   async domains(@Context() ctx: Ctx, @Args() args: DomainListArgs): Promise<DomainPage> {
-    const { rows, meta } = await svc(ctx).list(caller(ctx), args);
-    return { data: await toDomainListItems(ctx.em, rows), meta };
+    const { rows, meta, notQueued } = await svc(ctx).list(caller(ctx), args);
+    return { data: rows.map((d) => toDomainListItem(d, notQueued.get(d.id) ?? 0)), meta };
   }
 
   @Authorized('domains_read')
   @Query(() => DomainType)
   async domain(@Context() ctx: Ctx, @Args() { domain_id }: DomainIdArgs): Promise<DomainType> {
-    return toDomainCounted(ctx.em, await svc(ctx).get(caller(ctx), domain_id));
+    const domain = await svc(ctx).get(caller(ctx), domain_id);
+    return toDomain(domain, await notQueuedOf(ctx.em, domain.id));
   }
 
   @Authorized('domains_read')
   @Query(() => DomainDnsRecords, { description: 'The DNS records to publish for the domain.' })
   async domain_dns_records(@Context() ctx: Ctx, @Args() { domain_id }: DomainIdArgs): Promise<DomainDnsRecords> {
     return expectedRecords(await svc(ctx).get(caller(ctx), domain_id), ctx.services.config);
-  }
-
-  @Authorized('recipients_read')
-  @Query(() => RecipientPage)
-  async domain_recipients(@Context() ctx: Ctx, @Args() args: DomainRecipientsArgs): Promise<RecipientPage> {
-    const { rows, meta } = await svc(ctx).recipients(caller(ctx), args);
-    return { data: rows.map(toRecipient), meta };
   }
 
   @Authorized('domains_full')
@@ -52,7 +45,8 @@ export class DomainResolver {
   @Authorized('domains_full')
   @Mutation(() => DomainType, { description: 'Changes any subset of domain_settings.' })
   async update_domain_settings(@Context() ctx: Ctx, @Args() args: DomainSettingsArgs): Promise<DomainType> {
-    return toDomainCounted(ctx.em, await svc(ctx).updateSettings(caller(ctx), args));
+    const domain = await svc(ctx).updateSettings(caller(ctx), args);
+    return toDomain(domain, await notQueuedOf(ctx.em, domain.id));
   }
 
   @Authorized('domains_full')

@@ -6,15 +6,15 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import { encrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
-import { Recipient } from '../recipients/recipient.entity.js';
 import { applyCheck, checkDns } from './dns-check.js';
 import { DEFAULT_DOMAIN_SETTINGS, Domain, type DomainSettings } from './domain.entity.js';
-import type { CreateDomainArgs, DomainListArgs, DomainRecipientsArgs, DomainSettingsArgs } from './domain.inputs.js';
+import { domainSendingResumed } from './domain.events.js';
+import type { CreateDomainArgs, DomainListArgs, DomainSettingsArgs } from './domain.inputs.js';
+import { DomainRepository } from './domain.repository.js';
 import { takenIfDuplicate } from '../../db/unique.js';
-import { releasePaused } from '../sending/release.js';
 import { type Actor } from '../../core/actor.js';
 import { errors, msg } from '../../core/errors.js';
-import { offsetOf, pageMeta } from '../../core/page.js';
+import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 const generateRsa = promisify(generateKeyPair);
 const DOMAIN_NAME = /^(?=.{1,253}$)((?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z][a-z0-9-]{0,62}(?<!-)$/;
@@ -50,14 +50,8 @@ export const FOREIGN_RELATIVE = 'The name is a parent or a subdomain of a domain
  * index's business). A parent would let its holder claim inbound domains under the other's
  * names; a subdomain would be the same attack the other way round.
  */
-async function foreignRelative(em: EntityManager, accountId: string, name: string): Promise<boolean> {
-  const parents = nameAndParents(name).slice(1);
-  const inParents = parents.length ? `name in (${parents.map(() => '?').join(', ')}) or ` : '';
-  const rows = await em.execute<{ n: number }[]>(
-    `select 1 as n from domains where account_id <> ? and (${inParents}right(name, ?) = ?) limit 1`,
-    [accountId, ...parents, name.length + 1, `.${name}`],
-  );
-  return rows.length > 0;
+function foreignRelative(em: EntityManager, accountId: string, name: string): Promise<boolean> {
+  return new DomainRepository(em).foreignRelativeExists(accountId, name, nameAndParents(name).slice(1));
 }
 
 /**
@@ -75,7 +69,18 @@ async function lockNameFamily(em: EntityManager, name: string): Promise<void> {
   const names = nameAndParents(name)
     .filter((n) => n === name || !isPublicSuffix(n))
     .sort((a, b) => a.length - b.length || a.localeCompare(b));
-  for (const n of names) await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 7301))`, [`domain:${n}`]);
+  const domains = new DomainRepository(em);
+  for (const n of names) await domains.lockName(n);
+}
+
+/** A page of domains with each one's count of messages not yet handed to delivery, loaded in one query. */
+export interface CountedPage extends Page<Domain> {
+  notQueued: ReadonlyMap<string, number>;
+}
+
+/** The domain's count of accepted messages not yet handed to delivery (domain.repository.ts). */
+export async function notQueuedOf(em: EntityManager, domainId: string): Promise<number> {
+  return (await new DomainRepository(em).notQueuedCounts([domainId])).get(domainId) ?? 0;
 }
 
 export class DomainService {
@@ -84,7 +89,7 @@ export class DomainService {
     private readonly services: Pick<AppServices, 'config' | 'dns'> & Partial<Pick<AppServices, 'boss'>>,
   ) {}
 
-  async list(auth: Actor, args: DomainListArgs) {
+  async list(auth: Actor, args: DomainListArgs): Promise<CountedPage> {
     const where: Record<string, unknown> = { ...visibleTo(auth, null) };
     if (auth.domainId) where.id = auth.domainId;
     if (args.verified != null) where.is_verified = args.verified;
@@ -93,7 +98,8 @@ export class DomainService {
       limit: args.limit,
       offset: offsetOf(args),
     });
-    return { rows, meta: pageMeta(args, rows.length, total) };
+    const notQueued = await new DomainRepository(this.em).notQueuedCounts(rows.map((d) => d.id));
+    return { rows, meta: pageMeta(args, rows.length, total), notQueued };
   }
 
   async get(auth: Actor, id: string): Promise<Domain> {
@@ -138,7 +144,7 @@ export class DomainService {
           dkim_private_key_enc: keys.privateKeyEnc,
           is_verified: trust,
           trusted: trust,
-        } as never);
+        });
         await tx.flush();
         return domain;
       }),
@@ -167,7 +173,7 @@ export class DomainService {
     await this.em.transactional(async (tx) => {
       await tx.flush();
       // Messages held while sending was paused go out now, queued with the change that releases them.
-      if (unpaused && this.services.boss) await releasePaused(tx, this.services.boss, domain.id);
+      if (unpaused && this.services.boss) await domainSendingResumed.emit(tx, { domain_id: domain.id }, { boss: this.services.boss });
     });
     return domain;
   }
@@ -185,16 +191,6 @@ export class DomainService {
       message: domain.is_verified ? 'The domain is verified.' : 'The domain is not verified yet: publish the missing DNS records.',
       data: result,
     };
-  }
-
-  async recipients(auth: Actor, args: DomainRecipientsArgs) {
-    const domain = await this.get(auth, args.domain_id);
-    const [rows, total] = await this.em.findAndCount(
-      Recipient,
-      { domain, deleted_at: null },
-      { orderBy: { created_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) },
-    );
-    return { rows, meta: pageMeta(args, rows.length, total) };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import { toDomainCounted } from '../domains/domain.mapper.js';
+import { toDomain } from '../domains/domain.mapper.js';
+import { notQueuedOf } from '../domains/domain.service.js';
 import { Message } from '../sending/message.entity.js';
 import { toLoggedEmail } from './email.mapper.js';
 import { EmailLogRepository } from './email.repository.js';
@@ -31,7 +32,7 @@ export class MessageService {
       created_at: message.created_at,
       updated_at: message.updated_at,
       emails: emails.map(toLoggedEmail),
-      domain: await toDomainCounted(this.em, message.domain),
+      domain: toDomain(message.domain, await notQueuedOf(this.em, message.domain.id)),
     };
   }
 }

@@ -10,3 +10,9 @@ export class RecipientListArgs extends PageArgs {
 export class RecipientIdArgs {
   @Field(() => ID) recipient_id!: string;
 }
+
+/** A domain's recipients (GET /v1/domains/{domain_id}/recipients): the list, limited to that domain. */
+@ArgsType()
+export class DomainRecipientsArgs extends PageArgs {
+  @Field(() => ID) domain_id!: string;
+}

@@ -1,6 +1,7 @@
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
-import { toDomainCounted } from '../domains/domain.mapper.js';
+import { toDomain } from '../domains/domain.mapper.js';
+import { notQueuedOf } from '../domains/domain.service.js';
 import { RecipientIdArgs, RecipientListArgs } from './recipient.inputs.js';
 import { RecipientService } from './recipient.service.js';
 import { RecipientDetail, RecipientPage, toRecipient } from './recipient.type.js';
@@ -21,7 +22,7 @@ export class RecipientResolver {
   async recipient(@Context() ctx: Ctx, @Args() { recipient_id }: RecipientIdArgs): Promise<RecipientDetail> {
     const service = svc(ctx);
     const r = await service.get(caller(ctx), recipient_id);
-    return { ...toRecipient(r), emails: await service.emails(r), domain: await toDomainCounted(ctx.em, r.domain) };
+    return { ...toRecipient(r), emails: await service.emails(r), domain: toDomain(r.domain, await notQueuedOf(ctx.em, r.domain.id)) };
   }
 
   @Authorized('recipients_full')

@@ -5,6 +5,7 @@ import type { AppServices } from '../../services.js';
 import { enqueue } from '../../jobs/boss.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
+import { domainSendingResumed } from '../domains/domain.events.js';
 import { Template } from '../templates/template.entity.js';
 import { visibleTo } from '../../db/scoped.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
@@ -16,6 +17,7 @@ import { IdempotencyRepository, IDEMPOTENCY_TTL_HOURS } from './idempotency.repo
 import { RecipientRepository } from '../recipients/recipient.repository.js';
 import { deliverJob } from './deliver.job.js';
 import { personalize } from './render.js';
+import { releasePaused } from './release.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
@@ -258,3 +260,11 @@ function warningsFor(suppressed: Address[], reasons: Map<string, SuppressionReas
     },
   ];
 }
+
+/**
+ * A domain's sending switched back on: the messages it held go out, queued in the transaction
+ * that unpaused it. Domains announce it; sending owns the messages.
+ */
+domainSendingResumed.on(async (tx, { domain_id }, { boss }) => {
+  await releasePaused(tx, boss, domain_id);
+});

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
-import { activityTotals } from '../domains/domain-stats.js';
+import { DomainRepository } from '../domains/domain.repository.js';
 import { asDateOrNull } from '../../db/sql.js';
 import { collectVariables, htmlToText } from './template.content.js';
 import { Template, TemplateCategory } from './template.entity.js';
@@ -48,7 +48,7 @@ export class TemplateService {
   async numbers(auth: Actor, template: Template): Promise<TemplateNumbers> {
     const stats = await new TemplateRepository(this.em).stats(template.id, auth.accountId);
     const totals = template.domain
-      ? await activityTotals(this.em, auth.accountId, template.domain.id, DOMAIN_TOTALS)
+      ? await new DomainRepository(this.em).activityTotals(auth.accountId, template.domain.id, DOMAIN_TOTALS)
       : NO_NUMBERS.totals;
     return {
       template_stats: { ...stats, last_email_sent_at: asDateOrNull(stats.last_email_sent_at) },

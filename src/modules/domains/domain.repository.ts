@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MessageStatus } from '../sending/status.js';
+
+/**
+ * A message is "not queued" while it is accepted but not yet handed to delivery: `paused` (held
+ * by the domain's send_paused) or `scheduled` (waiting for its send_at). Both will still go out
+ * without another request, which is what `has_not_queued_messages` warns about. Counted per
+ * message, not per recipient. (Sending owns the statuses; the type alone is borrowed.)
+ */
+const NOT_QUEUED = ['paused', 'scheduled'] as const satisfies readonly MessageStatus[];
+
+/** Seed of the advisory locks that serialise creations of related names (domain.service.ts lockNameFamily). */
+const NAME_LOCK_SEED = 7301;
+
+export class DomainRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Not-queued message counts for a page of domains, in one grouped query; absent ids have none. */
+  async notQueuedCounts(domainIds: string[]): Promise<Map<string, number>> {
+    if (!domainIds.length) return new Map();
+    const rows = await this.em.execute<{ domain_id: string; n: number }[]>(
+      `select domain_id, count(*)::int as n from messages
+        where domain_id in (${domainIds.map(() => '?').join(', ')}) and status in (?)
+        group by domain_id`,
+      [...domainIds, NOT_QUEUED],
+    );
+    return new Map(rows.map((r) => [r.domain_id, Number(r.n)]));
+  }
+
+  /**
+   * All-time activity counts of one domain by type, from the daily rollup (never the activity
+   * rows). Every asked type is present, 0 when nothing was recorded.
+   */
+  async activityTotals<T extends string>(accountId: string, domainId: string, types: readonly T[]): Promise<Record<T, number>> {
+    const rows = await this.em.execute<{ type: T; n: number | string }[]>(
+      `select type, sum(count)::bigint as n from activity_stats
+        where account_id = ? and domain_id = ? and type in (${types.map(() => '?').join(', ')})
+        group by type`,
+      [accountId, domainId, ...types],
+    );
+    const totals = Object.fromEntries(types.map((t) => [t, 0])) as Record<T, number>;
+    for (const r of rows) totals[r.type] = Number(r.n);
+    return totals;
+  }
+
+  /** Whether another account holds a parent of the name (one of `parents`) or a subdomain of it. */
+  async foreignRelativeExists(accountId: string, name: string, parents: string[]): Promise<boolean> {
+    const inParents = parents.length ? `name in (${parents.map(() => '?').join(', ')}) or ` : '';
+    const rows = await this.em.execute<{ n: number }[]>(
+      `select 1 as n from domains where account_id <> ? and (${inParents}right(name, ?) = ?) limit 1`,
+      [accountId, ...parents, name.length + 1, `.${name}`],
+    );
+    return rows.length > 0;
+  }
+
+  /** A transaction-scoped advisory lock on one name. */
+  async lockName(name: string): Promise<void> {
+    await this.em.execute(`select pg_advisory_xact_lock(hashtextextended(?, ?))`, [`domain:${name}`, NAME_LOCK_SEED]);
+  }
+
+  /** Domains verified only by the sandbox's trust lose their verification; returns how many. */
+  async unverifyTrusted(): Promise<number> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `update domains set is_verified = false, is_dns_active = false, updated_at = now() where trusted and is_verified returning id`,
+    );
+    return rows.length;
+  }
+}
