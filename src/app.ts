@@ -14,7 +14,7 @@ import { createBoss } from './jobs/boss.js';
 import { startWorkers } from './jobs/workers.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createHttpServer } from './http/server.js';
-import { bootstrapFirstAccount, settleTrustedDomains } from './modules/accounts/bootstrap.js';
+import { bootstrapFirstAccount, settleTrustedDomains } from './modules/operator/bootstrap.js';
 import { createMailTransport } from './modules/mail/transport.js';
 import { startSmtpRelay, type SmtpRelay } from './modules/smtp/server.js';
 import type { AppServices } from './services.js';

@@ -1,4 +1,4 @@
-import { OperatorResolver } from '../modules/accounts/operator.resolver.js';
+import { OperatorResolver } from '../modules/operator/operator.resolver.js';
 import { DomainResolver } from '../modules/domains/domain.resolver.js';
 import { DomainRecipientsResolver } from '../modules/recipients/domain-recipients.resolver.js';
 import { IdentityResolver } from '../modules/identities/identity.resolver.js';

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import type { Plan } from './plans.js';
@@ -10,8 +11,8 @@ export class Account extends BaseEntity {
   name!: string;
 
   @Property({ type: 'string', length: 20 })
-  plan: Plan = 'free';
+  plan: Opt<Plan> = 'free';
 
   @Property({ type: 'integer' })
-  verification_credits: number = 0;
+  verification_credits: Opt<number> = 0;
 }

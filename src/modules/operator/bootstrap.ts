@@ -3,9 +3,11 @@ import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
-import { Account } from './account.entity.js';
-import { AccountService } from './account.service.js';
+import { Account } from '../accounts/account.entity.js';
+import { DomainRepository } from '../domains/domain.repository.js';
 import { ownerClaimLink } from '../users/owner.service.js';
+import { OperatorService } from './operator.service.js';
+import { OperatorRepository } from './operator.repository.js';
 
 /**
  * First start on an empty database: one account, on DEFAULT_PLAN with
@@ -17,9 +19,9 @@ import { ownerClaimLink } from '../users/owner.service.js';
  */
 export async function bootstrapFirstAccount(em: EntityManager, config: Config, log: Logger): Promise<void> {
   await em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(727001)');
+    await new OperatorRepository(tx).lockFirstStart();
     if ((await tx.count(Account, {})) > 0) return;
-    const { account, secret } = await new AccountService(tx).create({
+    const { account, secret } = await new OperatorService(tx).createAccount({
       name: 'Default account',
       admin_email: config.ADMIN_EMAIL ?? null,
       secret: config.ADMIN_TOKEN,
@@ -55,6 +57,6 @@ function keep(config: Config, name: string, value: string): string {
  */
 export async function settleTrustedDomains(em: EntityManager, config: Config, log: Logger): Promise<void> {
   if (config.DOMAIN_VERIFICATION !== 'dns') return;
-  const rows = await em.execute<{ id: string }[]>(`update domains set is_verified = false, is_dns_active = false, updated_at = now() where trusted and is_verified returning id`);
-  if (rows.length) log.warn({ domains: rows.length }, 'domains trusted by the sandbox are unverified until their DNS records are found');
+  const settled = await new DomainRepository(em).unverifyTrusted();
+  if (settled) log.warn({ domains: settled }, 'domains trusted by the sandbox are unverified until their DNS records are found');
 }
