@@ -2,7 +2,8 @@ import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver, Root, Subs
 import { caller, type Ctx } from '../../graphql/context.js';
 import { CreateTokenArgs, TokenIdArgs, TokenListArgs, TokenSettingsArgs, UpdateTokenArgs } from './token.inputs.js';
 import { TokenService, tokenTopic, type TokenEventPayload } from './token.service.js';
-import { CreatedToken, Token, TokenEvent, Whoami, toCreatedToken, toToken } from './token.type.js';
+import { toToken } from './token.mapper.js';
+import { CreatedToken, Token, TokenEvent, Whoami, toCreatedToken } from './token.type.js';
 import { errors } from '../../core/errors.js';
 
 const svc = (ctx: Ctx) => new TokenService(ctx.em, ctx.services);

@@ -8,7 +8,7 @@ import { created, diff, recordAudit, recordUpdate, removed } from '../audit/reco
 import { Domain } from '../domains/domain.entity.js';
 import { ApiToken, type TokenStatus } from './token.entity.js';
 import type { CreateTokenArgs, TokenListArgs, UpdateTokenArgs } from './token.inputs.js';
-import { toToken } from './token.type.js';
+import { toToken } from './token.mapper.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { scopeSatisfied } from '../../core/scopes.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';

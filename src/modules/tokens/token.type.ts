@@ -39,10 +39,6 @@ export class TokenEvent {
   @Field(() => Token) token!: Token;
 }
 
-export function toToken(t: ApiToken): Token {
-  return { id: t.id, name: t.name, status: t.status, created_at: t.created_at, scopes: t.scopes };
-}
-
 export function toCreatedToken(t: ApiToken, secret: string): CreatedToken {
   return {
     id: t.id,

@@ -5,7 +5,7 @@ import type { AppServices } from '../../services.js';
 import { accountFailure, pauseWebhook } from './accounting.js';
 import { postWebhook, type WebhookCallResult } from './http.js';
 import { attemptNotice } from './log.notice.js';
-import type { LoggedAttempt } from './log.type.js';
+import type { LoggedAttempt } from './log.mapper.js';
 import { nextAttemptAt } from './schedule.js';
 import { signatureHeaders } from './sign.js';
 import { DELIVERY, Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity.js';

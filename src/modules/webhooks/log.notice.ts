@@ -1,4 +1,5 @@
-import { toWebhookLogEntry, type LoggedAttempt, type WebhookLogEntry } from './log.type.js';
+import { toWebhookLogEntry, type LoggedAttempt } from './log.mapper.js';
+import type { WebhookLogEntry } from './log.type.js';
 
 /** The pubsub topic of an account's webhook attempts (the `webhook_deliveries` subscription). */
 export const attemptTopic = (accountId: string) => `webhook_attempts:${accountId}`;

@@ -1,7 +1,8 @@
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { WebhookLogService } from './log.service.js';
-import { ReplayWebhookArgs, WebhookLogArgs, WebhookLogPage, WebhookReplay, toWebhookLogEntry } from './log.type.js';
+import { toWebhookLogEntry } from './log.mapper.js';
+import { ReplayWebhookArgs, WebhookLogArgs, WebhookLogPage, WebhookReplay } from './log.type.js';
 
 const svc = (ctx: Ctx) => new WebhookLogService(ctx.em);
 

@@ -2,7 +2,6 @@ import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageMeta } from '../../graphql/pagination.js';
 import { IsoTimestamp } from '../../graphql/scalars.js';
 import { MaxLen } from '../../graphql/validation.js';
-import type { WebhookAttempt } from './webhook.entity.js';
 
 @ObjectType({ description: 'One HTTP request of a webhook: a delivery attempt, or the test request of a create or update.' })
 export class WebhookLogEntry {
@@ -45,25 +44,4 @@ export class ReplayWebhookArgs {
   @Field(() => String, { nullable: true, description: 'End of the window (default: now): ISO 8601 or Unix seconds.' })
   @MaxLen(40)
   until?: string | null;
-}
-
-/** An attempt as written to webhook_attempts: a loaded row, or one whose insert is on its way. */
-export type LoggedAttempt = Pick<
-  WebhookAttempt,
-  'id' | 'delivery_id' | 'type' | 'attempted_at' | 'success' | 'status' | 'duration_ms' | 'response_excerpt' | 'error'
->;
-
-/** The one serialiser of a log entry: the log's pages and the live stream's notices (log.notice.ts) both use it. */
-export function toWebhookLogEntry(a: LoggedAttempt): WebhookLogEntry {
-  return {
-    id: a.id,
-    delivery_id: a.delivery_id,
-    type: a.type,
-    attempted_at: a.attempted_at,
-    success: a.success,
-    status: a.status,
-    duration_ms: a.duration_ms,
-    response_excerpt: a.response_excerpt,
-    error: a.error,
-  };
 }

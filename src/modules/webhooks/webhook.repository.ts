@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CHANNEL } from '../../lib/pubsub.js';
 import type { Plan } from '../accounts/plans.js';
-import type { LoggedAttempt } from './log.type.js';
+import type { LoggedAttempt } from './log.mapper.js';
 import type { EventRow } from './payload.js';
 import { DELIVERY, WEBHOOK_KIND, type DeliveryState, type WebhookKind } from './webhook.entity.js';
 
