@@ -1,6 +1,8 @@
 import { execute, getNamedType, isObjectType, type ExecutionArgs, type GraphQLField, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { filterSchema } from '@graphql-tools/utils';
 import { useSofa } from 'sofa-api';
+
+type SofaResponse = ReturnType<NonNullable<Parameters<typeof useSofa>[0]['errorHandler']>>;
 import { HIDDEN_FIELDS } from './hidden.js';
 import type { Logger } from 'pino';
 import type { Ctx } from '../src/graphql/context.js';
@@ -98,9 +100,10 @@ function dropNulls(value: unknown, keys: ReadonlySet<string>, parent = ''): void
 
 /**
  * /v1's side of the error catalogue: the AppError behind an execution's errors (or one thrown
- * directly) as its status, `{message, errors?}` body and `retry-after` header.
+ * directly) as its status, `{message, errors?}` body and `retry-after` header. Anything else is
+ * unexpected: a 500, logged when a logger is given.
  */
-export function errorAnswer(errs: readonly unknown[], log: Logger, requestId: string): RestAnswer {
+export function errorAnswer(errs: readonly unknown[], log?: Logger, requestId?: string): RestAnswer {
   for (const e of errs) {
     const err = appErrorOf(e);
     if (err) {
@@ -110,7 +113,7 @@ export function errorAnswer(errs: readonly unknown[], log: Logger, requestId: st
       return { status: err.status, body, headers };
     }
   }
-  log.error({ err: (errs[0] as { originalError?: unknown })?.originalError ?? errs[0], reqId: requestId }, 'unexpected error on /v1');
+  log?.error({ err: (errs[0] as { originalError?: unknown })?.originalError ?? errs[0], reqId: requestId }, 'unexpected error on /v1');
   return { status: 500, body: { message: 'Server Error' } };
 }
 
@@ -146,13 +149,20 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
     const sofa = useSofa({
       basePath: '/v1',
       schema: sub,
+      // sofa's option types are generic over its own server context; ours is the request's Ctx,
+      // handed through `fetch(..., { ctx })` (as never: the two declarations cannot meet).
       execute: restExecute as never,
       context: (server: { ctx?: RestContext }) => server.ctx as never,
       routes: Object.fromEntries(
         entries.map(([k, s]) => [k, { method: s.method, path: s.path, responseStatus: s.status ?? 200 }]),
       ),
-      // Errors come back as a marker; `handle` turns them into the catalogue's wire shape.
-      errorHandler: (errs) => Response.json({ errors: errs.map((e) => String(e?.message ?? e)) }, { status: 299 }) as never,
+      // An operation's errors answer in the catalogue's wire shape; a 500 is logged by `handle`,
+      // which knows the request.
+      errorHandler: (errs) => {
+        const answer = errorAnswer(errs);
+        // sofa types its Response as fets' typed one; the platform's Response is what it sends.
+        return Response.json(answer.body, { status: answer.status, headers: answer.headers }) as unknown as SofaResponse;
+      },
     });
     for (const [key, spec] of entries) {
       const [op, name] = key.split('.');
@@ -198,8 +208,11 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
     });
     const text = await response.text();
     const payload = text ? JSON.parse(text) : null;
-    if (response.status === 299) return errorAnswer(req.ctx.restErrors ?? payload.errors, log, req.ctx.requestId);
-    if (response.status >= 400) return errorAnswer([new Error(`sofa answered ${response.status}: ${text}`)], log, req.ctx.requestId);
+    if (response.status >= 500) return errorAnswer(req.ctx.restErrors ?? [new Error(`sofa answered ${response.status}: ${text}`)], log, req.ctx.requestId);
+    if (response.status >= 400) {
+      const retryAfter = response.headers.get('retry-after');
+      return { status: response.status, body: payload, headers: retryAfter ? { 'retry-after': retryAfter } : {} };
+    }
     if (route.spec.respond) return route.spec.respond(payload);
     const status = route.spec.status ?? 200;
     const body = shape(route.spec, payload, req.url);

@@ -12,7 +12,7 @@ export type Operation = {
   tags?: string[];
   description?: string;
   parameters?: { in: string; name: string; required?: boolean; schema?: Schema }[];
-  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses?: Record<string, unknown>;
   security?: unknown[];
   [k: string]: unknown;

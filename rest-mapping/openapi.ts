@@ -201,7 +201,7 @@ export function buildOpenApi(
     if (spec.arrayBody && op.requestBody?.content?.['application/json']) {
       // The wire body is the list itself, not an object holding it.
       const inner = bodySchema?.properties?.[spec.arrayBody] ?? { type: 'array', items: { type: 'object' } };
-      op.requestBody.content['application/json'] = { schema: inner as never };
+      op.requestBody.content['application/json'] = { schema: inner as Schema };
     }
     op.responses = {
       [status]: withLimitHeaders((spec.responseDoc ?? success) as Record<string, unknown>),

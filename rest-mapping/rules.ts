@@ -93,7 +93,7 @@ function rulesOfClass(cls: Function): Record<string, Keywords> {
   const nameOf = (property: string) =>
     tg.fields.find((f) => f.name === property && (f.target === cls || cls.prototype instanceof f.target))?.schemaName ?? property;
   const out: Record<string, Keywords> = {};
-  for (const m of validationStorage().getTargetValidationMetadatas(cls, undefined as never, false, false)) {
+  for (const m of validationStorage().getTargetValidationMetadatas(cls, '', false, false)) {
     if (m.type !== ValidationTypes.CUSTOM_VALIDATION) continue;
     const kw = builtIn(m) ?? custom(m);
     if (!kw) continue;
