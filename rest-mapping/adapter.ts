@@ -150,7 +150,7 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
       basePath: '/v1',
       schema: sub,
       // sofa's option types are generic over its own server context; ours is the request's Ctx,
-      // handed through `fetch(..., { ctx })` (as never: the two declarations cannot meet).
+      // handed through `fetch(..., { ctx })` (the two declarations cannot meet).
       execute: restExecute as never,
       context: (server: { ctx?: RestContext }) => server.ctx as never,
       routes: Object.fromEntries(

@@ -9,7 +9,7 @@ import { buildOpenApi } from '../../rest-mapping/openapi.js';
 /** The committed artifacts, rendered from code: schema/schema.graphql and schema/openapi.json. */
 export async function renderArtifacts(): Promise<{ sdl: string; openapi: string }> {
   // Rendering never publishes: yoga's in-process pubsub stands in for the NOTIFY one, whose
-  // type-graphql PubSub type it does not spell the same way (as never: a type-only mismatch).
+  // type-graphql PubSub type it does not spell the same way (a type-only mismatch).
   const schema = await buildAppSchema(createPubSub() as never);
   const rest = createRestSurface(schema, routeTable, pino({ level: 'silent' }));
   return {
