@@ -11,7 +11,7 @@ import { CapturedMail } from '../modules/mail/captured-mail.entity.js';
 import { Recipient } from '../modules/recipients/recipient.entity.js';
 import { Template, TemplateCategory } from '../modules/templates/template.entity.js';
 import { Suppression } from '../modules/suppressions/suppression.entity.js';
-import { Email, IdempotencyKey, Message, MessageAttachment } from '../modules/sending/message.entity.js';
+import { Email, IdempotencyKey, Message, MessageAttachment } from '../modules/messages/message.entity.js';
 import { Activity, ActivityStat } from '../modules/activity/activity.entity.js';
 import { BulkEmail } from '../modules/bulk/bulk-email.entity.js';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhooks/webhook.entity.js';

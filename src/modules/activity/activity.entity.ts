@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
-import { Email } from '../sending/message.entity.js';
+import { Email } from '../messages/message.entity.js';
 
 /** The activity types of SPEC.md ("Activity"). */
 export const ACTIVITY_TYPES = [

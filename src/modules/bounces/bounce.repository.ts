@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityEmail } from '../activity/record.js';
 import type { ActivityType } from '../activity/activity.entity.js';
-import type { EmailStatus } from '../sending/status.js';
+import type { EmailStatus } from '../messages/status.js';
 
 /** An email a report is about, locked, with what recording its activity and suppression needs. */
 export type ReportedEmail = ActivityEmail & { status: string; recipient_id: string };

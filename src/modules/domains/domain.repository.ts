@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MessageStatus } from '../sending/status.js';
+import type { MessageStatus } from '../messages/status.js';
 
 /**
  * A message is "not queued" while it is accepted but not yet handed to delivery: `paused` (held

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { toDomain } from '../domains/domain.mapper.js';
 import { notQueuedOf } from '../domains/domain.service.js';
-import { Message } from '../sending/message.entity.js';
+import { Message } from '../messages/message.entity.js';
 import { toLoggedEmail } from './email.mapper.js';
 import { EmailLogRepository } from './email.repository.js';
 import type { MessageListArgs } from './message.inputs.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { textArray, Where } from '../../db/sql.js';
-import { UNTRIED_EMAIL, type EmailStatus, type MessageStatus } from '../sending/status.js';
+import { UNTRIED_EMAIL, type EmailStatus, type MessageStatus } from '../messages/status.js';
 
 const CANCELLED = 'cancelled' satisfies MessageStatus & EmailStatus;
 

@@ -10,9 +10,9 @@ import { suppressRecipient } from '../suppressions/suppression.add.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
 import { Template } from '../templates/template.entity.js';
 import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
-import { Email, Message, MessageAttachment, type Address } from './message.entity.js';
+import { Email, Message, MessageAttachment, type Address } from '../messages/message.entity.js';
 import { MessageRepository } from './message.repository.js';
-import { DELIVERABLE_MESSAGE, isIn, PENDING_EMAIL } from './status.js';
+import { DELIVERABLE_MESSAGE, isIn, PENDING_EMAIL } from '../messages/status.js';
 import { buildMime } from './mime.js';
 import { personalize } from './render.js';
 

@@ -6,7 +6,7 @@ import {
   PENDING_EMAIL,
   type EmailStatus,
   type MessageStatus,
-} from './status.js';
+} from '../messages/status.js';
 
 const PAUSED = 'paused' satisfies MessageStatus & EmailStatus;
 const QUEUED = 'queued' satisfies MessageStatus & EmailStatus;

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Address } from './message.entity.js';
+import type { Address } from '../messages/message.entity.js';
 
 /** Everything one email's MIME message is made of, already personalized and instrumented. */
 export interface MimeInput {

@@ -10,7 +10,7 @@ import { Template } from '../templates/template.entity.js';
 import { visibleTo } from '../../db/scoped.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
 import { recordActivities, type NewActivity } from '../activity/record.js';
-import { Email, Message, MessageAttachment, type Address } from './message.entity.js';
+import { Email, Message, MessageAttachment, type Address } from '../messages/message.entity.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend } from './send.validate.js';
 import { IdempotencyRepository, IDEMPOTENCY_TTL_HOURS } from './idempotency.repository.js';

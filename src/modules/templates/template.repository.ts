@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { textArray } from '../../db/sql.js';
-import { PENDING_EMAIL, type EmailStatus } from '../sending/status.js';
+import { PENDING_EMAIL, type EmailStatus } from '../messages/status.js';
 
 /**
  * How an email's status counts in template_stats (every email counts in `total`):
