@@ -11,6 +11,7 @@ import { createDns } from './lib/dns.js';
 import { createPgPubSub } from './lib/pubsub.js';
 import { randomSecret } from './lib/secrets.js';
 import { createBoss } from './jobs/boss.js';
+import { jobs } from './jobs/registry.js';
 import { startWorkers } from './jobs/workers.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createHttpServer } from './http/server.js';
@@ -111,7 +112,7 @@ export async function startApp(opts: {
   await waitForDatabase(dbUrl, config.DATABASE_WAIT_SECONDS, log);
   const orm = await createOrm(dbUrl, 10, (message) => log.debug({ orm: true }, message));
   await migrateUnderLock(dbUrl, () => migrate(orm));
-  const boss = await createBoss(dbUrl, log, config);
+  const boss = await createBoss(dbUrl, log, config, jobs);
   const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'));
   const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
   const services: AppServices = {

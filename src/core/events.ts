@@ -17,9 +17,9 @@ export class TxEvent<T, S> {
 
   constructor(readonly name: string) {}
 
-  /** Called once, when the handling module is loaded. */
+  /** Called by the handling module's manifest (modules/<x>/index.ts); the same handler once only. */
   on(handler: TxEventHandler<T, S>): void {
-    this.handlers.push(handler);
+    if (!this.handlers.includes(handler)) this.handlers.push(handler);
   }
 
   /**

@@ -1,23 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../services.js';
-import { registerIdentityRoutes } from '../modules/identities/identity.routes.js';
-import { registerInviteRoutes } from '../modules/users/invite.routes.js';
-import { registerOwnerRoutes } from '../modules/users/owner.routes.js';
-import { registerTrackingRoutes } from '../modules/tracking/tracking.routes.js';
-import { registerSmsProviderRoutes } from '../modules/sms/provider.routes.js';
-import { registerSmsInboundRoutes } from '../modules/sms-inbound/sms-inbound.routes.js';
-import { registerInboundForwardRoutes } from '../modules/inbound/inbound.routes.js';
+import { modules } from '../modules/index.js';
 
 /**
- * Routes outside GraphQL and /v1: pages a person opens from an email (confirmation links,
- * tracking), and the SMS provider's callbacks (status reports, inbound texts).
+ * Routes outside GraphQL and /v1, from the modules' manifests: pages a person opens from an email
+ * (confirmation links, tracking, the owner link), and the SMS provider's callbacks.
  */
 export function registerPlainRoutes(app: FastifyInstance, services: AppServices): void {
-  registerIdentityRoutes(app, services);
-  registerInviteRoutes(app, services);
-  registerOwnerRoutes(app, services);
-  registerTrackingRoutes(app, services);
-  registerSmsProviderRoutes(app, services);
-  registerSmsInboundRoutes(app, services);
-  registerInboundForwardRoutes(app, services);
+  for (const m of modules) m.routes?.(app, services);
 }

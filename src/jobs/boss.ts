@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { AppServices } from '../services.js';
 import type { Config } from '../config/index.js';
 import type { JobDefinition } from './job.js';
-import { jobs } from './registry.js';
 
 export type Boss = PgBoss;
 
@@ -19,7 +18,7 @@ export function queueOptions(job: JobDefinition, config: Config) {
   };
 }
 
-export async function createBoss(url: string, log: AppServices['log'], config: Config): Promise<PgBoss> {
+export async function createBoss(url: string, log: AppServices['log'], config: Config, jobs: readonly JobDefinition[]): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString: url,
     schema: 'pgboss',

@@ -1,39 +1,7 @@
 import type { AppServices } from '../services.js';
 import { queueOptions } from './boss.js';
 import { MalformedJobData, type RegisteredWorker } from './job.js';
-import { jobs } from './registry.js';
-import { systemMailWorker } from '../modules/mail/system-mail.worker.js';
-import { domainRecheckWorker } from '../modules/domains/domain-check.worker.js';
-import { deliverWorker } from '../modules/sending/deliver.worker.js';
-import { bulkWorker } from '../modules/bulk/bulk.worker.js';
-import { sendingPurgeWorker } from '../modules/sending/purge.worker.js';
-import { blocklistInitialCheckWorker, blocklistRecheckWorker, blocklistWebhookWorker } from '../modules/blocklist/blocklist.worker.js';
-import { dmarcRecheckWorker, dmarcResolveIpsWorker } from '../modules/dmarc/dmarc.worker.js';
-import { webhookTickWorker } from '../modules/webhooks/dispatch.worker.js';
-import { verificationWorker } from '../modules/verification/verification.worker.js';
-import { verificationListWorker } from '../modules/verification/list.worker.js';
-import { smsSendWorker } from '../modules/sms/send.worker.js';
-
-/**
- * The handler of every job. Only what starts workers imports this list (and through it the
- * services the handlers call); producers import a job's definition and `enqueue`.
- */
-export const workers: readonly RegisteredWorker[] = [
-  systemMailWorker,
-  domainRecheckWorker,
-  deliverWorker,
-  bulkWorker,
-  sendingPurgeWorker,
-  webhookTickWorker,
-  verificationWorker,
-  verificationListWorker,
-  blocklistInitialCheckWorker,
-  blocklistRecheckWorker,
-  blocklistWebhookWorker,
-  dmarcRecheckWorker,
-  dmarcResolveIpsWorker,
-  smsSendWorker,
-];
+import { jobs, workers } from './registry.js';
 
 /** A job with a queue and no worker would pile up unseen; one with a worker and no queue cannot start. */
 function checkRegistry(): void {

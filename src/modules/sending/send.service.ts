@@ -5,7 +5,7 @@ import type { AppServices } from '../../services.js';
 import { enqueue } from '../../jobs/boss.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
-import { domainSendingResumed } from '../domains/domain.events.js';
+import type { TxEventHandler } from '../../core/events.js';
 import { Template } from '../templates/template.entity.js';
 import { visibleTo } from '../../db/scoped.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
@@ -263,8 +263,9 @@ function warningsFor(suppressed: Address[], reasons: Map<string, SuppressionReas
 
 /**
  * A domain's sending switched back on: the messages it held go out, queued in the transaction
- * that unpaused it. Domains announce it; sending owns the messages.
+ * that unpaused it. Domains announce it (domainSendingResumed); sending owns the messages. The
+ * module's manifest subscribes it.
  */
-domainSendingResumed.on(async (tx, { domain_id }, { boss }) => {
+export const releaseOnDomainResumed: TxEventHandler<{ domain_id: string }, Pick<AppServices, 'boss'>> = async (tx, { domain_id }, { boss }) => {
   await releasePaused(tx, boss, domain_id);
-});
+};

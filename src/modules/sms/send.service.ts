@@ -5,7 +5,7 @@ import { Account } from '../accounts/account.entity.js';
 import { personalize } from '../sending/render.js';
 import { E164 } from '../sms-numbers/phone.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
-import { smsNumberResumed } from '../sms-numbers/sms-number.events.js';
+import type { TxEventHandler } from '../../core/events.js';
 import { segmentCount } from './segments.js';
 import type { SendSmsArgs } from './send.inputs.js';
 import { smsSendJob } from './send.job.js';
@@ -93,9 +93,10 @@ export async function acceptSms(services: AppServices, em: EntityManager, auth: 
 
 /**
  * Unpausing a number sends what waited: the send job leaves a paused number's texts queued, so
- * each message still holding queued texts of the number gets its job again.
+ * each message still holding queued texts of the number gets its job again. Subscribed to
+ * smsNumberResumed by the module's manifest.
  */
-smsNumberResumed.on(async (tx, { sms_number_id }, services) => {
+export const sendOnNumberResumed: TxEventHandler<{ sms_number_id: string }, Pick<AppServices, 'boss'>> = async (tx, { sms_number_id }, services) => {
   const waiting = await new SmsRepository(tx).messagesQueuedOn(sms_number_id);
   for (const message_id of waiting) await enqueue(tx, services.boss, smsSendJob, { sms_message_id: message_id });
-});
+};

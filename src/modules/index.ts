@@ -1,0 +1,73 @@
+import type { ModuleManifest } from './module.js';
+import { accountsModule } from './accounts/index.js';
+import { operatorModule } from './operator/index.js';
+import { eventsModule } from './events/index.js';
+import { mailModule } from './mail/index.js';
+import { messagesModule } from './messages/index.js';
+import { tokensModule } from './tokens/index.js';
+import { domainsModule } from './domains/index.js';
+import { identitiesModule } from './identities/index.js';
+import { smtpUsersModule } from './smtp-users/index.js';
+import { usersModule } from './users/index.js';
+import { templatesModule } from './templates/index.js';
+import { recipientsModule } from './recipients/index.js';
+import { suppressionsModule } from './suppressions/index.js';
+import { sendingModule } from './sending/index.js';
+import { bulkModule } from './bulk/index.js';
+import { emailLogModule } from './email-log/index.js';
+import { activityModule } from './activity/index.js';
+import { analyticsModule } from './analytics/index.js';
+import { webhooksModule } from './webhooks/index.js';
+import { inboundModule } from './inbound/index.js';
+import { verificationModule } from './verification/index.js';
+import { blocklistModule } from './blocklist/index.js';
+import { dmarcModule } from './dmarc/index.js';
+import { smsNumbersModule } from './sms-numbers/index.js';
+import { smsModule } from './sms/index.js';
+import { smsWebhooksModule } from './sms-webhooks/index.js';
+import { smsInboundModule } from './sms-inbound/index.js';
+import { quotaModule } from './quota/index.js';
+import { auditModule } from './audit/index.js';
+import { trackingModule } from './tracking/index.js';
+import { smtpModule } from './smtp/index.js';
+import { bouncesModule } from './bounces/index.js';
+
+/**
+ * Every module of the app, in one list: the ORM's entities, the schema's resolvers, the jobs and
+ * workers, the plain routes and the /v1 tables (in this order in the OpenAPI document) come from
+ * here. A new resource is a folder with its index.ts, and a line in this list.
+ */
+export const modules: readonly ModuleManifest[] = [
+  accountsModule,
+  operatorModule,
+  eventsModule,
+  mailModule,
+  messagesModule,
+  tokensModule,
+  domainsModule,
+  identitiesModule,
+  smtpUsersModule,
+  usersModule,
+  templatesModule,
+  recipientsModule,
+  suppressionsModule,
+  sendingModule,
+  bulkModule,
+  emailLogModule,
+  activityModule,
+  analyticsModule,
+  webhooksModule,
+  inboundModule,
+  verificationModule,
+  blocklistModule,
+  dmarcModule,
+  smsNumbersModule,
+  smsModule,
+  smsWebhooksModule,
+  smsInboundModule,
+  quotaModule,
+  auditModule,
+  trackingModule,
+  smtpModule,
+  bouncesModule,
+];

@@ -1,0 +1,5 @@
+import type { ModuleManifest } from '../module.js';
+
+export const smtpModule: ModuleManifest = {
+  name: 'smtp',
+};

@@ -1,0 +1,11 @@
+import type { RouteTable } from '../../../rest-mapping/types.js';
+
+export const tokenRoutes: RouteTable = {
+  'Query.tokens': { method: 'GET', path: '/token', envelope: 'data' },
+  'Query.token': { method: 'GET', path: '/token/:token_id', envelope: 'data' },
+  // This API family answers token creation with 200, not 201 (COMPAT.md).
+  'Mutation.create_token': { method: 'POST', path: '/token', status: 200, envelope: 'data' },
+  'Mutation.update_token': { method: 'PUT', path: '/token/:token_id', envelope: 'data' },
+  'Mutation.update_token_settings': { method: 'PUT', path: '/token/:token_id/settings', envelope: 'data' },
+  'Mutation.delete_token': { method: 'DELETE', path: '/token/:token_id', status: 204, envelope: 'none' },
+};
