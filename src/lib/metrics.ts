@@ -1,0 +1,85 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's metrics, in one registry that `/metrics` serves. Module-level on purpose: a
+ * counter is process state like a socket, and the worker and the SMTP relay count into the same
+ * registry as the API when they share a process. Each process (role) exposes its own figures;
+ * Prometheus sums them.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Sends accepted, by surface (`rest`, `graphql`, `smtp`, `bulk`) and outcome (`queued`, `scheduled`, `paused`, `suppressed`). */
+export const sendsAccepted = new Counter({
+  name: 'postbox_sends_accepted_total',
+  help: 'Messages accepted for sending, by surface and first status',
+  labelNames: ['surface', 'status'],
+  registers: [registry],
+});
+
+/** How long accepting a send took, from validation to commit. */
+export const sendAcceptSeconds = new Histogram({
+  name: 'postbox_send_accept_seconds',
+  help: 'Time to validate and durably accept one send (validation to commit)',
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/** Delivery outcomes of emails (one per recipient): delivered, soft_bounced, hard_bounced, deferred, suppressed. */
+export const emailDeliveries = new Counter({
+  name: 'postbox_email_deliveries_total',
+  help: 'Emails handed to the transport, by outcome',
+  labelNames: ['outcome'],
+  registers: [registry],
+});
+
+/** The SMTP exchange of one message, connection reuse included. */
+export const deliverySeconds = new Histogram({
+  name: 'postbox_delivery_seconds',
+  help: 'Time to hand one message to the mail transport',
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/** Webhook delivery attempts by result (`delivered`, `failed`). */
+export const webhookAttempts = new Counter({
+  name: 'postbox_webhook_attempts_total',
+  help: 'Webhook delivery attempts, by result',
+  labelNames: ['result'],
+  registers: [registry],
+});
+
+export const webhookAttemptSeconds = new Histogram({
+  name: 'postbox_webhook_attempt_seconds',
+  help: 'Duration of one signed webhook POST, until the receiver answered or timed out',
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/**
+ * Jobs waiting in each pg-boss queue. Set when `/metrics` is scraped (a collect function is
+ * registered by the process that has a boss), so the figure costs nothing between scrapes.
+ */
+export const queueDepth = new Gauge({
+  name: 'postbox_queue_depth',
+  help: 'Jobs waiting (created or retrying) per queue, read at scrape time',
+  labelNames: ['queue'],
+  registers: [registry],
+});
+
+/** HTTP requests of the api role, labelled by route template (`/v1/domains/{domain_id}`), never by raw path. */
+export const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by route and status',
+  labelNames: ['method', 'route', 'status'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+export const unexpectedErrors = new Counter({
+  name: 'unexpected_errors_total',
+  help: 'Errors that were masked as 500 (each is logged with its request id)',
+  registers: [registry],
+});
