@@ -1,0 +1,107 @@
+/**
+ * The service as a bench measures it: each role in its own process (`node dist/src/main.js
+ * --role <role>`), on an embedded PostgreSQL this process starts, so the load generator, the sink
+ * and the baselines never share the service's event loop or heap, and each role's memory is its
+ * own (read from /proc).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startDb(dir: string): Promise<EmbeddedDb> {
+  return startEmbeddedPostgres({ dir: path.join(dir, 'pg'), port: await freePort() });
+}
+
+/** Resident memory of a process now, in MB (0 once it is gone). */
+export function rssMbOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the peak RSS of some processes every 100 ms until stopped. */
+export function peakRssOf(pids: Record<string, number>) {
+  const peak: Record<string, number> = Object.fromEntries(Object.keys(pids).map((k) => [k, 0]));
+  const sample = () => {
+    for (const [k, pid] of Object.entries(pids)) peak[k] = Math.max(peak[k], rssMbOf(pid));
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+export interface RoleProcess {
+  child: ChildProcess;
+  pid: number;
+  /** `http://127.0.0.1:<port>` for the api role. */
+  url: string | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one role in its own process and waits until it is ready: the api role until /health
+ * answers, the others for `readyMs`. A process that exits while starting fails the bench.
+ */
+export async function spawnRole(role: string, env: Record<string, string>, readyMs = 3000): Promise<RoleProcess> {
+  const port = role.split(',').includes('api') ? await freePort() : null;
+  const verbose = Boolean(process.env.BENCH_LOG_LEVEL);
+  const child = spawn(process.execPath, ['dist/src/main.js', '--role', role], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, ...(port ? { PORT: String(port) } : {}) },
+    stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'],
+  });
+  let exited: string | null = null;
+  child.once('exit', (code, signal) => (exited = `${code ?? signal}`));
+  const url = port ? `http://127.0.0.1:${port}` : null;
+  const deadline = Date.now() + 60_000;
+  if (url) {
+    while (!(await fetch(`${url}/health`).then((r) => r.ok, () => false))) {
+      if (exited) throw new Error(`the ${role} process exited while starting (${exited})`);
+      if (Date.now() > deadline) throw new Error(`the ${role} process did not start within 60 s`);
+      await sleep(100);
+    }
+  } else {
+    await sleep(readyMs);
+    if (exited) throw new Error(`the ${role} process exited while starting (${exited})`);
+  }
+  return {
+    child,
+    pid: child.pid!,
+    url,
+    async stop() {
+      if (exited) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([gone, sleep(15_000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}
+
+/** The line a script reads: `BENCH {"name": figure, ...}`. */
+export function printBench(figures: Record<string, number>) {
+  console.log(`BENCH ${JSON.stringify(figures)}`);
+}
