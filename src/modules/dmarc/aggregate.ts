@@ -1,7 +1,12 @@
 import { isIP } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { XMLParser } from 'fast-xml-parser';
-import { unzipSync } from 'fflate';
+import type * as FastXmlParser from 'fast-xml-parser';
+import type * as Fflate from 'fflate';
+import { lazy } from '../../lib/lazy.js';
+
+/** Loaded on first use (lib/lazy.ts): only the worker reads DMARC reports. */
+const xmlParser = lazy<typeof FastXmlParser>('fast-xml-parser');
+const fflate = lazy<typeof Fflate>('fflate');
 
 /**
  * DMARC aggregate reports (RFC 7489 section 7.2 and appendix C): unpacking (plain XML, gzip or
@@ -60,7 +65,7 @@ export function unpack(data: Buffer): string {
     let files: Record<string, Uint8Array>;
     let tooBig = false;
     try {
-      files = unzipSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
+      files = fflate().unzipSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
         // The sizes in the central directory are checked before anything is inflated.
         filter: (f) => {
           if (!/\.xml$/i.test(f.name)) return false;
@@ -91,14 +96,16 @@ const ARRAYS = new Set([
   'feedback.record.row.policy_evaluated.reason',
 ]);
 
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  // Every value stays text: report_id "0012" and org names made of digits must not become numbers.
-  parseTagValue: false,
-  trimValues: true,
-  jPath: true,
-  isArray: (_name, path) => ARRAYS.has(String(path)),
-});
+let parserInstance: FastXmlParser.XMLParser | null = null;
+const parser = () =>
+  (parserInstance ??= new (xmlParser().XMLParser)({
+    ignoreAttributes: true,
+    // Every value stays text: report_id "0012" and org names made of digits must not become numbers.
+    parseTagValue: false,
+    trimValues: true,
+    jPath: true,
+    isArray: (_name, path) => ARRAYS.has(String(path)),
+  }));
 
 type Node = Record<string, unknown>;
 
@@ -188,7 +195,7 @@ export function parseAggregate(xml: string): AggregateReport {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) fail('The report declares a DTD, which DMARC reports never do.');
   let doc: Node;
   try {
-    doc = parser.parse(xml, true) as Node;
+    doc = parser().parse(xml, true) as Node;
   } catch (err) {
     return fail(`The report is not well-formed XML: ${(err as Error).message.split('\n')[0]}`);
   }

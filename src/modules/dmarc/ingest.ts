@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { simpleParser } from 'mailparser';
+import type * as MailParser from 'mailparser';
+import { lazy } from '../../lib/lazy.js';
 import { enqueue } from '../../jobs/boss.js';
 import { countryCodeOf } from '../../lib/geo.js';
 import type { AppServices } from '../../services.js';
@@ -8,6 +9,9 @@ import { parseAggregate, ReportError, unpack, type AggregateReport } from './agg
 import type { ReportChannel } from './dmarc.constants.js';
 import { DmarcMonitor, DmarcReport, DmarcReportRow } from './dmarc.entity.js';
 import { dmarcResolveIpsJob } from './dmarc.job.js';
+
+/** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
+const mailparser = lazy<typeof MailParser>('mailparser');
 
 type Services = Pick<AppServices, 'orm' | 'boss' | 'log'>;
 
@@ -123,7 +127,7 @@ export interface MailOutcome {
  * the mail was addressed to.
  */
 export async function ingestReportMail(services: Services, monitorIds: string[], raw: Buffer): Promise<MailOutcome> {
-  const mail = await simpleParser(raw);
+  const mail = await mailparser().simpleParser(raw);
   const parts: Buffer[] = mail.attachments.map((a) => a.content).filter(looksLikeReport);
   // A reporter that puts the XML in the body itself.
   if (!parts.length && mail.text && looksLikeReport(Buffer.from(mail.text))) parts.push(Buffer.from(mail.text));

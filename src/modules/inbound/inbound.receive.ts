@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type * as MailParser from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { lazy } from '../../lib/lazy.js';
 import type { AppServices } from '../../services.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
 import { checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES, type AttachmentVerdict } from './inbound.attachments.js';
@@ -7,6 +9,9 @@ import { INBOUND_MESSAGE, Inbound, InboundMessage, type InboundMessageStatus } f
 import { InboundRepository } from './inbound.repository.js';
 import { forwardAll, type ForwardOutcome } from './inbound.forward.js';
 import { catches, domainOf, headerMap, hostAndParents, isAtOrUnder, matches, type MatchSubject, type StoredFilter } from './inbound.match.js';
+
+/** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
+const mailparser = lazy<typeof MailParser>('mailparser');
 
 export interface InboundMail {
   mailFrom: string;
@@ -173,7 +178,7 @@ export async function receiveInbound(services: AppServices, mail: InboundMail): 
   const found = rcpts.length ? await candidates(services.orm.em.fork(), rcpts) : { routes: [], byDomain: new Set<Inbound>() };
   const noRoute = { accepted: false, code: 550, message: `5.1.1 No inbound route for ${rcpts.join(', ') || 'the recipients'}` };
   if (!found.routes.length) return noRoute;
-  const parsed = await simpleParser(mail.raw, { skipImageLinks: true, skipTextLinks: true });
+  const parsed = await mailparser().simpleParser(mail.raw, { skipImageLinks: true, skipTextLinks: true });
   const taken = route(found, rcpts, { sender: normal(mail.mailFrom), headers: headerMap(parsed.headerLines) });
   if (!taken.size) return noRoute;
   const verdict = checkAttachments(parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })));

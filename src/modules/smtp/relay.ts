@@ -1,4 +1,5 @@
-import { simpleParser } from 'mailparser';
+import type * as MailParser from 'mailparser';
+import { lazy } from '../../lib/lazy.js';
 import type { AppServices } from '../../services.js';
 import { Account, type Plan } from '../accounts/account.entity.js';
 import { acceptSend } from '../sending/send.service.js';
@@ -7,6 +8,9 @@ import { QuotaService } from '../quota/quota.service.js';
 import { firstAddress, onDomain, toSendArgs } from './ingest.js';
 import { type Actor } from '../../core/actor.js';
 import { isAppError, type AppError } from '../../core/errors.js';
+
+/** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
+const mailparser = lazy<typeof MailParser>('mailparser');
 
 /** Who an authenticated SMTP session belongs to (kept as `session.user`). */
 export interface RelayUser {
@@ -73,7 +77,7 @@ export async function relayMessage(services: AppServices, user: RelayUser, raw: 
   const em = services.orm.em.fork();
   const account = await em.findOneOrFail(Account, { id: user.accountId });
   await meter(services, user, account.plan);
-  const parsed = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  const parsed = await mailparser().simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
   const from = firstAddress(parsed.from);
   if (!from) throw smtpError(550, '5.7.1 The message has no From header address');
   if (!onDomain(from.email, user.domainName)) {

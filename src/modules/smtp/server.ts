@@ -1,4 +1,6 @@
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type * as SmtpServerModule from 'smtp-server';
+import type { SMTPServerSession } from 'smtp-server';
+import { lazy } from '../../lib/lazy.js';
 import type { AppServices } from '../../services.js';
 import { LIMITS } from '../sending/send.validate.js';
 import { SmtpUserService } from '../smtp-users/smtp-user.service.js';
@@ -10,6 +12,9 @@ import { receiveInbound } from '../inbound/inbound.receive.js';
 import { ingestReportMail } from '../dmarc/ingest.js';
 import { authAllowed, hideAuthUntilTls } from './auth-tls.js';
 import { BoundedBuffer, ByteBudget, ConnectionCounter } from './capacity.js';
+
+/** Loaded on first use (lib/lazy.ts): the api and worker roles never run the SMTP server. */
+const smtpServer = lazy<typeof SmtpServerModule>('smtp-server');
 import { dmarcMonitorOf, ingressOf, INGRESS_NAME, sizeLimitOf, type Ingress } from './ingress.js';
 
 export interface SmtpRelay {
@@ -68,7 +73,7 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
     );
   }
 
-  const server = new SMTPServer({
+  const server = new (smtpServer().SMTPServer)({
     name: config.SMTP_PUBLIC_HOST,
     key: tls.key,
     cert: tls.cert,
