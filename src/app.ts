@@ -139,8 +139,11 @@ export async function startApp(opts: {
     if (!parsed.PUBLIC_URL) config.PUBLIC_URL = `http://localhost:${port}`;
     log.info({ url }, 'api listening');
   }
+  // Job workers run on a pool of their own, so delivery bursts never take the API's connections.
+  let workerOrm: Awaited<ReturnType<typeof createOrm>> | null = null;
   if (roles.has('worker')) {
-    await startWorkers(services);
+    workerOrm = await createOrm(dbUrl, config.WORKER_DB_POOL, (message) => log.debug({ orm: true }, message));
+    await startWorkers({ ...services, orm: workerOrm });
     log.info('worker started');
   }
   let smtp: SmtpRelay | null = null;
@@ -161,6 +164,7 @@ export async function startApp(opts: {
       await smtp?.close();
       await boss.stop({ graceful: true, timeout: 10_000 }).catch((err) => log.error({ err }, 'pg-boss stop'));
       await pubsub.close();
+      await workerOrm?.close();
       await orm.close();
       await embedded?.stop();
     },

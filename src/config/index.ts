@@ -78,7 +78,14 @@ export const configSchema = z.object({
   MAIL_HELO_NAME: z.string().optional(),
   DELIVERY_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(8),
   DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60),
-  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(4),
+  /** Emails a worker process has in flight at once: built, handed to the transport and recorded. */
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** `email.deliver` jobs (messages) one fetch takes; their statements are made per batch. */
+  DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
+  /** SMTP connections kept open to one destination host (the smarthost, or each MX host). */
+  DELIVERY_CONNECTIONS_PER_HOST: z.coerce.number().int().min(1).max(100).default(5),
+  /** Database connections of the worker role's own pool, apart from the API's. */
+  WORKER_DB_POOL: z.coerce.number().int().min(2).max(100).default(10),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   /** Email verification's SMTP probe: port, HELO name and MAIL FROM (default verify@SMTP_PUBLIC_HOST), time budget, per-MX-host limits. */
   VERIFY_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),

@@ -33,7 +33,7 @@ export interface JobDefinition<S extends z.ZodObject = z.ZodObject> {
   /** pg-boss cron expression (UTC). A cron job is queued with `{}`: its schema must accept that. */
   cron?: (config: Config) => string;
   /** How many jobs one fetch takes; with `burstWhenBatchFull` this lifts the polling ceiling. */
-  batchSize?: number;
+  batchSize?: number | ((config: Config) => number);
   /** Also run once as soon as a worker starts, not only at the first cron time (a self-rescheduling job). */
   kickOnStart?: boolean;
   /** Workers of this queue per process (pg-boss `localConcurrency`), each fetching its own batches. */
@@ -54,6 +54,8 @@ export interface RegisteredWorker {
   readonly job: JobDefinition;
   /** Parses the queued data with the job's schema, then performs: malformed data fails the job. */
   run(data: unknown, services: AppServices, attempt: JobAttempt): Promise<void>;
+  /** A batch worker works a fetched batch at once; null settles that job, an error retries it. */
+  runBatch?(items: { data: unknown; attempt: JobAttempt }[], services: AppServices): Promise<(Error | null)[]>;
 }
 
 export interface Worker<S extends z.ZodObject> extends RegisteredWorker {
@@ -84,6 +86,36 @@ export function defineWorker<S extends z.ZodObject>(
         throw new MalformedJobData(job.name, issues);
       }
       await perform(parsed.data, services, attempt);
+    },
+  };
+}
+
+/**
+ * Binds a definition to a handler that takes the whole fetched batch at once (its statements made
+ * per batch, not per job), in `<name>.worker.ts`. Each job's data is checked first: a malformed
+ * one fails alone.
+ */
+export function defineBatchWorker<S extends z.ZodObject>(
+  job: JobDefinition<S>,
+  perform: (items: { data: z.output<S>; attempt: JobAttempt }[], services: AppServices) => Promise<(Error | null)[]>,
+): RegisteredWorker {
+  const runBatch = async (items: { data: unknown; attempt: JobAttempt }[], services: AppServices) => {
+    const results: (Error | null)[] = items.map(() => null);
+    const good: { data: z.output<S>; attempt: JobAttempt; at: number }[] = [];
+    items.forEach((item, at) => {
+      const parsed = job.schema.safeParse(item.data);
+      if (parsed.success) good.push({ data: parsed.data, attempt: item.attempt, at });
+      else results[at] = new MalformedJobData(job.name, parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; '));
+    });
+    if (good.length) (await perform(good, services)).forEach((r, i) => (results[good[i].at] = r));
+    return results;
+  };
+  return {
+    job,
+    runBatch,
+    async run(data, services, attempt) {
+      const [err] = await runBatch([{ data, attempt }], services);
+      if (err) throw err;
     },
   };
 }

@@ -23,18 +23,31 @@ export async function startWorkers(services: AppServices): Promise<void> {
     await boss.work(
       job.name,
       {
-        batchSize: job.batchSize ?? 10,
+        batchSize: (typeof job.batchSize === 'function' ? job.batchSize(services.config) : job.batchSize) ?? 10,
         burstWhenBatchFull: true,
         pollingIntervalSeconds: 1,
         perJobResults: true,
         localConcurrency: job.concurrency?.(services.config) ?? 1,
       },
       async (batch) => {
+        const { retryLimit } = queueOptions(job, services.config);
+        if (worker.runBatch) {
+          // The whole batch at once (its statements per batch); each job still settles on its own.
+          const outcome = await worker
+            .runBatch(batch.map((item) => ({ data: item.data, attempt: { id: item.id, retryCount: item.retryCount, retryLimit } })), services)
+            .catch((err: unknown) => batch.map(() => err as Error));
+          return batch.map((item, i) => {
+            const err = outcome[i];
+            if (!err) return { id: item.id, status: 'completed' as const };
+            if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
+            else log.warn({ err, job: job.name, id: item.id }, 'job failed');
+            return { id: item.id, status: 'failed' as const, output: { message: String(err.message ?? err) } };
+          });
+        }
         const results = [];
         // Each job settles on its own: one failure retries that job, not the whole batch.
         for (const item of batch) {
           try {
-            const { retryLimit } = queueOptions(job, services.config);
             await worker.run(item.data, services, { id: item.id, retryCount: item.retryCount, retryLimit });
             results.push({ id: item.id, status: 'completed' as const });
           } catch (err) {

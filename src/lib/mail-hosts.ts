@@ -57,3 +57,31 @@ export function checkAddresses(addresses: string[], allowPrivate: boolean): Chec
 export async function mailHostAddresses(dns: Dns, host: string, allowPrivate: boolean): Promise<CheckedAddresses> {
   return checkAddresses(isIP(host) ? [host] : await dns.a(host), allowPrivate);
 }
+
+/** How long a domain's MX hosts and a host's checked addresses are reused before DNS is asked again. */
+export const MAIL_HOST_CACHE_MS = 60_000;
+const CACHE_MAX = 10_000;
+
+/**
+ * Lookups kept for a bounded time (the Dns interface does not carry record TTLs, so the bound
+ * stands in for them: a changed MX is seen within a minute). Failures are not kept, and lookups of
+ * one key at the same time share one query. What is kept of addresses is what the rules checked,
+ * so the SSRF checks hold for every connection made from the cache.
+ */
+export class TtlCache<T> {
+  private readonly entries = new Map<string, { value: Promise<T>; expires: number }>();
+  constructor(private readonly ttlMs = MAIL_HOST_CACHE_MS) {}
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > now) return hit.value;
+    if (this.entries.size >= CACHE_MAX) this.entries.delete(this.entries.keys().next().value!);
+    const value = load();
+    this.entries.set(key, { value, expires: now + this.ttlMs });
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    return value;
+  }
+}

@@ -20,6 +20,7 @@ import { Migration20261122222603_audit_events } from './Migration20261122222603_
 import { Migration20261122222631_api_counters } from './Migration20261122222631_api_counters.js';
 import { Migration20261124100000_inbound_forward_destinations } from './Migration20261124100000_inbound_forward_destinations.js';
 import { Migration20261124150000_domain_trusted } from './Migration20261124150000_domain_trusted.js';
+import { Migration20261125100000_email_lease } from './Migration20261125100000_email_lease.js';
 import { Migration20261124140000_account_rate } from './Migration20261124140000_account_rate.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
@@ -46,4 +47,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124140000_account_rate', class: Migration20261124140000_account_rate },
   { name: 'Migration20261124100000_inbound_forward_destinations', class: Migration20261124100000_inbound_forward_destinations },
   { name: 'Migration20261124150000_domain_trusted', class: Migration20261124150000_domain_trusted },
+  { name: 'Migration20261125100000_email_lease', class: Migration20261125100000_email_lease },
 ];

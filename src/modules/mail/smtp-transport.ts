@@ -3,7 +3,8 @@ import os from 'node:os';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
-import { mailHostAddresses, mailHosts } from '../../lib/mail-hosts.js';
+import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '../../lib/mail-hosts.js';
+import { HostPools } from './host-pools.js';
 import type { MailTransport, OutgoingMail, RawMail, SendInfo } from './transport.js';
 
 /** An SMTP answer that will not change on retry (5xx): the job gives up instead of retrying. */
@@ -62,11 +63,19 @@ function outcome(info: Info, primary: string, log: Logger): SendInfo {
   return { id: info.messageId, response: info.response ?? '' };
 }
 
-/** Relays through one smarthost, `smtp://user:pass@host:port` (or smtps://), over a pool. */
-export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs = 60_000): MailTransport {
+/** Messages sent over one pooled connection before it is replaced (some servers cap a session). */
+const MESSAGES_PER_CONNECTION = 1000;
+
+/**
+ * Relays through one smarthost, `smtp://user:pass@host:port` (or smtps://), over a pool of
+ * `connections` reused connections; messages beyond them wait for a free one.
+ */
+export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs = 60_000, connections = 5): MailTransport {
   const transporter = nodemailer.createTransport({
     url,
     pool: true,
+    maxConnections: connections,
+    maxMessages: MESSAGES_PER_CONNECTION,
     name: helo ?? os.hostname(),
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -97,6 +106,8 @@ export interface MxOptions {
   port: number;
   helo?: string;
   timeoutMs?: number;
+  /** Pooled connections per MX address. */
+  connections?: number;
   /** MX_ALLOW_PRIVATE: connect to loopback, private and reserved addresses too. */
   allowPrivate: boolean;
   log: Logger;
@@ -110,7 +121,23 @@ export interface MxOptions {
  * again. STARTTLS is used when offered, without certificate checks: MX delivery is opportunistic.
  */
 export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
-  const { port, helo, timeoutMs = 60_000, allowPrivate, log } = opts;
+  const { port, helo, timeoutMs = 60_000, allowPrivate, log, connections = 5 } = opts;
+  const mxOf = new TtlCache<string[]>();
+  const addressesOf = new TtlCache<CheckedAddresses>();
+  const pools = new HostPools((address, host) =>
+    nodemailer.createTransport({
+      host: address,
+      port,
+      pool: true,
+      maxConnections: connections,
+      maxMessages: MESSAGES_PER_CONNECTION,
+      name: helo ?? os.hostname(),
+      tls: { rejectUnauthorized: false, ...(isIP(host) ? {} : { servername: host }) },
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    }),
+  );
 
   async function lookup<T>(work: () => Promise<T>, domain: string, host: string): Promise<T> {
     try {
@@ -124,13 +151,13 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
 
   async function deliver(to: string, payload: Record<string, unknown>): Promise<Info> {
     const domain = to.slice(to.lastIndexOf('@') + 1).toLowerCase();
-    const hosts = mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain);
+    const hosts = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain));
     let last: Error | null = null;
     let refused = false;
     for (const host of hosts) {
       let checked;
       try {
-        checked = await lookup(() => mailHostAddresses(dns, host, allowPrivate), domain, host);
+        checked = await addressesOf.get(host, () => lookup(() => mailHostAddresses(dns, host, allowPrivate), domain, host));
       } catch (err) {
         last = err as Error;
         continue;
@@ -141,23 +168,12 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       }
       if (!checked.usable.length) continue;
       const address = checked.usable[0];
-      const transporter = nodemailer.createTransport({
-        host: address,
-        port,
-        name: helo ?? os.hostname(),
-        tls: { rejectUnauthorized: false, ...(isIP(host) ? {} : { servername: host }) },
-        connectionTimeout: timeoutMs,
-        greetingTimeout: timeoutMs,
-        socketTimeout: timeoutMs,
-      });
       try {
-        return (await transporter.sendMail(payload)) as Info;
+        return (await pools.send(address, host, payload)) as Info;
       } catch (err) {
         last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer; another MX would say the same.
         if (last instanceof PermanentMailError) throw last;
-      } finally {
-        transporter.close();
       }
     }
     if (last) throw last;

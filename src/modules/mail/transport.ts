@@ -51,6 +51,7 @@ export function createMailTransport(
     MX_ALLOW_PRIVATE?: boolean;
     MAIL_HELO_NAME?: string;
     DELIVERY_TIMEOUT_MS?: number;
+    DELIVERY_CONNECTIONS_PER_HOST?: number;
   },
   dns: Dns,
   fork: () => EntityManager,
@@ -63,11 +64,12 @@ export function createMailTransport(
       port: config.MX_PORT,
       helo: config.MAIL_HELO_NAME,
       timeoutMs: config.DELIVERY_TIMEOUT_MS,
+      connections: config.DELIVERY_CONNECTIONS_PER_HOST,
       allowPrivate: config.MX_ALLOW_PRIVATE ?? false,
       log: logger,
     });
   }
-  return smtpTransport(config.MAIL_TRANSPORT, logger, config.MAIL_HELO_NAME, config.DELIVERY_TIMEOUT_MS);
+  return smtpTransport(config.MAIL_TRANSPORT, logger, config.MAIL_HELO_NAME, config.DELIVERY_TIMEOUT_MS, config.DELIVERY_CONNECTIONS_PER_HOST);
 }
 
 export function captureTransport(fork: () => EntityManager): MailTransport {

@@ -182,6 +182,10 @@ export class Email extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   last_response: string | null = null;
 
+  /** Until when a delivery worker holds this pending email (sending/delivery.repository.ts); null when none does. */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  lease_until: Date | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   opened_at: Date | null = null;
 

@@ -2,16 +2,19 @@ import { z } from 'zod';
 import { defineJob } from '../../jobs/job.js';
 
 /**
- * Delivers one accepted message: each of its emails in turn. A message whose emails were deferred
- * fails the job on purpose, so pg-boss retries it with backoff; the last attempt turns what is
- * still deferred into soft bounces. The heartbeat lets a killed worker's message be taken up again.
+ * Delivers one accepted message: each of its emails. Workers fetch these jobs in batches
+ * (DELIVERY_BATCH_SIZE) and deliver a batch's messages together (deliver.ts). A message whose
+ * emails were deferred fails its job on purpose, so pg-boss retries it with backoff; the last
+ * attempt turns what is still deferred into soft bounces. The heartbeat lets a killed worker's
+ * jobs be taken up again, once their emails' leases have run out too.
  */
 export const deliverJob = defineJob({
   name: 'email.deliver',
   schema: z.object({ message_id: z.string() }),
-  batchSize: 10,
-  // Each worker holds a database connection while it talks SMTP: keep this under the pool size.
-  concurrency: (config) => config.DELIVERY_CONCURRENCY,
+  batchSize: (config) => config.DELIVERY_BATCH_SIZE,
+  // Batches fetched side by side: while one waits on a slow receiver, the next one is already
+  // taken. The emails in flight are bounded by DELIVERY_CONCURRENCY across all of them.
+  concurrency: (config) => Math.min(4, config.DELIVERY_CONCURRENCY),
   retryBackoff: true,
   queue: (config) => ({
     retryLimit: config.DELIVERY_RETRY_LIMIT,

@@ -1,120 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { JobAttempt } from '../../jobs/job.js';
-import { isDatabaseUnavailable } from '../../db/unavailable.js';
-import { decrypt } from '../../lib/secrets.js';
+import { deliverySeconds } from '../../lib/metrics.js';
 import type { AppServices } from '../../services.js';
-import { recordActivities, type ActivityEmail } from '../activity/record.js';
-import type { Domain } from '../domains/domain.entity.js';
+import type { ActivityEmail } from '../activity/record.js';
 import { PermanentMailError } from '../mail/smtp-transport.js';
-import { suppressRecipient } from '../suppressions/suppression.add.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
-import { Template } from '../templates/template.entity.js';
-import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
-import { Email, Message, MessageAttachment, type Address } from '../messages/message.entity.js';
+import { compose, dkimKey, type Prepared } from './compose.js';
+import { engineOf, leaseSeconds, type DeliveryEngine } from './delivery.engine.js';
+import { DeliveryRepository, type ClaimedEmail, type TakenMessage } from './delivery.repository.js';
 import { MessageRepository } from './message.repository.js';
-import { DELIVERABLE_MESSAGE, isIn, PENDING_EMAIL } from '../messages/status.js';
-import { buildMime } from './mime.js';
-import { personalize } from './render.js';
-
-type Outcome = 'delivered' | 'hard_bounced' | 'soft_bounced' | 'deferred' | 'suppressed' | 'skipped';
-
-/** The message's content and sending context, loaded once for all of its emails. */
-interface Prepared {
-  message: Message;
-  domain: Domain;
-  html: string | null;
-  text: string | null;
-  attachments: MessageAttachment[];
-  privateKey: string;
-  /** The message's cc and bcc less those suppressed since it was accepted. */
-  cc: Address[];
-  bcc: Address[];
-}
+import type { Outcome } from './recorder.js';
 
 export class DeferredDelivery extends Error {}
 
-/**
- * Decrypted DKIM keys by their sealed form: decrypting costs more than signing, and a worker
- * sends many messages of few domains. A new key (a new sealed value) is simply a new entry.
- */
-const keys = new Map<string, string>();
-function dkimKey(appSecret: string, sealed: string): string {
-  let key = keys.get(sealed);
-  if (!key) {
-    if (keys.size >= 1000) keys.clear();
-    key = decrypt(appSecret, sealed);
-    keys.set(sealed, key);
-  }
-  return key;
-}
-
-export async function deliverMessage(services: AppServices, messageId: string, attempt: JobAttempt): Promise<void> {
-  const em = services.orm.em.fork() as EntityManager;
-  const message = await em.findOne(Message, { id: messageId }, { populate: ['domain'] });
-  if (!message || !isIn(DELIVERABLE_MESSAGE, message.status)) return;
-  const domain = message.domain;
-
-  // Paused after acceptance: wait. Switching send_paused off enqueues the message again.
-  if (domain.settings.send_paused) {
-    await new MessageRepository(em).pause(message.id);
-    return;
-  }
-
-  // A domain the sandbox trusted without DNS sends into the capture transport only: mail leaves
-  // the machine from DNS-verified domains alone, whatever this process's settings say.
-  if (domain.trusted && services.config.MAIL_TRANSPORT !== 'capture') {
-    await giveUp(em, message.id, 'The domain was trusted by the sandbox (DOMAIN_VERIFICATION=trust) and has not passed DNS verification.');
-    return;
-  }
-
-  let html = message.html;
-  let text = message.text;
-  if (message.template_id) {
-    const template = await em.findOne(Template, { id: message.template_id });
-    // SPEC.md: a scheduled send whose template was deleted before the send time is not sent.
-    if (!template) {
-      await giveUp(em, message.id, 'The template was deleted before the send time.');
-      return;
-    }
-    html = html ?? template.html;
-    text = text ?? template.text;
-  }
-  // A schedule cancelled since the message was read must stay cancelled: take it only if still waiting.
-  if (!(await new MessageRepository(em).take(message.id))) return;
-
-  const prepared: Prepared = {
-    message,
-    domain,
-    html,
-    text,
-    attachments: await em.find(MessageAttachment, { message: message.id }, { orderBy: { position: 'asc' } }),
-    privateKey: dkimKey(services.config.APP_SECRET, domain.dkim_private_key_enc),
-    cc: message.cc,
-    bcc: message.bcc,
-  };
-  const pending = await em.find(Email, { message: message.id, status: { $in: [...PENDING_EMAIL] } }, { orderBy: { position: 'asc' } });
-  const lastAttempt = attempt.retryCount >= attempt.retryLimit;
-  // Checked again at send time: an address may have been suppressed since the message was
-  // accepted (a scheduled send, an unsubscribe, a bounce of an earlier message).
-  const reasons = await reasonsFor(em, message.account.id, domain.id, [
-    ...pending.map((e) => e.to_email),
-    ...message.cc.map((a) => a.email),
-    ...message.bcc.map((a) => a.email),
-  ]);
-  prepared.cc = message.cc.filter((a) => !reasons.has(a.email));
-  prepared.bcc = message.bcc.filter((a) => !reasons.has(a.email));
-  let deferred = 0;
-  for (const email of pending) {
-    const outcome = await deliverEmail(services, prepared, email.id, lastAttempt, reasons.get(email.to_email) ?? null);
-    if (outcome === 'deferred') deferred++;
-  }
-  if (deferred) throw new DeferredDelivery(`${deferred} email(s) of message ${message.id} deferred; retrying later`);
-  await new MessageRepository(em).finishIfDone(message.id);
-}
-
-/** A message that cannot be sent at all: it ends in `error` with the reason, its pending emails cancelled. */
-async function giveUp(em: EntityManager, messageId: string, reason: string): Promise<void> {
-  await em.transactional((tx) => new MessageRepository(tx).fail(messageId, reason));
+/** One `email.deliver` job of a fetched batch. */
+export interface DeliveryJob {
+  messageId: string;
+  retryCount: number;
+  retryLimit: number;
 }
 
 /**
@@ -127,147 +29,220 @@ const acceptedUnrecorded = new Map<string, { messageId: string; response: string
 const UNRECORDED_MAX = 10_000;
 
 /**
- * One email, in one transaction that holds its row: a second worker skips it, and a worker killed
- * mid-send leaves it pending (the transaction dies with the connection) to be sent on retry.
+ * Delivers the messages of a batch of jobs, and says for each job whether it is done (null) or
+ * must be retried (the error). The round trips are per batch, not per message: one statement
+ * takes the messages and claims their emails with a lease, one reads the suppressions of each
+ * account and domain; the emails then go out side by side (DELIVERY_CONCURRENCY per process, over
+ * the transport's pooled connections) and their outcomes are committed by group commit.
+ */
+export async function deliverBatch(services: AppServices, jobs: DeliveryJob[]): Promise<(Error | null)[]> {
+  const { config } = services;
+  const engine = engineOf(services);
+  const em = services.orm.em.fork() as EntityManager;
+  const repo = new DeliveryRepository(em);
+  const ids = [...new Set(jobs.map((j) => j.messageId))];
+  const result = new Map<string, Error | null>();
+
+  const taken = await repo.take(ids, leaseSeconds(config), config.MAIL_TRANSPORT === 'capture');
+  const claimed: string[] = [];
+  for (const m of taken) {
+    // An email another job of this process is already sending stays with that job.
+    m.emails = m.emails.filter((e) => !engine.held.has(e.id));
+    for (const e of m.emails) {
+      engine.held.add(e.id);
+      claimed.push(e.id);
+    }
+  }
+
+  let prepared: Prepared[];
+  let reasons: Map<string, Map<string, SuppressionReason>>;
+  try {
+    const takenIds = new Set(taken.map((m) => m.id));
+    await settleBlocked(services, em, ids.filter((id) => !takenIds.has(id)), result);
+    prepared = await prepare(services, repo, taken);
+    reasons = await suppressionsOf(em, taken);
+  } catch (err) {
+    // Nothing was sent: the claims go back at once rather than when their lease runs out.
+    for (const id of claimed) engine.held.delete(id);
+    await repo.release(claimed).catch(() => undefined);
+    throw err;
+  }
+
+  const lastAttempt = new Map<string, boolean>();
+  for (const j of jobs) lastAttempt.set(j.messageId, (lastAttempt.get(j.messageId) ?? false) || j.retryCount >= j.retryLimit);
+  const finished: string[] = [];
+  await Promise.all(
+    prepared.map(async (p) => {
+      const m = p.message;
+      const suppressed = reasons.get(`${m.account_id}:${m.domain_id}`)!;
+      const outcomes = await Promise.allSettled(
+        m.emails.map((e) =>
+          engine.slots.run(() => deliverEmail(services, engine, p, e, lastAttempt.get(m.id)!, suppressed.get(e.to_email.toLowerCase()) ?? null)),
+        ),
+      );
+      const failed = outcomes.find((o) => o.status === 'rejected');
+      const deferred = outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'deferred').length;
+      if (failed) result.set(m.id, failed.reason as Error);
+      else if (deferred) result.set(m.id, new DeferredDelivery(`${deferred} email(s) of message ${m.id} deferred; retrying later`));
+      else if (m.pending > m.emails.length) result.set(m.id, new DeferredDelivery(`${m.pending - m.emails.length} email(s) of message ${m.id} held by another worker; retrying later`));
+      else finished.push(m.id);
+    }),
+  );
+  try {
+    await repo.finishDone(finished);
+    for (const id of finished) result.set(id, null);
+  } catch (err) {
+    for (const id of finished) result.set(id, err as Error);
+  }
+  return jobs.map((j) => result.get(j.messageId) ?? null);
+}
+
+/**
+ * Messages `take` left: a paused domain's wait (switching send_paused off queues them again); a
+ * sandbox-trusted domain's, or one whose template is gone, end in `error`. One that is simply no
+ * longer deliverable (cancelled, sent) is done; one that fits none of these changed under the
+ * statement and is retried.
+ */
+async function settleBlocked(services: AppServices, em: EntityManager, ids: string[], result: Map<string, Error | null>) {
+  for (const b of await new DeliveryRepository(em).blocked(ids)) {
+    if (b.paused) await new MessageRepository(em).pause(b.id);
+    // A domain the sandbox trusted without DNS sends into the capture transport only: mail leaves
+    // the machine from DNS-verified domains alone, whatever this process's settings say.
+    else if (b.trusted && services.config.MAIL_TRANSPORT !== 'capture') {
+      await giveUp(em, b.id, 'The domain was trusted by the sandbox (DOMAIN_VERIFICATION=trust) and has not passed DNS verification.');
+    }
+    // SPEC.md: a scheduled send whose template was deleted before the send time is not sent.
+    else if (b.template_missing) await giveUp(em, b.id, 'The template was deleted before the send time.');
+    else result.set(b.id, new Error(`message ${b.id} changed while being taken; retrying`));
+  }
+}
+
+/** A message that cannot be sent at all: it ends in `error` with the reason, its pending emails cancelled. */
+async function giveUp(em: EntityManager, messageId: string, reason: string): Promise<void> {
+  await em.transactional((tx) => new MessageRepository(tx).fail(messageId, reason));
+}
+
+async function prepare(services: AppServices, repo: DeliveryRepository, taken: TakenMessage[]): Promise<Prepared[]> {
+  const files = new Map<string, Prepared['attachments']>();
+  for (const a of await repo.attachments(taken.filter((m) => m.has_attachments).map((m) => m.id))) {
+    (files.get(a.message_id) ?? files.set(a.message_id, []).get(a.message_id)!).push(a);
+  }
+  return taken.map((message) => ({
+    message,
+    attachments: files.get(message.id) ?? [],
+    privateKey: dkimKey(services.config.APP_SECRET, message.dkim_private_key_enc),
+  }));
+}
+
+/**
+ * Checked again at send time, one statement per account and domain of the batch: an address may
+ * have been suppressed since the message was accepted (a scheduled send, an unsubscribe, a bounce
+ * of an earlier message). Suppressed cc and bcc addresses are left out of the first email.
+ */
+async function suppressionsOf(em: EntityManager, taken: TakenMessage[]) {
+  const groups = new Map<string, TakenMessage[]>();
+  for (const m of taken) {
+    const key = `${m.account_id}:${m.domain_id}`;
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(m);
+  }
+  const reasons = new Map<string, Map<string, SuppressionReason>>();
+  for (const [key, messages] of groups) {
+    const addresses = messages.flatMap((m) => [...m.emails.map((e) => e.to_email), ...m.cc.map((a) => a.email), ...m.bcc.map((a) => a.email)]);
+    const found = await reasonsFor(em, messages[0].account_id, messages[0].domain_id, addresses);
+    for (const m of messages) {
+      m.cc = m.cc.filter((a) => !found.has(a.email.toLowerCase()));
+      m.bcc = m.bcc.filter((a) => !found.has(a.email.toLowerCase()));
+    }
+    reasons.set(key, found);
+  }
+  return reasons;
+}
+
+/**
+ * One email: suppressed, or built, signed and handed to the transport, then its outcome recorded
+ * (the slot is held until the commit, so DELIVERY_CONCURRENCY bounds what a killed worker can
+ * leave between a 250 and its record).
  */
 async function deliverEmail(
   services: AppServices,
+  engine: DeliveryEngine,
   p: Prepared,
-  emailId: string,
+  email: ClaimedEmail,
   lastAttempt: boolean,
   suppressed: SuppressionReason | null,
-): Promise<Outcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deliverEmailOnce(services, p, emailId, lastAttempt, suppressed);
-    } catch (err) {
-      // A 250 the database did not let us record: record it (never send it again) as soon as the
-      // database is back, rather than at the job's retry, so that the memory of it is at risk
-      // (a process dying) only for about as long as the database is away.
-      if (!acceptedUnrecorded.has(emailId) || !isDatabaseUnavailable(err) || attempt >= RECORD_ATTEMPTS) throw err;
-      await new Promise((r) => setTimeout(r, Math.min(1000, 200 * attempt)));
-    }
+): Promise<Outcome['row']['status']> {
+  const m = p.message;
+  const ref: ActivityEmail = {
+    id: email.id,
+    account_id: m.account_id,
+    domain_id: m.domain_id,
+    message_id: m.id,
+    subject: email.subject,
+    to_email: email.to_email,
+    tags: email.tags,
+  };
+  try {
+    const outcome = suppressed
+      ? suppressedOutcome(ref, suppressed)
+      : await send(services, p, email, ref, lastAttempt);
+    await engine.recorder.record(outcome);
+    acceptedUnrecorded.delete(email.id);
+    return outcome.row.status;
+  } finally {
+    engine.held.delete(email.id);
   }
 }
-/** About a minute of trying to record an accepted email before the job's own retry takes over. */
-const RECORD_ATTEMPTS = 60;
 
-async function deliverEmailOnce(
-  services: AppServices,
-  p: Prepared,
-  emailId: string,
-  lastAttempt: boolean,
-  suppressed: SuppressionReason | null,
-): Promise<Outcome> {
-  const em = services.orm.em.fork() as EntityManager;
-  const result = await em.transactional(async (tx) => {
-    if (!(await new MessageRepository(tx).lockPendingEmail(emailId))) return 'skipped';
-    const email = await tx.findOneOrFail(Email, { id: emailId });
-    const { message, domain } = p;
-    const ref: ActivityEmail = {
-      id: email.id,
-      account_id: message.account.id,
-      domain_id: domain.id,
-      message_id: message.id,
-      subject: email.subject,
-      to_email: email.to_email,
-      tags: email.tags,
-    };
-    if (suppressed) {
-      email.status = 'suppressed';
-      email.suppression_reason = suppressed;
-      await recordActivities(tx, [{ email: ref, type: 'suppressed', suppression_reason: suppressed }]);
-      await tx.flush();
-      return 'suppressed';
-    }
-    let outcome: Outcome;
-    try {
-      const accepted = acceptedUnrecorded.get(email.id);
-      if (accepted) {
-        email.smtp_message_id = accepted.messageId;
-        email.last_response = accepted.response;
-      } else {
-        const mime = await compose(services, p, email);
-        email.attempts += 1;
-        email.smtp_message_id = mime.messageId;
-        const info = await services.mail.sendRaw({
-          envelope: mime.envelope,
-          raw: mime.raw,
-          meta: { email_id: email.id, to: email.to_email, from: message.from_email, subject: email.subject, text: mime.text ?? '', html: mime.html },
-        });
-        email.last_response = info.response.slice(0, 2000);
-        if (acceptedUnrecorded.size >= UNRECORDED_MAX) acceptedUnrecorded.delete(acceptedUnrecorded.keys().next().value!);
-        acceptedUnrecorded.set(email.id, { messageId: mime.messageId, response: email.last_response });
-      }
-      outcome = 'delivered';
-      await recordActivities(tx, [
-        { email: ref, type: 'sent', data: { smtp_response: email.last_response } },
-        { email: ref, type: 'delivered', data: { smtp_response: email.last_response } },
-      ]);
-    } catch (err) {
-      const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
-      email.last_response = response;
-      if (err instanceof PermanentMailError) {
-        outcome = 'hard_bounced';
-        await suppressRecipient(tx, { accountId: ref.account_id, domainId: domain.id, recipientId: email.recipient.id, list: 'hard_bounces', reason: response });
-      } else {
-        outcome = lastAttempt ? 'soft_bounced' : 'deferred';
-      }
-      await recordActivities(tx, [{ email: ref, type: outcome as 'hard_bounced', data: { smtp_response: response } }]);
-      services.log.info({ email: email.id, outcome, response }, 'delivery refused');
-    }
-    email.status = outcome;
-    await tx.flush();
-    return outcome;
-  });
-  acceptedUnrecorded.delete(emailId);
-  return result;
+function suppressedOutcome(ref: ActivityEmail, reason: SuppressionReason): Outcome {
+  return {
+    row: { id: ref.id, status: 'suppressed', suppression_reason: reason, smtp_message_id: null, tried: 0, response: null },
+    email: ref,
+    activities: [{ type: 'suppressed', suppression_reason: reason }],
+  };
 }
 
-async function compose(services: AppServices, p: Prepared, email: Email) {
-  const { message, domain } = p;
-  const { config } = services;
-  const data = message.personalization[email.to_email.toLowerCase()] ?? {};
-  const settings = domain.settings;
-  const unsubscribe = settings.track_unsubscribe;
-  const parts = instrument(
-    {
-      html: p.html === null ? null : personalize(p.html, data, 'html'),
-      text: p.text === null ? null : personalize(p.text, data, 'text'),
-    },
-    email.id,
-    {
-      opens: message.settings.track_opens ?? settings.track_opens,
-      clicks: message.settings.track_clicks ?? settings.track_clicks,
-      unsubscribe,
-      unsubscribeHtml: settings.track_unsubscribe_html_enabled ? settings.track_unsubscribe_html : null,
-      unsubscribePlain: settings.track_unsubscribe_plain_enabled ? settings.track_unsubscribe_plain : null,
-    },
-    config,
-  );
-  const listUnsubscribe = message.list_unsubscribe ?? (unsubscribe ? `<${unsubscribeUrl(config, email.id)}>` : null);
-  const messageId = `<${email.id}@${domain.name}>`;
-  const first = email.position === 0;
-  const built = await buildMime({
-    messageId,
-    from: { email: message.from_email, name: message.from_name },
-    to: { email: email.to_email, name: email.to_name },
-    cc: first ? p.cc : [],
-    bcc: first ? p.bcc : [],
-    replyTo: message.reply_to,
-    subject: email.subject,
-    html: parts.html,
-    text: parts.text,
-    attachments: p.attachments,
-    headers: message.headers,
-    inReplyTo: message.in_reply_to,
-    references: message.references,
-    listUnsubscribe,
-    oneClick: !!listUnsubscribe && listUnsubscribe.includes('<https://'),
-    precedenceBulk: message.precedence_bulk ?? settings.precedence_bulk,
-    // VERP: a bounce that comes back names the email it is about.
-    returnPath: `bounces+${email.id}@${settings.return_path_subdomain}.${domain.name}`,
-    dkim: { domainName: domain.name, keySelector: domain.dkim_selector, privateKey: p.privateKey },
-  });
-  return { ...built, messageId, html: parts.html, text: parts.text };
+async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref: ActivityEmail, lastAttempt: boolean): Promise<Outcome> {
+  const accepted = acceptedUnrecorded.get(email.id);
+  if (accepted) return delivered(ref, accepted.messageId, accepted.response, 0);
+  let smtpMessageId: string | null = null;
+  let tried = 0;
+  try {
+    const mime = await compose(services.config, p, email);
+    smtpMessageId = mime.messageId;
+    tried = 1;
+    const t0 = performance.now();
+    const info = await services.mail
+      .sendRaw({
+        envelope: mime.envelope,
+        raw: mime.raw,
+        meta: { email_id: email.id, to: email.to_email, from: p.message.from_email, subject: email.subject, text: mime.text ?? '', html: mime.html },
+      })
+      .finally(() => deliverySeconds.observe((performance.now() - t0) / 1000));
+    const response = info.response.slice(0, 2000);
+    if (acceptedUnrecorded.size >= UNRECORDED_MAX) acceptedUnrecorded.delete(acceptedUnrecorded.keys().next().value!);
+    acceptedUnrecorded.set(email.id, { messageId: mime.messageId, response });
+    return delivered(ref, mime.messageId, response, 1);
+  } catch (err) {
+    const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
+    const permanent = err instanceof PermanentMailError;
+    const status = permanent ? 'hard_bounced' : lastAttempt ? 'soft_bounced' : 'deferred';
+    services.log.info({ email: email.id, outcome: status, response }, 'delivery refused');
+    return {
+      row: { id: email.id, status, suppression_reason: null, smtp_message_id: smtpMessageId, tried, response },
+      email: ref,
+      activities: [{ type: status, data: { smtp_response: response } }],
+      ...(permanent ? { hardBounce: { recipientId: email.recipient_id, reason: response } } : {}),
+    };
+  }
+}
+
+function delivered(ref: ActivityEmail, smtpMessageId: string, response: string, tried: number): Outcome {
+  return {
+    row: { id: ref.id, status: 'delivered', suppression_reason: null, smtp_message_id: smtpMessageId, tried, response },
+    email: ref,
+    activities: [
+      { type: 'sent', data: { smtp_response: response } },
+      { type: 'delivered', data: { smtp_response: response } },
+    ],
+  };
 }

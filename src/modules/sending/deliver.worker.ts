@@ -1,5 +1,10 @@
-import { defineWorker } from '../../jobs/job.js';
-import { deliverMessage } from './deliver.js';
+import { defineBatchWorker } from '../../jobs/job.js';
+import { deliverBatch } from './deliver.js';
 import { deliverJob } from './deliver.job.js';
 
-export const deliverWorker = defineWorker(deliverJob, (data, services, attempt) => deliverMessage(services, data.message_id, attempt));
+export const deliverWorker = defineBatchWorker(deliverJob, (items, services) =>
+  deliverBatch(
+    services,
+    items.map((i) => ({ messageId: i.data.message_id, retryCount: i.attempt.retryCount, retryLimit: i.attempt.retryLimit })),
+  ),
+);

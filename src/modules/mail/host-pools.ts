@@ -1,0 +1,46 @@
+import type { Transporter } from 'nodemailer';
+
+/** A pool unused for this long is closed (its connections are then idle anyway). */
+const IDLE_MS = 60_000;
+
+/**
+ * One pooled nodemailer transport per destination (MX address and the name its TLS certificate
+ * is checked for), made on first use: messages to one host reuse its open connections instead of
+ * a connection, greeting and EHLO each. Pools unused for a minute are closed.
+ */
+export class HostPools {
+  private readonly pools = new Map<string, { transporter: Transporter; used: number; sending: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly make: (address: string, host: string) => Transporter) {
+    this.sweeper = setInterval(() => this.sweep(), IDLE_MS / 2);
+    this.sweeper.unref();
+  }
+
+  /** Sends over the destination's pool (made on first use). */
+  async send(address: string, host: string, payload: Parameters<Transporter['sendMail']>[0]): Promise<unknown> {
+    const key = `${address}|${host}`;
+    let pool = this.pools.get(key);
+    if (!pool) {
+      pool = { transporter: this.make(address, host), used: 0, sending: 0 };
+      this.pools.set(key, pool);
+    }
+    pool.used = Date.now();
+    pool.sending++;
+    try {
+      return await pool.transporter.sendMail(payload);
+    } finally {
+      pool.sending--;
+      pool.used = Date.now();
+    }
+  }
+
+  private sweep(): void {
+    const before = Date.now() - IDLE_MS;
+    for (const [key, pool] of this.pools) {
+      if (pool.sending || pool.used >= before) continue;
+      this.pools.delete(key);
+      pool.transporter.close();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { Config } from '../../config/index.js';
+import { decrypt } from '../../lib/secrets.js';
+import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
+import type { ClaimedEmail, TakenMessage } from './delivery.repository.js';
+import { buildMime, type MimeInput } from './mime.js';
+import { personalize } from './render.js';
+
+/** A message taken for delivery, with what all of its emails share. */
+export interface Prepared {
+  message: TakenMessage;
+  attachments: MimeInput['attachments'];
+  privateKey: string;
+}
+
+/**
+ * Decrypted DKIM keys by their sealed form: decrypting costs more than signing, and a worker
+ * sends many messages of few domains. A new key (a new sealed value) is simply a new entry.
+ */
+const keys = new Map<string, string>();
+export function dkimKey(appSecret: string, sealed: string): string {
+  let key = keys.get(sealed);
+  if (!key) {
+    if (keys.size >= 1000) keys.clear();
+    key = decrypt(appSecret, sealed);
+    keys.set(sealed, key);
+  }
+  return key;
+}
+
+/** One email's MIME message: personalized, instrumented for tracking, DKIM-signed. */
+export async function compose(config: Config, p: Prepared, email: ClaimedEmail) {
+  const m = p.message;
+  const data = m.personalization[email.to_email.toLowerCase()] ?? {};
+  const settings = m.domain_settings;
+  const unsubscribe = settings.track_unsubscribe;
+  const parts = instrument(
+    {
+      html: m.html === null ? null : personalize(m.html, data, 'html'),
+      text: m.text === null ? null : personalize(m.text, data, 'text'),
+    },
+    email.id,
+    {
+      opens: m.settings.track_opens ?? settings.track_opens,
+      clicks: m.settings.track_clicks ?? settings.track_clicks,
+      unsubscribe,
+      unsubscribeHtml: settings.track_unsubscribe_html_enabled ? settings.track_unsubscribe_html : null,
+      unsubscribePlain: settings.track_unsubscribe_plain_enabled ? settings.track_unsubscribe_plain : null,
+    },
+    config,
+  );
+  const listUnsubscribe = m.list_unsubscribe ?? (unsubscribe ? `<${unsubscribeUrl(config, email.id)}>` : null);
+  const messageId = `<${email.id}@${m.domain_name}>`;
+  const first = email.position === 0;
+  const built = await buildMime({
+    messageId,
+    from: { email: m.from_email, name: m.from_name },
+    to: { email: email.to_email, name: email.to_name },
+    // The message's cc and bcc, less those suppressed since it was accepted (deliver.ts).
+    cc: first ? m.cc : [],
+    bcc: first ? m.bcc : [],
+    replyTo: m.reply_to,
+    subject: email.subject,
+    html: parts.html,
+    text: parts.text,
+    attachments: p.attachments,
+    headers: m.headers,
+    inReplyTo: m.in_reply_to,
+    references: m.references,
+    listUnsubscribe,
+    oneClick: !!listUnsubscribe && listUnsubscribe.includes('<https://'),
+    precedenceBulk: m.precedence_bulk ?? settings.precedence_bulk,
+    // VERP: a bounce that comes back names the email it is about.
+    returnPath: `bounces+${email.id}@${settings.return_path_subdomain}.${m.domain_name}`,
+    dkim: { domainName: m.domain_name, keySelector: m.dkim_selector, privateKey: p.privateKey },
+  });
+  return { ...built, messageId, html: parts.html, text: parts.text };
+}

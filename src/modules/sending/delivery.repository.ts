@@ -1,0 +1,194 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { textArray } from '../../db/sql.js';
+import type { DomainSettings } from '../domains/domain.entity.js';
+import type { Address, MessageSettings } from '../messages/message.entity.js';
+import { DELIVERABLE_MESSAGE, PENDING_EMAIL, type EmailStatus, type MessageStatus } from '../messages/status.js';
+
+const SENDING = 'sending' satisfies MessageStatus;
+const SENT = 'sent' satisfies MessageStatus;
+
+/** A pending email delivery claimed, with what its MIME message needs of it. */
+export interface ClaimedEmail {
+  id: string;
+  message_id: string;
+  position: number;
+  to_email: string;
+  to_name: string | null;
+  subject: string;
+  tags: string[];
+  recipient_id: string;
+}
+
+/** A message delivery took (now `sending`), its content (the template's where the message has none) and its domain. */
+export interface TakenMessage {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  from_email: string;
+  from_name: string | null;
+  reply_to: Address | null;
+  cc: Address[];
+  bcc: Address[];
+  html: string | null;
+  text: string | null;
+  personalization: Record<string, Record<string, unknown>>;
+  settings: MessageSettings;
+  headers: { name: string; value: string }[];
+  in_reply_to: string | null;
+  references: string[];
+  list_unsubscribe: string | null;
+  precedence_bulk: boolean | null;
+  domain_name: string;
+  domain_settings: DomainSettings;
+  dkim_selector: string;
+  dkim_private_key_enc: string;
+  has_attachments: boolean;
+  /** Its pending emails before this claim; more than `emails` when another worker holds some. */
+  pending: number;
+  emails: ClaimedEmail[];
+}
+
+/** Why delivery did not take a message it was asked for. */
+export interface Blocked {
+  id: string;
+  paused: boolean;
+  trusted: boolean;
+  template_missing: boolean;
+}
+
+/** An email's outcome as recorded: its new status and what the email log shows of the attempt. */
+export interface OutcomeRow {
+  id: string;
+  status: EmailStatus;
+  suppression_reason: string | null;
+  smtp_message_id: string | null;
+  /** 1 when the transport was tried this time. */
+  tried: number;
+  response: string | null;
+}
+
+/**
+ * Delivery's statements, each for many messages or emails at once. Emails are claimed with a
+ * lease (`lease_until`) rather than a row lock held across the SMTP exchange: the claim, the
+ * renewals and the outcomes are short statements, and a worker that dies stops renewing, so its
+ * emails are free again when the lease runs out.
+ */
+export class DeliveryRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * One statement: moves to `sending` the messages that may go now (still deliverable, domain not
+   * paused, not a sandbox-trusted domain unless `allowTrusted`, template still there), claims
+   * their pending emails that no live lease holds, and returns both with the content to build.
+   */
+  async take(messageIds: string[], leaseSeconds: number, allowTrusted: boolean): Promise<TakenMessage[]> {
+    return this.em.execute<TakenMessage[]>(
+      `with taken as (
+         update messages m set status = ?, updated_at = now()
+           from domains d
+          where m.id = any(?::text[]) and d.id = m.domain_id and m.status = any(?::text[])
+            and not coalesce((d.settings->>'send_paused')::boolean, false)
+            and (?::boolean or not d.trusted)
+            and (m.template_id is null or exists (select 1 from templates t where t.id = m.template_id))
+          returning m.id
+       ),
+       claimed as (
+         update emails e set lease_until = now() + make_interval(secs => ?::int)
+          where e.message_id in (select id from taken) and e.status = any(?::text[])
+            and (e.lease_until is null or e.lease_until < now())
+          returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id
+       )
+       select m.id, m.account_id, m.domain_id, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
+              coalesce(m.html, t.html) as html, coalesce(m.text, t.text) as text,
+              m.personalization, m.settings, m.headers, m.in_reply_to, m.references, m.list_unsubscribe, m.precedence_bulk,
+              d.name as domain_name, d.settings as domain_settings, d.dkim_selector, d.dkim_private_key_enc,
+              exists (select 1 from message_attachments a where a.message_id = m.id) as has_attachments,
+              (select count(*)::int from emails p where p.message_id = m.id and p.status = any(?::text[])) as pending,
+              coalesce((select json_agg(c order by c.position) from claimed c where c.message_id = m.id), '[]'::json) as emails
+         from messages m
+         join domains d on d.id = m.domain_id
+         left join templates t on t.id = m.template_id
+        where m.id in (select id from taken)`,
+      [
+        SENDING,
+        textArray(messageIds),
+        textArray(DELIVERABLE_MESSAGE),
+        allowTrusted,
+        leaseSeconds,
+        textArray(PENDING_EMAIL),
+        textArray(PENDING_EMAIL),
+      ],
+    );
+  }
+
+  /** Of messages `take` did not take, those still deliverable, with what held them back. */
+  async blocked(messageIds: string[]): Promise<Blocked[]> {
+    if (!messageIds.length) return [];
+    return this.em.execute<Blocked[]>(
+      `select m.id, coalesce((d.settings->>'send_paused')::boolean, false) as paused, d.trusted,
+              (m.template_id is not null and not exists (select 1 from templates t where t.id = m.template_id)) as template_missing
+         from messages m join domains d on d.id = m.domain_id
+        where m.id = any(?::text[]) and m.status = any(?::text[])`,
+      [textArray(messageIds), textArray(DELIVERABLE_MESSAGE)],
+    );
+  }
+
+  /** The attachments of these messages, in order. */
+  async attachments(messageIds: string[]) {
+    if (!messageIds.length) return [];
+    return this.em.execute<
+      { message_id: string; filename: string; disposition: 'inline' | 'attachment'; content_id: string | null; content: Buffer }[]
+    >(
+      `select message_id, filename, disposition, content_id, content from message_attachments
+        where message_id = any(?::text[]) order by message_id, position`,
+      [textArray(messageIds)],
+    );
+  }
+
+  /** Keeps the leases of emails still being worked on. */
+  async renew(emailIds: string[], leaseSeconds: number): Promise<void> {
+    if (!emailIds.length) return;
+    await this.em.execute(
+      `update emails set lease_until = now() + make_interval(secs => ?::int)
+        where id = any(?::text[]) and status = any(?::text[])`,
+      [leaseSeconds, textArray(emailIds), textArray(PENDING_EMAIL)],
+    );
+  }
+
+  /**
+   * Records outcomes in one statement and frees their leases. Only emails still pending move: one
+   * recorded meanwhile (by a worker that took it after a lease ran out) keeps its outcome, and is
+   * left out of the ids returned, so its activities are not recorded twice.
+   */
+  async record(rows: OutcomeRow[]): Promise<string[]> {
+    if (!rows.length) return [];
+    const updated = await this.em.execute<{ id: string }[]>(
+      `update emails e
+          set status = x.status, suppression_reason = coalesce(x.suppression_reason, e.suppression_reason),
+              smtp_message_id = coalesce(x.smtp_message_id, e.smtp_message_id), attempts = e.attempts + x.tried,
+              last_response = coalesce(x.response, e.last_response), lease_until = null, updated_at = now()
+         from jsonb_to_recordset(?::jsonb) as x(id text, status text, suppression_reason text, smtp_message_id text, tried int, response text)
+        where e.id = x.id and e.status = any(?::text[])
+        returning e.id`,
+      [JSON.stringify(rows), textArray(PENDING_EMAIL)],
+    );
+    return updated.map((r) => r.id);
+  }
+
+  /** Frees leases without an outcome (a batch that failed before sending them). */
+  async release(emailIds: string[]): Promise<void> {
+    if (!emailIds.length) return;
+    await this.em.execute('update emails set lease_until = null where id = any(?::text[])', [textArray(emailIds)]);
+  }
+
+  /** `sent` for those of these messages with no email pending any more. */
+  async finishDone(messageIds: string[]): Promise<void> {
+    if (!messageIds.length) return;
+    await this.em.execute(
+      `update messages m set status = ?, updated_at = now()
+        where m.id = any(?::text[]) and m.status = ?
+          and not exists (select 1 from emails e where e.message_id = m.id and e.status = any(?::text[]))`,
+      [SENT, textArray(messageIds), SENDING, textArray(PENDING_EMAIL)],
+    );
+  }
+}

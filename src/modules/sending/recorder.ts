@@ -1,0 +1,111 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Orm } from '../../db/orm.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { emailDeliveries } from '../../lib/metrics.js';
+import { recordActivities, type ActivityEmail, type NewActivity } from '../activity/record.js';
+import { suppressRecipient } from '../suppressions/suppression.add.js';
+import { DeliveryRepository, type OutcomeRow } from './delivery.repository.js';
+
+/** One email's outcome with everything recorded with it, in the same transaction. */
+export interface Outcome {
+  row: OutcomeRow;
+  email: ActivityEmail;
+  activities: Omit<NewActivity, 'email'>[];
+  /** A hard bounce puts the recipient on the domain's hard-bounce list. */
+  hardBounce?: { recipientId: string; reason: string };
+}
+
+interface Waiting {
+  outcome: Outcome;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** About a minute of trying while the database is away (a restart), before giving the error back. */
+const RECORD_ATTEMPTS = 60;
+/** Outcomes per transaction at most. */
+const BATCH_MAX = 500;
+
+/**
+ * Records delivery outcomes by group commit: every outcome that arrives while a transaction is
+ * committing waits for the next one, which takes them all (the email updates in one statement,
+ * the activities in another). Under load a commit carries many outcomes; alone, an outcome is
+ * committed at once. A caller's promise settles when its outcome is durable, so the SMTP
+ * duplicate window (an accepted message whose outcome is not recorded yet) is one commit long.
+ */
+export class OutcomeRecorder {
+  private readonly queue: Waiting[] = [];
+  private running = false;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly log: Logger,
+  ) {}
+
+  record(outcome: Outcome): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ outcome, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, BATCH_MAX);
+        await this.commitAll(batch);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Commits a batch, retrying while the database is away; a batch that fails otherwise is split, so one bad outcome fails alone. */
+  private async commitAll(batch: Waiting[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.commit(batch.map((w) => w.outcome));
+        for (const w of batch) w.resolve();
+        return;
+      } catch (err) {
+        if (isDatabaseUnavailable(err) && attempt < RECORD_ATTEMPTS) {
+          if (attempt === 1) this.log.warn({ err: (err as Error).message, outcomes: batch.length }, 'delivery outcomes wait for the database');
+          await new Promise((r) => setTimeout(r, Math.min(1000, 200 * attempt)));
+          continue;
+        }
+        if (batch.length > 1 && !isDatabaseUnavailable(err)) {
+          for (const w of batch) await this.commitAll([w]);
+          return;
+        }
+        for (const w of batch) w.reject(err);
+        return;
+      }
+    }
+  }
+
+  private async commit(outcomes: Outcome[]): Promise<void> {
+    const em = this.orm.em.fork() as EntityManager;
+    const recorded = await em.transactional(async (tx) => {
+      const done = new Set(await new DeliveryRepository(tx).record(outcomes.map((o) => o.row)));
+      const mine = outcomes.filter((o) => done.has(o.row.id));
+      await recordActivities(
+        tx,
+        mine.flatMap((o) => o.activities.map((a) => ({ ...a, email: o.email }))),
+      );
+      for (const o of mine) {
+        if (!o.hardBounce) continue;
+        await suppressRecipient(tx, {
+          accountId: o.email.account_id,
+          domainId: o.email.domain_id,
+          recipientId: o.hardBounce.recipientId,
+          list: 'hard_bounces',
+          reason: o.hardBounce.reason,
+        });
+      }
+      return mine;
+    });
+    for (const o of recorded) emailDeliveries.inc({ outcome: o.row.status });
+  }
+}
