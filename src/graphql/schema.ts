@@ -1,5 +1,5 @@
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
-import type { GraphQLSchema } from 'graphql';
+import { buildSchema, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
+import { isObjectType, type GraphQLSchema } from 'graphql';
 import type { PubSub } from 'type-graphql';
 import { authChecker } from './auth.js';
 import { rejectNulCharacters, validateArgs } from './validation.js';
@@ -28,5 +28,32 @@ export async function buildAppSchema(pubSub: PubSub): Promise<GraphQLSchema> {
     pubSub,
     scalarsMap: [{ type: Date, scalar: IsoTimestamp }],
   });
+  readPlainFieldsDirectly(built);
   return built;
+}
+
+/**
+ * type-graphql wraps every output field in the global middlewares, so a list of 50 rows of 10
+ * fields runs 500 async middleware chains to read properties. The global ones do nothing for such
+ * a field (it takes no arguments, and reading a property of a mapped object throws no AppError):
+ * a field with no resolver method, no arguments, no `@Authorized` and no `@UseMiddleware` of its
+ * own is read by graphql's default resolver instead, as type-graphql's `simpleResolvers` would
+ * (which has no schema-wide switch). Root fields and field resolvers keep their chain.
+ */
+function readPlainFieldsDirectly(schema: GraphQLSchema): void {
+  const storage = getMetadataStorage();
+  const withResolver = new Set(storage.fieldResolvers.map((r) => r.methodName));
+  for (const meta of storage.objectTypes) {
+    const type = schema.getType(meta.name);
+    if (!isObjectType(type)) continue;
+    // An object type's fields are declared on its class, the classes it extends and its interfaces.
+    const owners = new Set<Function>(meta.interfaceClasses ?? []);
+    for (let cls = meta.target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) owners.add(cls);
+    const fields = type.getFields();
+    for (const f of storage.fields) {
+      if (!owners.has(f.target) || !fields[f.schemaName] || withResolver.has(f.name)) continue;
+      const plain = f.simple !== false && f.roles === undefined && !f.middlewares?.length && !f.params?.length && f.schemaName === f.name;
+      if (plain) fields[f.schemaName].resolve = undefined;
+    }
+  }
 }
