@@ -31,6 +31,8 @@ interface CompiledRoute {
   field: GraphQLField<unknown, unknown>;
   regex: RegExp;
   params: string[];
+  /** The route as /metrics labels it, in OpenAPI's spelling: `/v1/domains/{domain_id}`. */
+  template: string;
   /** sofa's operation for the route, validated once. */
   document: DocumentNode;
   operationName: string | undefined;
@@ -201,6 +203,7 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
         spec,
         field,
         ...compilePath(spec.path),
+        template: `/v1${spec.path}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
         document,
         operationName: operation.name?.value,
         sofa: generated,

@@ -103,9 +103,11 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // /v1 is one wildcard route to fastify: its requests are labelled by the matched route's template.
+  const v1Templates = new WeakMap<FastifyRequest, string>();
   app.addHook('onResponse', async (req, reply) => {
     metrics.httpDuration
-      .labels(req.method, req.routeOptions.url ?? 'unmatched', String(reply.statusCode))
+      .labels(req.method, v1Templates.get(req) ?? req.routeOptions.url ?? 'unmatched', String(reply.statusCode))
       .observe(reply.elapsedTime / 1000);
   });
 
@@ -226,6 +228,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     const url = new URL(req.url, baseUrlOf(services, req.headers.host, req.protocol));
     const matched = rest.match(req.method, url.pathname);
     if (!matched) return reply.status(404).send({ message: 'Resource not found.' });
+    v1Templates.set(req, matched.route.template);
     let ctx: Ctx;
     try {
       ctx = await ctxFor(req, meterInto(reply, !UNCOUNTED_FIELDS.has(matched.route.field.name)));

@@ -43,6 +43,18 @@ describe('plain routes', () => {
     expect(text).toContain('process_resident_memory_bytes');
   });
 
+  it('/metrics labels /v1 requests by their route template, not by the wildcard', async () => {
+    const secret = readFileSync(path.join(s.dataDir, 'admin-token'), 'utf8').trim();
+    expect((await s.rest('GET', '/token', { token: secret })).status).toBe(200);
+    expect((await s.rest('GET', '/domains/no-such-domain', { token: secret })).status).toBe(404);
+    expect((await s.rest('GET', '/no-such-resource', { token: secret })).status).toBe(404);
+    const text = await (await fetch(`${s.url}/metrics`)).text();
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/token",status="200"\} \d+/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/domains\/\{domain_id\}",status="404"\} \d+/);
+    // A path no route matches stays under the wildcard: labels stay bounded whatever is asked.
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/\*",status="404"\} 1\b/);
+  });
+
   it('/v1/openapi.json is the committed document', async () => {
     const res = await fetch(`${s.url}/v1/openapi.json`);
     expect(res.status).toBe(200);
