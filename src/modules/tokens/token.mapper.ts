@@ -1,7 +1,8 @@
 import type { ApiToken } from './token.entity.js';
+import type { TokenRow } from './token.repository.js';
 import type { Token } from './token.type.js';
 
 /** A token as the API shows it; also the payload of token events (token.service.ts), so it loads no GraphQL. */
-export function toToken(t: ApiToken): Token {
+export function toToken(t: ApiToken | TokenRow): Token {
   return { id: t.id, name: t.name, status: t.status, created_at: t.created_at, scopes: t.scopes };
 }

@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { preparedRows } from '../../db/prepared.js';
+import { asDate } from '../../db/sql.js';
+import type { TokenStatus } from './token.entity.js';
+
+/** A token as lists read it: the columns the API shows, plain. */
+export interface TokenRow {
+  id: string;
+  name: string;
+  status: TokenStatus;
+  created_at: Date;
+  scopes: string[];
+}
+
+const COLUMNS = 'id, name, status, created_at, scopes';
+const ORDER = 'order by created_at desc, id desc limit $2 offset $3';
+
+/** The token list's SQL: one prepared statement for the account, one for a domain-limited caller. */
+export class TokenRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** One page of the account's tokens (or of one domain's), newest first. */
+  async list(accountId: string, domainId: string | null, limit: number, offset: number): Promise<TokenRow[]> {
+    const rows = domainId
+      ? await preparedRows<TokenRow>(
+          this.em,
+          'tokens.list.domain',
+          `select ${COLUMNS} from api_tokens where account_id = $1 and domain_id = $4 ${ORDER}`,
+          [accountId, limit, offset, domainId],
+        )
+      : await preparedRows<TokenRow>(this.em, 'tokens.list', `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}`, [accountId, limit, offset]);
+    for (const row of rows) row.created_at = asDate(row.created_at);
+    return rows;
+  }
+}
