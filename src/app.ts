@@ -8,7 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { createOrm, migrate } from './db/orm.js';
 import { createDns } from './lib/dns.js';
-import { createPgPubSub } from './lib/pubsub.js';
+import { bindPubSub, createPgPubSub } from './lib/pubsub.js';
 import { randomSecret } from './lib/secrets.js';
 import { createBoss } from './jobs/boss.js';
 import { jobs } from './jobs/registry.js';
@@ -113,7 +113,9 @@ export async function startApp(opts: {
   const orm = await createOrm(dbUrl, 10, (message) => log.debug({ orm: true }, message));
   await migrateUnderLock(dbUrl, () => migrate(orm));
   const boss = await createBoss(dbUrl, log, config, jobs);
-  const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'));
+  const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'), { flushMs: config.PUBSUB_FLUSH_MS });
+  // Notices registered in a transaction (afterCommit) go out through this pubsub once it commits.
+  bindPubSub(orm.em, pubsub);
   const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
   const services: AppServices = {
     config,

@@ -139,6 +139,8 @@ export const configSchema = z.object({
   SMTP_ALLOW_INSECURE_AUTH_LOOPBACK: bool.default(false),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** How long a live-subscription NOTIFY waits for others to go out with it in one statement (lib/pubsub.ts). */
+  PUBSUB_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**
    * Requests one API token may make per window (unset: its account's plan decides,
    * modules/accounts/plans.ts), and the window's length; the window starts at the token's first

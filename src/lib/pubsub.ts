@@ -1,28 +1,43 @@
 import pg from 'pg';
 import { createPubSub } from '@graphql-yoga/subscription';
+import type { EntityManager } from '@mikro-orm/core';
 import type { PubSub } from 'type-graphql';
+import { Interest, INTEREST_CHANNEL } from './pubsub-interest.js';
+import { Listener, Outbox } from './pubsub-wire.js';
+import { bindAfterCommit } from './after-commit.js';
 
-/** The one NOTIFY channel; SQL may notify on it directly (`{topic, detail}` as JSON text). */
+export { afterCommit } from './after-commit.js';
+
+/** The one NOTIFY channel of events; its payload is `{topic, detail}` as JSON text. */
 export const CHANNEL = 'postbox_events';
 
 /**
  * An EventTarget whose events travel through Postgres NOTIFY, so a subscriber in the API process
- * hears what a worker process published. One dedicated connection LISTENs.
+ * hears what a worker process published. Listeners added and removed here are the subscriptions
+ * of this process: they make its interest (pubsub-interest.ts).
  */
 class PgEventTarget extends EventTarget {
   constructor(
-    private readonly pool: pg.Pool,
-    private readonly onError: (err: unknown) => void,
+    private readonly outbox: Outbox,
+    private readonly interest: Interest,
   ) {
     super();
   }
 
   override dispatchEvent(event: Event): boolean {
     const detail = (event as CustomEvent).detail;
-    this.pool
-      .query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic: event.type, detail })])
-      .catch(this.onError);
+    this.outbox.push(CHANNEL, JSON.stringify({ topic: event.type, detail }));
     return true;
+  }
+
+  override addEventListener(type: string, callback: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void {
+    super.addEventListener(type, callback, options);
+    this.interest.add(type);
+  }
+
+  override removeEventListener(type: string, callback: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void {
+    super.removeEventListener(type, callback, options);
+    this.interest.remove(type);
   }
 
   deliver(topic: string, detail: unknown) {
@@ -33,73 +48,49 @@ class PgEventTarget extends EventTarget {
 /** What type-graphql publishes: `(topic, payload)` or `(topic, id, payload)`, any topic name. */
 type Topics = Record<string, [unknown] | [string | number, unknown]>;
 
+/**
+ * The app's pubsub (services.pubsub). Three ways to publish, all sent by one batched NOTIFY per
+ * short interval on the pubsub's own pool:
+ * - `publish(topic, detail)`: now, whoever listens (type-graphql's interface; revocations,
+ *   invalidations);
+ * - `live(topic, detail)`: now, and only if some process listens to `topic` (live subscriptions);
+ * - `afterCommit(em, topic, detail)` (exported beside it): `live` once the transaction `em` is in
+ *   commits, nothing if it rolls back. Repositories call it from inside their transaction.
+ * Every process hears every event of a topic it subscribed to; a notice may be lost (NOTIFY keeps
+ * no backlog, and a process's interest takes a moment to reach the others), stored data never is.
+ */
 export interface ClosablePubSub extends PubSub {
+  live(topic: string, detail: unknown): void;
+  /**
+   * Which LISTEN connection is up: 0 while none is, a new number after each reconnect. A cache
+   * invalidated by NOTIFY keeps entries only while it stays the same (notices sent while the
+   * connection was down are lost).
+   */
+  readonly epoch: number;
   close(): Promise<void>;
 }
 
-/**
- * The one LISTEN connection, which comes back by itself when PostgreSQL restarts or the
- * connection drops: it reconnects with a growing pause (up to 5 s) and without a deadline, and
- * probes the connection every 10 s so that a silently dead one is noticed. Notifications sent
- * while it is down are lost (NOTIFY keeps no backlog): live subscribers miss those events and keep
- * receiving the later ones. pg-listen does this too, but keeps reconnecting after close().
- */
-class Listener {
-  private client: pg.Client | null = null;
-  private closed = false;
-  private retry: NodeJS.Timeout | null = null;
-  private readonly probe: NodeJS.Timeout;
-
-  constructor(
-    private readonly url: string,
-    private readonly onPayload: (payload: string) => void,
-    private readonly onError: (err: unknown) => void,
-  ) {
-    this.probe = setInterval(() => this.client?.query('select 1').catch(() => undefined), 10_000);
-    this.probe.unref();
-  }
-
-  /** The first connection must succeed: a service that cannot reach its database does not start. */
-  async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
-    client.on('notification', (n) => this.onPayload(n.payload ?? '{}'));
-    client.on('error', (err) => {
-      this.onError(err);
-      this.lost(client);
-    });
-    client.on('end', () => this.lost(client));
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    if (this.closed) return void (await client.end().catch(() => undefined));
-    this.client = client;
-  }
-
-  private lost(client: pg.Client, attempt = 1) {
-    if (this.closed || (this.client !== client && attempt === 1)) return;
-    this.client = null;
-    client.removeAllListeners('end');
-    this.retry = setTimeout(() => {
-      this.connect().catch(() => this.lost(client, attempt + 1));
-    }, Math.min(5000, 250 * attempt));
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.probe);
-    if (this.retry) clearTimeout(this.retry);
-    await this.client?.end().catch(() => undefined);
-  }
+export interface PubSubOptions {
+  /** How long a notice waits for others to go out with (PUBSUB_FLUSH_MS). */
+  flushMs?: number;
+  /** Announce-and-expire timings of the interest protocol (tests shorten them). */
+  interestRefreshMs?: number;
+  interestTtlMs?: number;
 }
 
-export async function createPgPubSub(url: string, onError: (err: unknown) => void): Promise<ClosablePubSub> {
+export async function createPgPubSub(url: string, onError: (err: unknown) => void, opts: PubSubOptions = {}): Promise<ClosablePubSub> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   // An idle pooled connection cut by a restart errors on the pool, not on a query: without a
   // listener that error would crash the process.
   pool.on('error', onError);
-  const target = new PgEventTarget(pool, onError);
+  const outbox = new Outbox(pool, opts.flushMs ?? 5, onError);
+  const interest = new Interest((payload) => outbox.push(INTEREST_CHANNEL, payload), opts.interestRefreshMs, opts.interestTtlMs);
+  const target = new PgEventTarget(outbox, interest);
   const listener = new Listener(
     url,
-    (payload) => {
+    [CHANNEL, INTEREST_CHANNEL],
+    (channel, payload) => {
+      if (channel === INTEREST_CHANNEL) return interest.heard(payload);
       try {
         const { topic, detail } = JSON.parse(payload);
         target.deliver(topic, detail);
@@ -107,6 +98,8 @@ export async function createPgPubSub(url: string, onError: (err: unknown) => voi
         onError(err);
       }
     },
+    // Announcements made while the connection was down were not heard: ask again.
+    () => interest.hello(),
     onError,
   );
   await listener.connect();
@@ -115,9 +108,22 @@ export async function createPgPubSub(url: string, onError: (err: unknown) => voi
     publish: (routingKey: string, ...args: unknown[]) => pubsub.publish(routingKey, ...(args as Topics[string])),
     // An undefined id subscribes to the bare topic, as if none were given (yoga's createPubSub).
     subscribe: (routingKey: string, dynamicId?: unknown) => pubsub.subscribe(routingKey, dynamicId),
+    live(topic, detail) {
+      if (interest.has(topic)) outbox.push(CHANNEL, JSON.stringify({ topic, detail }));
+    },
+    get epoch() {
+      return listener.epoch;
+    },
     async close() {
+      interest.stop();
       await listener.close();
+      await outbox.drain();
       await pool.end().catch(() => undefined);
     },
   };
+}
+
+/** Sends the ORM's after-commit notices (`afterCommit`) through this pubsub. */
+export function bindPubSub(em: EntityManager, pubsub: ClosablePubSub): void {
+  bindAfterCommit(em, { live: (t, d) => pubsub.live(t, d), publish: (t, d) => pubsub.publish(t, d) });
 }

@@ -3,12 +3,8 @@ import type { Ctx } from '../../graphql/context.js';
 import { ActivityService } from './activity.service.js';
 import { ActivityEntry } from './activity.type.js';
 import { errors } from '../../core/errors.js';
+import { activityTopic, type ActivityNotice } from './activity.notice.js';
 
-/** What record.ts NOTIFYs when activities commit: the account's topic carries the domain and the ids. */
-interface ActivityNotice {
-  domain_id: string;
-  ids: string[];
-}
 
 @Resolver()
 export class ActivityStreamResolver {
@@ -21,7 +17,7 @@ export class ActivityStreamResolver {
     topics: ({ context }) => {
       const ctx = context as Ctx;
       if (!ctx.auth) throw errors.unauthenticated();
-      return `activity:${ctx.auth.accountId}`;
+      return activityTopic(ctx.auth.accountId);
     },
     filter: ({ payload, args, context }) => {
       const auth = (context as Ctx).auth;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { textArray, Where } from '../../db/sql.js';
-import { CHANNEL } from '../../lib/pubsub.js';
+import { afterCommit } from '../../lib/pubsub.js';
+import { activityNotices } from './activity.notice.js';
 import { ACTIVITY_TYPES, type ActivityData, type ActivityType } from './activity.entity.js';
 
 /**
@@ -31,6 +32,36 @@ export interface ActivityInsert {
   /** The `activity.*` event name, null when webhooks cannot subscribe to the type. */
   event: string | null;
   payload: Record<string, unknown> | null;
+}
+
+/** The CTE `name`: prepared activities (ActivityInsert, as jsonb) read from the parameter `param`. */
+export const ACTIVITY_INPUT = (name: string, param: string) => `${name} as (
+  select * from jsonb_to_recordset(${param}) as x(
+    id text, account_id text, domain_id text, email_id text, type text, suppression_reason text,
+    data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
+    shard smallint, event text, payload jsonb))`;
+
+/**
+ * The CTEs that write the activities of the CTE `input` (ACTIVITY_INPUT): the rows, their daily
+ * counts (activity_stats) and their `activity.*` events for webhooks. Other statements (the
+ * acceptance of a send) embed them, so an activity is written the same way wherever it comes from.
+ */
+export function activityWrites(input: string): string {
+  return `acts as (
+    insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, suppression_reason, data)
+    select id, at, at, account_id, domain_id, email_id, type, suppression_reason, data from ${input}
+  ),
+  stats as (
+    insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
+    select account_id, day, domain_id, type, array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
+      from ${input} group by account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard
+    on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
+      do update set count = activity_stats.count + excluded.count
+  ),
+  evts as (
+    insert into domain_events (id, account_id, domain_id, type, payload, created_at)
+    select id, account_id, domain_id, event, payload, at from ${input} where event is not null
+  )`;
 }
 
 /** An activity with its email, message, recipient and the template's content. */
@@ -96,39 +127,13 @@ export class ActivityRepository {
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * One statement: the activity rows, the daily counts analytics read (activity_stats), the
-   * `activity.*` internal events the webhook engine delivers, and a NOTIFY for live `activity`
-   * subscriptions, which any process hears when, and only if, the transaction commits.
+   * One statement: the activity rows, the daily counts analytics read (activity_stats) and the
+   * `activity.*` internal events the webhook engine delivers. Live `activity` subscribers are told
+   * once, and only if, the transaction commits (afterCommit: batched, never inside it).
    */
   async insert(rows: ActivityInsert[]): Promise<void> {
-    await this.em.execute(
-      `with input as (
-         select * from jsonb_to_recordset(?::jsonb) as x(
-           id text, account_id text, domain_id text, email_id text, type text, suppression_reason text,
-           data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
-           shard smallint, event text, payload jsonb)
-       ),
-       acts as (
-         insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, suppression_reason, data)
-         select id, at, at, account_id, domain_id, email_id, type, suppression_reason, data from input
-       ),
-       stats as (
-         insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
-         select account_id, day, domain_id, type, array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
-           from input group by account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard
-         on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
-           do update set count = activity_stats.count + excluded.count
-       ),
-       evts as (
-         insert into domain_events (id, account_id, domain_id, type, payload, created_at)
-         select id, account_id, domain_id, event, payload, at from input where event is not null
-       )
-       select pg_notify(?, json_build_object(
-                'topic', 'activity:' || account_id,
-                'detail', json_build_object('domain_id', domain_id, 'ids', json_agg(id)))::text)
-         from input group by account_id, domain_id`,
-      [JSON.stringify(rows), CHANNEL],
-    );
+    await this.em.execute(`with ${ACTIVITY_INPUT('input', '?::jsonb')}, ${activityWrites('input')} select 1`, [JSON.stringify(rows)]);
+    for (const [topic, notice] of activityNotices(rows)) afterCommit(this.em, topic, notice);
   }
 
   /** The account's plan, which decides the activity types it sees. */

@@ -49,16 +49,25 @@ const EVENT_OF: Partial<Record<ActivityType, string>> = {
 
 /**
  * Records activities, in one statement and inside the caller's transaction: the activity rows,
- * the daily counts analytics read (activity_stats), the `activity.*` internal events the
- * webhook engine delivers, and a NOTIFY for live `activity` subscriptions. Either all of it
- * commits with the state change that caused it, or none of it does.
+ * the daily counts analytics read (activity_stats) and the `activity.*` internal events the
+ * webhook engine delivers. Either all of it commits with the state change that caused it, or none
+ * of it does; live `activity` subscribers are told after it commits (ActivityRepository.insert).
  */
 export async function recordActivities(em: EntityManager, items: NewActivity[]): Promise<string[]> {
   if (!items.length) return [];
-  // Several steps of one email recorded together (sent, delivered) get one millisecond each, so
-  // that their order in time is their order in the email's life.
+  const rows = prepareActivities(items);
+  await new ActivityRepository(em).insert(rows);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The rows recordActivities writes, for a statement that writes them itself (the acceptance of a
+ * send embeds activityWrites). Several steps of one email recorded together (sent, delivered) get
+ * one millisecond each, so that their order in time is their order in the email's life.
+ */
+export function prepareActivities(items: NewActivity[]): ActivityInsert[] {
   const step = new Map<string, number>();
-  const rows = items.map((it): ActivityInsert => {
+  return items.map((it): ActivityInsert => {
     const nth = step.get(it.email.id) ?? 0;
     step.set(it.email.id, nth + 1);
     const at = new Date((it.at ?? new Date()).getTime() + nth);
@@ -97,6 +106,4 @@ export async function recordActivities(em: EntityManager, items: NewActivity[]):
         : null,
     };
   });
-  await new ActivityRepository(em).insert(rows);
-  return rows.map((r) => r.id);
 }
