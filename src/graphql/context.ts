@@ -16,6 +16,8 @@ export interface Ctx {
   baseUrl: string;
   /** The `Idempotency-Key` request header, on either surface. */
   idempotencyKey?: string | null;
+  /** `rest` when /v1 runs the operation (set by rest-mapping), for metrics; GraphQL otherwise. */
+  surface?: 'rest' | 'graphql';
 }
 
 /** Resolvers call services with the caller first; `@Authorized` has already checked the scope. */

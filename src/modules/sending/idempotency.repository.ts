@@ -3,40 +3,44 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /** How long an Idempotency-Key's first answer is given again. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
-/** The `Idempotency-Key` rows (entity IdempotencyKey): claimed, answered, read back, purged. */
+/** A key's claim as the acceptance statement makes it (accept.repository.ts). */
+export interface IdempotencyClaim {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  /** The answer the request gets: it is decided before the statement that writes the send. */
+  response: unknown;
+  created_at: string;
+}
+
+/**
+ * The CTE `name` that takes the key of `param` (an IdempotencyClaim as jsonb), with its answer,
+ * and returns a row only when it did: the key was free, or its row is older than the TTL (it is
+ * then taken over). A concurrent twin waits on the key's row until the first commits, then gets
+ * no row. The statement's other writes are made only when the claim returned one.
+ */
+export function claimCte(name: string, param: string): string {
+  return `${name} as (
+    insert into idempotency_keys (account_id, key, request_hash, response, created_at)
+    select account_id, key, request_hash, response, created_at
+      from jsonb_to_record(${param}) as k(account_id text, key text, request_hash text, response jsonb, created_at timestamptz)
+    on conflict (account_id, key) do update
+      set request_hash = excluded.request_hash, response = excluded.response, created_at = excluded.created_at
+      where idempotency_keys.created_at < excluded.created_at - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+    returning 1 as claimed)`;
+}
+
+/** The `Idempotency-Key` rows (entity IdempotencyKey): read back, purged. */
 export class IdempotencyRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** Forgets the key's row when it is older than `before`: the key is then free again. */
-  async forgetOlder(accountId: string, key: string, before: Date): Promise<void> {
-    await this.em.execute('delete from idempotency_keys where account_id = ? and key = ? and created_at < ?', [accountId, key, before]);
-  }
-
-  /** Takes the key; false when another request holds it (a concurrent twin waits here for its commit). */
-  async claim(accountId: string, key: string, requestHash: string, now: Date): Promise<boolean> {
-    const inserted = await this.em.execute<{ key: string }[]>(
-      `insert into idempotency_keys (account_id, key, request_hash, response, created_at) values (?, ?, ?, '{}'::jsonb, ?)
-       on conflict do nothing returning key`,
-      [accountId, key, requestHash, now],
-    );
-    return inserted.length > 0;
-  }
-
   /** The hash of the request that took the key, and the answer it got. */
-  async prior<R>(accountId: string, key: string): Promise<{ request_hash: string; response: R }> {
+  async prior<R>(accountId: string, key: string): Promise<{ request_hash: string; response: R } | null> {
     const [prior] = await this.em.execute<{ request_hash: string; response: R }[]>(
       'select request_hash, response from idempotency_keys where account_id = ? and key = ?',
       [accountId, key],
     );
-    return prior;
-  }
-
-  async answer(accountId: string, key: string, response: unknown): Promise<void> {
-    await this.em.execute('update idempotency_keys set response = ?::jsonb where account_id = ? and key = ?', [
-      JSON.stringify(response),
-      accountId,
-      key,
-    ]);
+    return prior ?? null;
   }
 
   /** Hourly housekeeping: answers past their time. */

@@ -11,7 +11,7 @@ export class SendResolver {
     description: 'Accepts one email for sending (POST /v1/email). An Idempotency-Key request header makes retries safe for 24 h.',
   })
   async send_email(@Context() ctx: Ctx, @Args() args: SendEmailArgs): Promise<SendEmailResult> {
-    const result = await acceptSend(ctx.services, ctx.em, caller(ctx), args, { idempotencyKey: ctx.idempotencyKey });
+    const result = await acceptSend(ctx.services, ctx.em, caller(ctx), args, { idempotencyKey: ctx.idempotencyKey, surface: ctx.surface ?? 'graphql' });
     return {
       ...result,
       message: result.warnings.length ? 'There are some warnings for your request.' : null,

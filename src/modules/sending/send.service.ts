@@ -1,22 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
-import { enqueue } from '../../jobs/boss.js';
-import { Account } from '../accounts/account.entity.js';
-import { Domain } from '../domains/domain.entity.js';
+import { jobInsert } from '../../jobs/boss.js';
+import { afterCommit } from '../../lib/pubsub.js';
+import { sendAcceptSeconds, sendsAccepted } from '../../lib/metrics.js';
 import type { TxEventHandler } from '../../core/events.js';
 import { Template } from '../templates/template.entity.js';
 import { visibleTo } from '../../db/scoped.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
-import { recordActivities, type NewActivity } from '../activity/record.js';
-import { Email, Message, MessageAttachment, type Address } from '../messages/message.entity.js';
+import { activityNotices } from '../activity/activity.notice.js';
+import type { Address } from '../messages/message.entity.js';
 import type { SendEmailArgs } from './send.inputs.js';
-import { checkSend } from './send.validate.js';
-import { IdempotencyRepository, IDEMPOTENCY_TTL_HOURS } from './idempotency.repository.js';
-import { RecipientRepository } from '../recipients/recipient.repository.js';
+import { checkSend, type CheckedSend } from './send.validate.js';
+import { IdempotencyRepository, type IdempotencyClaim } from './idempotency.repository.js';
+import { AcceptRepository } from './accept.repository.js';
+import { acceptRows, recipientsOf } from './accept.rows.js';
+import { senderCache, type Sender, type SenderDomain } from './sender.cache.js';
 import { deliverJob } from './deliver.job.js';
-import { personalize } from './render.js';
 import { releasePaused } from './release.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
@@ -37,6 +37,8 @@ export interface SendOptions {
   idempotencyKey?: string | null;
   bulkEmailId?: string | null;
   now?: Date;
+  /** Where the send came from, for postbox_sends_accepted_total (`rest`, `graphql`, `smtp`, `bulk`). */
+  surface?: 'rest' | 'graphql' | 'smtp' | 'bulk';
 }
 
 const UNVERIFIED = 'The from.email domain must be verified in your account to send emails. #MS42207';
@@ -47,44 +49,25 @@ function candidatesOf(email: string): string[] {
   return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
 }
 
-/**
- * The account and the candidate sending domains in one round trip (the domains joined with their
- * account); the account alone only when no candidate exists.
- */
-async function accountAndDomains(em: EntityManager, accountId: string, from: string | null): Promise<{ account: Account; domains: Domain[] }> {
-  if (from) {
-    const domains = await em.find(Domain, { account: accountId, name: { $in: candidatesOf(from) } }, { populate: ['account'] });
-    if (domains.length) return { account: domains[0].account, domains };
-  }
-  return { account: await em.findOneOrFail(Account, { id: accountId }), domains: [] };
+/** The most specific verified match wins. */
+function senderDomain(domains: SenderDomain[], from: string): SenderDomain | null {
+  const candidates = new Set(candidatesOf(from));
+  return domains.filter((d) => d.is_verified && candidates.has(d.name)).sort((a, b) => b.name.length - a.name.length)[0] ?? null;
 }
 
-/** The most specific verified match wins. */
-const senderDomain = (domains: Domain[]) =>
-  domains.filter((d) => d.is_verified).sort((a, b) => b.name.length - a.name.length)[0] ?? null;
+interface Judged {
+  bag: FieldErrorBag;
+  checked: CheckedSend;
+  from: Address | null;
+  subject: string | null;
+  domain: SenderDomain | null;
+}
 
-const lower = (s: string) => s.toLowerCase();
-
-/**
- * Accepts one send (SPEC.md "Sending email"): validates it, then writes the message, its emails,
- * their first activity and the delivery job in one transaction. Nothing is accepted that is not
- * durably queued, and nothing is queued that was not accepted.
- */
-export async function acceptSend(
-  services: AppServices,
-  em: EntityManager,
-  auth: Actor,
-  args: SendEmailArgs,
-  opts: SendOptions = {},
-): Promise<SendResult> {
-  const now = opts.now ?? new Date();
-  let template: Template | null = null;
-  // The template must be one the caller can see: a domain-limited token's own domain's only.
-  if (args.template_id) template = await em.findOne(Template, { id: args.template_id, ...visibleTo(auth) });
-  const claimed = args.from?.email ?? template?.default_from_email ?? null;
-  const { account, domains } = await accountAndDomains(em, auth.accountId, claimed);
+/** The send judged against the account's plan and domains: what it is, or its field errors. */
+function judge(args: SendEmailArgs, template: Template | null, sender: Sender | null, now: Date): Judged {
+  if (!sender) throw errors.unauthenticated();
   const bag = new FieldErrorBag();
-  const checked = checkSend(args, account.plan, now, bag);
+  const checked = checkSend(args, sender.plan, now, bag);
   if (args.template_id && !template) bag.add('template_id', msg.in('template_id'));
   const from: Address | null = args.from?.email
     ? { email: args.from.email, name: args.from.name ?? null }
@@ -95,157 +78,87 @@ export async function acceptSend(
   else if (!from) bag.add('from.email', msg.required('from.email'));
   const subject = args.subject ?? template?.default_subject ?? null;
   if (subject == null && template) bag.add('subject', msg.required('subject'));
-
-  let domain: Domain | null = null;
+  let domain: SenderDomain | null = null;
   if (from && !bag.has('from.email')) {
-    domain = senderDomain(domains);
+    domain = senderDomain(sender.domains, from.email);
     if (!domain) bag.add('from.email', UNVERIFIED);
   }
-  bag.throwIfAny();
-  assertDomainAccess(auth, domain!.id);
-
-  const requestHash = createHash('sha256').update(JSON.stringify(args)).digest('hex');
-  return em.transactional(async (tx) => {
-    if (opts.idempotencyKey) {
-      const prior = await claimIdempotencyKey(tx, auth.accountId, opts.idempotencyKey, requestHash, now);
-      if (prior) return prior;
-    }
-    const result = await writeMessage(services, tx, { account, domain: domain!, template, from: from!, subject: subject!, args, checked, opts, now });
-    if (opts.idempotencyKey) {
-      await new IdempotencyRepository(tx).answer(auth.accountId, opts.idempotencyKey, result);
-    }
-    return result;
-  });
+  return { bag, checked, from, subject, domain };
 }
 
 /**
- * Takes the key for this request, or returns the answer the first request with it got. A
- * concurrent twin blocks on the key's row until the first commits, then reads its answer.
+ * Accepts one send (SPEC.md "Sending email"): validates it, then writes the message, its emails,
+ * their first activity and the delivery job in one statement (accept.repository.ts). Nothing is
+ * accepted that is not durably queued, and nothing is queued that was not accepted. Outside a
+ * transaction that is two round trips: the suppressions, then the write; the account's plan and
+ * domains come from the sender cache. Inside the caller's transaction (a bulk send's item) the
+ * same statements run in it.
  */
-async function claimIdempotencyKey(
-  tx: EntityManager,
-  accountId: string,
-  key: string,
-  requestHash: string,
-  now: Date,
-): Promise<SendResult | null> {
-  if (key.length > 255) throw errors.invalid('Idempotency-Key', 'The Idempotency-Key may not be greater than 255 characters.');
-  const keys = new IdempotencyRepository(tx);
-  await keys.forgetOlder(accountId, key, new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3600_000));
-  if (await keys.claim(accountId, key, requestHash, now)) return null;
-  const prior = await keys.prior<SendResult>(accountId, key);
-  if (prior.request_hash !== requestHash) {
+export async function acceptSend(
+  services: AppServices,
+  em: EntityManager,
+  auth: Actor,
+  args: SendEmailArgs,
+  opts: SendOptions = {},
+): Promise<SendResult> {
+  const started = performance.now();
+  const now = opts.now ?? new Date();
+  let template: Template | null = null;
+  // The template must be one the caller can see: a domain-limited token's own domain's only.
+  if (args.template_id) template = await em.findOne(Template, { id: args.template_id, ...visibleTo(auth) });
+  const repo = new AcceptRepository(em);
+  const cache = senderCache(services);
+  const load = () => repo.sender(auth.accountId);
+  const { sender, kept } = await cache.get(auth.accountId, load);
+  let judged = judge(args, template, sender, now);
+  // Refused on kept data: judged again on fresh data (a domain verified a moment ago must not wait for the NOTIFY).
+  if (!judged.bag.empty && kept) judged = judge(args, template, (await cache.get(auth.accountId, load, true)).sender, now);
+  judged.bag.throwIfAny();
+  const { checked } = judged;
+  const [from, subject, domain] = [judged.from!, judged.subject!, judged.domain!];
+  assertDomainAccess(auth, domain.id);
+  const key = opts.idempotencyKey ?? null;
+  if (key && key.length > 255) throw errors.invalid('Idempotency-Key', 'The Idempotency-Key may not be greater than 255 characters.');
+
+  // Everything below writes nothing until the one statement, which writes all of it or nothing.
+  const list = recipientsOf(args, domain);
+  const reasons = await reasonsFor(em, auth.accountId, domain.id, [...list.to, ...list.cc, ...list.bcc].map((a) => a.email));
+  const suppressed = [...list.to, ...list.cc, ...list.bcc].filter((a) => reasons.has(a.email));
+  const sendable = list.to.filter((a) => !reasons.has(a.email)).length;
+  const paused = domain.send_paused;
+  const pendingStatus = paused ? 'paused' : checked.sendAt ? 'scheduled' : 'queued';
+  const job = await jobInsert(services.boss, deliverJob);
+  const plan = { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null };
+  const rows = acceptRows(
+    { ...plan, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now },
+    list,
+    reasons,
+    pendingStatus,
+    // Held (paused) and all-suppressed messages get no job: unpausing the domain queues them.
+    (message_id) => (sendable && !paused ? job.rows([{ message_id }], checked.sendAt ? { startAfter: checked.sendAt } : {}) : '[]'),
+  );
+  const result: SendResult = { message_id: rows.message.id, send_paused: paused, warnings: warningsFor(suppressed, reasons, sendable === 0) };
+  if (key) {
+    const requestHash = createHash('sha256').update(JSON.stringify(args)).digest('hex');
+    rows.claim = { account_id: auth.accountId, key, request_hash: requestHash, response: result, created_at: now.toISOString() };
+  }
+  if (!(await repo.write(rows, job))) return priorAnswer(em, rows.claim!);
+  for (const [topic, notice] of activityNotices(rows.activities)) afterCommit(em, topic, notice);
+  sendsAccepted.inc({ surface: opts.surface ?? (opts.bulkEmailId ? 'bulk' : 'graphql'), status: sendable ? pendingStatus : 'suppressed' });
+  sendAcceptSeconds.observe((performance.now() - started) / 1000);
+  return result;
+}
+
+/**
+ * A retry with a key another request took: that request's answer, or 422 when it was another
+ * request. The key's holder committed before this statement could decide (it waited on the row).
+ */
+async function priorAnswer(em: EntityManager, claim: IdempotencyClaim): Promise<SendResult> {
+  const prior = await new IdempotencyRepository(em).prior<SendResult>(claim.account_id, claim.key);
+  if (!prior || prior.request_hash !== claim.request_hash) {
     throw errors.invalid('Idempotency-Key', 'The Idempotency-Key was already used for a different request.');
   }
   return prior.response;
-}
-
-interface WriteInput {
-  account: Account;
-  domain: Domain;
-  template: Template | null;
-  from: Address;
-  subject: string;
-  args: SendEmailArgs;
-  checked: ReturnType<typeof checkSend>;
-  opts: SendOptions;
-  now: Date;
-}
-
-async function writeMessage(services: AppServices, tx: EntityManager, w: WriteInput): Promise<SendResult> {
-  const { args, domain, now } = w;
-  const seen = new Set<string>();
-  // With ignore_duplicated_recipients, an address is written to once per message, wherever it appears.
-  const dedupe = (list: Address[]) =>
-    domain.settings.ignore_duplicated_recipients
-      ? list.filter((a) => (seen.has(lower(a.email)) ? false : (seen.add(lower(a.email)), true)))
-      : list;
-  const norm = (list: { email: string; name?: string | null }[] | null | undefined): Address[] =>
-    (list ?? []).map((a) => ({ email: a.email, name: a.name ?? null }));
-  const to = dedupe(norm(args.to));
-  const cc = dedupe(norm(args.cc));
-  const bcc = dedupe(norm(args.bcc));
-
-  const reasons = await reasonsFor(tx, w.account.id, domain.id, [...to, ...cc, ...bcc].map((a) => a.email));
-  const suppressed = [...to, ...cc, ...bcc].filter((a) => reasons.has(a.email));
-  const sendable = to.filter((a) => !reasons.has(a.email));
-
-  const paused = domain.settings.send_paused;
-  const scheduled = w.checked.sendAt !== null;
-  const pendingStatus = paused ? 'paused' : scheduled ? 'scheduled' : 'queued';
-  const tags = args.tags ?? w.template?.tags ?? [];
-  const personalization: Record<string, Record<string, unknown>> = {};
-  for (const p of args.personalization ?? []) personalization[lower(p.email)] = p.data;
-
-  const message = tx.create(Message, {
-    id: newId(24),
-    account: w.account,
-    domain,
-    bulk_email_id: w.opts.bulkEmailId ?? null,
-    template_id: w.template?.id ?? null,
-    from_email: w.from.email,
-    from_name: w.from.name ?? null,
-    reply_to: args.reply_to ? { email: args.reply_to.email, name: args.reply_to.name ?? null } : null,
-    cc: cc.filter((a) => !reasons.has(a.email)),
-    bcc: bcc.filter((a) => !reasons.has(a.email)),
-    subject: w.subject,
-    text: args.text ?? null,
-    html: args.html ?? null,
-    tags,
-    language: args.language ?? null,
-    personalization,
-    settings: (args.settings ?? {}) as Message['settings'],
-    headers: (args.headers ?? []).map((h) => ({ name: h.name, value: h.value })),
-    in_reply_to: args.in_reply_to ?? null,
-    references: args.references ?? [],
-    list_unsubscribe: args.list_unsubscribe?.trim() ?? null,
-    precedence_bulk: args.precedence_bulk ?? null,
-    send_at: w.checked.sendAt,
-    status: sendable.length ? pendingStatus : 'sent',
-    created_at: now,
-    updated_at: now,
-  });
-  w.checked.attachments.forEach((a, position) => tx.create(MessageAttachment, { ...a, message, position }));
-
-  // One recipient per mailbox: stored lowercase, as the suppression lists store them.
-  const unique = [...new Set(to.map((a) => lower(a.email)))];
-  const recipientIds = await new RecipientRepository(tx).upsertForSend(w.account.id, domain.id, unique, now);
-  const emails = to.map((a, position) =>
-    tx.create(Email, {
-      account: w.account,
-      domain,
-      message,
-      recipient: recipientIds.get(lower(a.email))!,
-      position,
-      to_email: a.email,
-      to_name: a.name ?? null,
-      subject: personalize(w.subject, personalization[lower(a.email)] ?? {}, 'subject'),
-      tags,
-      status: reasons.has(a.email) ? 'suppressed' : pendingStatus,
-      suppression_reason: reasons.get(a.email) ?? null,
-      created_at: now,
-      updated_at: now,
-    }),
-  );
-  await tx.flush();
-
-  // The job first: recording adds to the shared daily counts, whose row lock is then held for
-  // one round trip less.
-  if (sendable.length && !paused) {
-    await enqueue(tx, services.boss, deliverJob, { message_id: message.id }, w.checked.sendAt ? { startAfter: w.checked.sendAt } : {});
-  }
-  await recordActivities(
-    tx,
-    emails.map(
-      (e): NewActivity => ({
-        email: { id: e.id, account_id: w.account.id, domain_id: domain.id, message_id: message.id, subject: e.subject, to_email: e.to_email, tags },
-        type: e.status === 'suppressed' ? 'suppressed' : 'queued',
-        suppression_reason: e.suppression_reason,
-        at: now,
-      }),
-    ),
-  );
-  return { message_id: message.id, send_paused: paused, warnings: warningsFor(suppressed, reasons, sendable.length === 0) };
 }
 
 function warningsFor(suppressed: Address[], reasons: Map<string, SuppressionReason>, all: boolean): SendWarning[] {

@@ -1,0 +1,191 @@
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { fromKysely, type KyselyTransactionLike } from 'pg-boss';
+import type { JobInsert } from '../../jobs/boss.js';
+import type { ActivityInsert } from '../activity/activity.repository.js';
+import { ACTIVITY_INPUT, activityWrites } from '../activity/activity.repository.js';
+import type { Address, MessageSettings } from '../messages/message.entity.js';
+import type { EmailStatus, MessageStatus } from '../messages/status.js';
+import { claimCte, type IdempotencyClaim } from './idempotency.repository.js';
+import type { Sender } from './sender.cache.js';
+
+/** The message row, as the acceptance statement takes it (`at`: created_at and updated_at). */
+export interface MessageRow {
+  id: string;
+  at: string;
+  account_id: string;
+  domain_id: string;
+  bulk_email_id: string | null;
+  template_id: string | null;
+  from_email: string;
+  from_name: string | null;
+  reply_to: Address | null;
+  cc: Address[];
+  bcc: Address[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+  tags: string[];
+  language: string | null;
+  personalization: Record<string, Record<string, unknown>>;
+  settings: MessageSettings;
+  headers: { name: string; value: string }[];
+  in_reply_to: string | null;
+  references: string[];
+  list_unsubscribe: string | null;
+  precedence_bulk: boolean | null;
+  send_at: string | null;
+  status: MessageStatus;
+}
+
+export interface AttachmentRow {
+  id: string;
+  message_id: string;
+  position: number;
+  filename: string;
+  disposition: 'inline' | 'attachment';
+  content_id: string | null;
+  /** base64 */
+  content: string;
+}
+
+/** One email; `rkey` is its recipient's address as stored (lower-cased), to join the upserted recipient. */
+export interface EmailRow {
+  id: string;
+  at: string;
+  account_id: string;
+  domain_id: string;
+  message_id: string;
+  rkey: string;
+  position: number;
+  to_email: string;
+  to_name: string | null;
+  subject: string;
+  tags: string[];
+  status: EmailStatus;
+  suppression_reason: string | null;
+}
+
+export interface RecipientRow {
+  id: string;
+  at: string;
+  account_id: string;
+  domain_id: string;
+  email: string;
+}
+
+/** Everything one accepted send writes. */
+export interface AcceptRows {
+  message: MessageRow;
+  attachments: AttachmentRow[];
+  /** Unique, sorted: concurrent sends to the same addresses take their rows in the same order. */
+  recipients: RecipientRow[];
+  emails: EmailRow[];
+  /** The delivery job's rows (JobInsert.rows): `[]` when nothing is to be delivered now. */
+  jobs: string;
+  activities: ActivityInsert[];
+  claim: IdempotencyClaim | null;
+}
+
+/** The acceptance statement of a job queue, with and without an Idempotency-Key's claim. */
+function acceptSql(job: JobInsert, keyed: boolean): string {
+  // With a key, every input is empty unless the claim took it: nothing is written for a retry.
+  const gate = (p: string) => (keyed ? `(case when exists (select 1 from claim) then ${p} else '[]'::jsonb end)` : p);
+  return `with ${keyed ? `${claimCte('claim', '$7::jsonb')},` : ''}
+  msg as (
+    insert into messages (id, created_at, updated_at, account_id, domain_id, bulk_email_id, template_id, from_email, from_name,
+      reply_to, cc, bcc, subject, text, html, tags, language, personalization, settings, headers, in_reply_to, "references",
+      list_unsubscribe, precedence_bulk, send_at, status)
+    select id, at, at, account_id, domain_id, bulk_email_id, template_id, from_email, from_name,
+      reply_to, cc, bcc, subject, text, html, tags, language, personalization, settings, headers, in_reply_to, "references",
+      list_unsubscribe, precedence_bulk, send_at, status
+    from jsonb_to_recordset(${gate('$1::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, bulk_email_id text,
+      template_id text, from_email text, from_name text, reply_to jsonb, cc jsonb, bcc jsonb, subject text, text text, html text,
+      tags text[], language text, personalization jsonb, settings jsonb, headers jsonb, in_reply_to text, "references" jsonb,
+      list_unsubscribe text, precedence_bulk boolean, send_at timestamptz, status text)
+  ),
+  att as (
+    insert into message_attachments (id, message_id, position, filename, disposition, content_id, content)
+    select id, message_id, position, filename, disposition, content_id, decode(content, 'base64')
+    from jsonb_to_recordset(${gate('$2::jsonb')}) as x(id text, message_id text, position int, filename text, disposition text,
+      content_id text, content text)
+  ),
+  rec as (
+    insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
+    select id, at, at, account_id, domain_id, email
+    from jsonb_to_recordset(${gate('$3::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, email text)
+    on conflict (domain_id, email) do update set deleted_at = null, updated_at = excluded.updated_at
+    returning id, email
+  ),
+  eml as (
+    insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, position, to_email, to_name,
+      subject, tags, status, suppression_reason)
+    select x.id, x.at, x.at, x.account_id, x.domain_id, x.message_id, rec.id, x.position, x.to_email, x.to_name,
+      x.subject, x.tags, x.status, x.suppression_reason
+    from jsonb_to_recordset(${gate('$4::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, message_id text,
+      rkey text, position int, to_email text, to_name text, subject text, tags text[], status text, suppression_reason text)
+    join rec on rec.email = x.rkey
+  ),
+  ${job.cte('job', keyed ? `case when exists (select 1 from claim) then $5::text else '[]' end` : '$5::text')},
+  ${ACTIVITY_INPUT('act_input', gate('$6::jsonb'))},
+  ${activityWrites('act_input')}
+  select ${keyed ? '(select count(*) from claim)::int' : '1'} as claimed, ${job.wake('job')} as woke`;
+}
+
+const statements = new WeakMap<JobInsert, { plain: string; keyed: string }>();
+
+/**
+ * Acceptance's SQL: the sender's plan and domains, and the one statement that writes an
+ * accepted send. Outside a transaction it runs on the ORM's pool as named prepared statements
+ * (parsed and planned once per connection); inside one (a bulk send's item) on its connection.
+ */
+export class AcceptRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** The account's plan and every domain of it, with what acceptance needs of each. */
+  async sender(accountId: string): Promise<Sender | null> {
+    const [row] = await this.run<Sender>(
+      'postbox_accept_sender',
+      `select a.plan, coalesce(json_agg(json_build_object('id', d.id, 'name', d.name, 'is_verified', d.is_verified,
+           'trusted', d.trusted, 'send_paused', coalesce((d.settings->>'send_paused')::boolean, false),
+           'ignore_duplicated_recipients', coalesce((d.settings->>'ignore_duplicated_recipients')::boolean, false)))
+           filter (where d.id is not null), '[]') as domains
+         from accounts a left join domains d on d.account_id = a.id
+        where a.id = $1 group by a.id`,
+      [accountId],
+    );
+    return row ?? null;
+  }
+
+  /**
+   * Writes the send in one statement: the message, its attachments, the recipients (upserted),
+   * the emails, the delivery job (pg-boss's row, JobInsert) and the first activities with their
+   * daily counts and events. It commits as a whole or not at all. With a claim, it writes only if
+   * it took the key; returns whether it wrote.
+   */
+  async write(rows: AcceptRows, job: JobInsert): Promise<boolean> {
+    let sql = statements.get(job);
+    if (!sql) statements.set(job, (sql = { plain: acceptSql(job, false), keyed: acceptSql(job, true) }));
+    const values: unknown[] = [
+      JSON.stringify([rows.message]),
+      JSON.stringify(rows.attachments),
+      JSON.stringify(rows.recipients),
+      JSON.stringify(rows.emails),
+      rows.jobs,
+      JSON.stringify(rows.activities),
+    ];
+    if (rows.claim) values.push(JSON.stringify(rows.claim));
+    const [out] = await this.run<{ claimed: number }>(
+      rows.claim ? 'postbox_accept_keyed' : 'postbox_accept',
+      rows.claim ? sql.keyed : sql.plain,
+      values,
+    );
+    return out.claimed > 0;
+  }
+
+  private async run<R>(name: string, text: string, values: unknown[]): Promise<R[]> {
+    const trx = this.em.getTransactionContext<KyselyTransactionLike>();
+    if (trx) return (await fromKysely(trx).executeSql(text, values)).rows as R[];
+    const pool = await (this.em.getConnection() as PostgreSqlConnection).getNativeClient();
+    return (await pool.query({ name, text, values })).rows as R[];
+  }
+}

@@ -1,0 +1,127 @@
+import { newId } from '../../lib/ids.js';
+import { prepareActivities } from '../activity/record.js';
+import type { SuppressionReason } from '../suppressions/suppression.matcher.js';
+import type { Address, MessageSettings } from '../messages/message.entity.js';
+import type { EmailStatus, MessageStatus } from '../messages/status.js';
+import type { AcceptRows, EmailRow } from './accept.repository.js';
+import type { SendEmailArgs } from './send.inputs.js';
+import type { CheckedSend } from './send.validate.js';
+import type { SenderDomain } from './sender.cache.js';
+import { personalize } from './render.js';
+
+/** What acceptance decided before writing: who sends, from where, what, and to whom not. */
+export interface AcceptPlan {
+  accountId: string;
+  domain: SenderDomain;
+  templateId: string | null;
+  templateTags: string[] | null;
+  from: Address;
+  subject: string;
+  args: SendEmailArgs;
+  checked: CheckedSend;
+  bulkEmailId: string | null;
+  now: Date;
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+/** The recipients of a send, deduplicated as the domain wants. */
+export function recipientsOf(args: SendEmailArgs, domain: SenderDomain): { to: Address[]; cc: Address[]; bcc: Address[] } {
+  const seen = new Set<string>();
+  // With ignore_duplicated_recipients, an address is written to once per message, wherever it appears.
+  const dedupe = (list: Address[]) =>
+    domain.ignore_duplicated_recipients ? list.filter((a) => (seen.has(lower(a.email)) ? false : (seen.add(lower(a.email)), true))) : list;
+  const norm = (list: { email: string; name?: string | null }[] | null | undefined): Address[] =>
+    (list ?? []).map((a) => ({ email: a.email, name: a.name ?? null }));
+  const to = dedupe(norm(args.to));
+  const cc = dedupe(norm(args.cc));
+  const bcc = dedupe(norm(args.bcc));
+  return { to, cc, bcc };
+}
+
+/**
+ * The rows of one accepted send (plain objects, no entities): the message, its attachments, one
+ * recipient per mailbox (stored lowercase, as the suppression lists store them), one email per
+ * `to` address (`suppressed` ones included), and their first activity. The delivery job's rows
+ * are the caller's (`jobs`).
+ */
+export function acceptRows(
+  p: AcceptPlan,
+  list: { to: Address[]; cc: Address[]; bcc: Address[] },
+  reasons: Map<string, SuppressionReason>,
+  pendingStatus: MessageStatus & EmailStatus,
+  jobs: (messageId: string) => string,
+): AcceptRows {
+  const { args, domain } = p;
+  const at = p.now.toISOString();
+  const messageId = newId(24);
+  const tags = args.tags ?? p.templateTags ?? [];
+  const personalization: Record<string, Record<string, unknown>> = {};
+  for (const x of args.personalization ?? []) personalization[lower(x.email)] = x.data;
+  const sendable = list.to.some((a) => !reasons.has(a.email));
+  const base = { at, account_id: p.accountId, domain_id: domain.id };
+
+  const emails = list.to.map(
+    (a, position): EmailRow => ({
+      ...base,
+      id: newId(),
+      message_id: messageId,
+      rkey: lower(a.email),
+      position,
+      to_email: a.email,
+      to_name: a.name ?? null,
+      subject: personalize(p.subject, personalization[lower(a.email)] ?? {}, 'subject'),
+      tags,
+      status: reasons.has(a.email) ? 'suppressed' : pendingStatus,
+      suppression_reason: reasons.get(a.email) ?? null,
+    }),
+  );
+  return {
+    message: {
+      ...base,
+      id: messageId,
+      bulk_email_id: p.bulkEmailId,
+      template_id: p.templateId,
+      from_email: p.from.email,
+      from_name: p.from.name ?? null,
+      reply_to: args.reply_to ? { email: args.reply_to.email, name: args.reply_to.name ?? null } : null,
+      cc: list.cc.filter((a) => !reasons.has(a.email)),
+      bcc: list.bcc.filter((a) => !reasons.has(a.email)),
+      subject: p.subject,
+      text: args.text ?? null,
+      html: args.html ?? null,
+      tags,
+      language: args.language ?? null,
+      personalization,
+      settings: (args.settings ?? {}) as MessageSettings,
+      headers: (args.headers ?? []).map((h) => ({ name: h.name, value: h.value })),
+      in_reply_to: args.in_reply_to ?? null,
+      references: args.references ?? [],
+      list_unsubscribe: args.list_unsubscribe?.trim() ?? null,
+      precedence_bulk: args.precedence_bulk ?? null,
+      send_at: p.checked.sendAt?.toISOString() ?? null,
+      status: sendable ? pendingStatus : 'sent',
+    },
+    attachments: p.checked.attachments.map((a, position) => ({
+      id: newId(),
+      message_id: messageId,
+      position,
+      filename: a.filename,
+      disposition: a.disposition,
+      content_id: a.content_id,
+      content: a.content.toString('base64'),
+    })),
+    recipients: [...new Set(emails.map((e) => e.rkey))].sort().map((email) => ({ ...base, id: newId(), email })),
+    emails,
+    jobs: jobs(messageId),
+    activities: prepareActivities(
+      emails.map((e) => ({
+        email: { id: e.id, account_id: p.accountId, domain_id: domain.id, message_id: messageId, subject: e.subject, to_email: e.to_email, tags },
+        type: e.status === 'suppressed' ? 'suppressed' : 'queued',
+        suppression_reason: e.suppression_reason,
+        at: p.now,
+      })),
+    ),
+    claim: null,
+  };
+}
