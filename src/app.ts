@@ -19,6 +19,8 @@ import { bootstrapFirstAccount, settleTrustedDomains } from './modules/operator/
 import { createMailTransport } from './modules/mail/transport.js';
 import { startSmtpRelay, type SmtpRelay } from './modules/smtp/server.js';
 import type { AppServices } from './services.js';
+import { Meter } from './modules/quota/meter.js';
+import { TokenCache } from './modules/tokens/token.cache.js';
 
 export const ROLES = ['api', 'worker', 'smtp'] as const;
 export type Role = (typeof ROLES)[number];
@@ -125,7 +127,10 @@ export async function startApp(opts: {
     pubsub,
     mail: createMailTransport(config, dns, () => orm.em.fork(), log),
     log,
+    tokenCache: new TokenCache(config.TOKEN_CACHE_SECONDS * 1000, () => pubsub.epoch),
+    meter: new Meter(() => orm.em.fork(), config, log),
   };
+  services.tokenCache.listen(pubsub, log);
   await bootstrapFirstAccount(orm.em.fork(), config, log);
   await settleTrustedDomains(orm.em.fork(), config, log);
 
@@ -164,6 +169,9 @@ export async function startApp(opts: {
       closed = true;
       await http?.close();
       await smtp?.close();
+      // Requests counted in memory are written before the database goes.
+      await services.meter.close();
+      services.tokenCache.close();
       await boss.stop({ graceful: true, timeout: 10_000 }).catch((err) => log.error({ err }, 'pg-boss stop'));
       await pubsub.close();
       await workerOrm?.close();

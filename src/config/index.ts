@@ -142,11 +142,6 @@ export const configSchema = z.object({
   /** How long a live-subscription NOTIFY waits for others to go out with it in one statement (lib/pubsub.ts). */
   PUBSUB_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**
-   * How long a process keeps an account's plan and sending domains for accepting sends, at most
-   * (0: not kept). Changes reach every process sooner, by NOTIFY (sending/sender.cache.ts).
-   */
-  SEND_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
-  /**
    * Requests one API token may make per window (unset: its account's plan decides,
    * modules/accounts/plans.ts), and the window's length; the window starts at the token's first
    * request after the last one ended.
@@ -157,6 +152,19 @@ export const configSchema = z.object({
   ACCOUNT_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).optional(),
   /** Requests one account may make per UTC day, over all its tokens. */
   API_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(100_000),
+  /**
+   * How long a process keeps an authenticated API token without reading it again, at most (0: not
+   * kept). A pause, a deletion or a plan change reaches every process sooner, by NOTIFY
+   * (modules/tokens/token.cache.ts); this age is the fallback when a notice is lost.
+   */
+  TOKEN_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  /** How often a process writes the API requests it counted in memory (modules/quota/meter.ts). */
+  METER_FLUSH_MS: z.coerce.number().int().min(10).max(5000).default(250),
+  /**
+   * Requests one process may count for one token or account without writing them; past this it
+   * writes before deciding. With P processes a limit can be passed by at most (P - 1) x this.
+   */
+  METER_MAX_PENDING: z.coerce.number().int().min(1).max(100_000).default(100),
 });
 
 type Parsed = z.infer<typeof configSchema>;

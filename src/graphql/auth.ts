@@ -1,6 +1,7 @@
 import { getMetadataStorage, type AuthChecker } from 'type-graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiToken } from '../modules/tokens/token.entity.js';
+import type { TokenCache } from '../modules/tokens/token.cache.js';
 import { safeEqual, sha256Hex } from '../lib/secrets.js';
 import type { Auth, Ctx } from './context.js';
 import { errors } from '../core/errors.js';
@@ -9,11 +10,17 @@ import { asGraphQLError } from './errors.js';
 
 export type Credential = { kind: 'none' } | { kind: 'invalid' } | { kind: 'operator' } | { kind: 'token'; auth: Auth };
 
-/** Reads `Authorization: Bearer <secret>`: the operator token, an account API token, or nothing. */
+/**
+ * Reads `Authorization: Bearer <secret>`: the operator token, an account API token, or nothing.
+ * With a `cache` (services.tokenCache), a token authenticated in the last few seconds is not read
+ * again: the cache forgets it when it is paused, deleted or changed (token.cache.ts). Unknown and
+ * paused tokens are read every time, so a new or unpaused token works at once.
+ */
 export async function authenticate(
   em: EntityManager,
   header: string | undefined,
   operatorToken: string | undefined,
+  cache?: TokenCache,
 ): Promise<Credential> {
   if (!header) return { kind: 'none' };
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -21,6 +28,10 @@ export async function authenticate(
   const secret = m[1];
   if (operatorToken && safeEqual(secret, operatorToken)) return { kind: 'operator' };
   const hash = sha256Hex(secret);
+  // A cached entry is keyed by the full hash of the secret; a hit is as good as the lookup below.
+  const cached = cache?.get(hash);
+  if (cached) return { kind: 'token', auth: cached };
+  const mark = cache?.mark() ?? 0;
   // The account's plan comes in the same statement (a join): it sets the token's rate limits.
   const token = await em.findOne(
     ApiToken,
@@ -29,17 +40,16 @@ export async function authenticate(
   );
   // The lookup is by hash; the final comparison is constant-time all the same.
   if (!token || !safeEqual(token.token_hash, hash) || token.status === 'pause') return { kind: 'invalid' };
-  return {
-    kind: 'token',
-    auth: {
-      accountId: token.account.id,
-      tokenId: token.id,
-      tokenName: token.name,
-      scopes: new Set(token.scopes),
-      domainId: token.domain?.id ?? null,
-      plan: token.account.plan,
-    },
+  const auth: Auth = {
+    accountId: token.account.id,
+    tokenId: token.id,
+    tokenName: token.name,
+    scopes: new Set(token.scopes),
+    domainId: token.domain?.id ?? null,
+    plan: token.account.plan,
   };
+  cache?.set(hash, auth, mark);
+  return { kind: 'token', auth };
 }
 
 /**

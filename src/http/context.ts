@@ -15,7 +15,8 @@ export interface Metering {
 /**
  * Builds the per-request context (a forked entity manager and the caller) from HTTP headers.
  * With `metering`, an account token's request is also counted, and refused (429) over a limit;
- * the operator and anonymous callers are not metered.
+ * the operator and anonymous callers are not metered. A token seen in the last seconds and a
+ * request counted in memory (services.meter) cost no statement here.
  */
 export async function contextFromHeaders(
   services: AppServices,
@@ -29,13 +30,13 @@ export async function contextFromHeaders(
   const em = services.orm.em.fork() as Ctx['em'];
   let cred: Awaited<ReturnType<typeof authenticate>>;
   try {
-    cred = await authenticate(em, headers.authorization, services.config.OPERATOR_TOKEN);
+    cred = await authenticate(em, headers.authorization, services.config.OPERATOR_TOKEN, services.tokenCache);
   } catch (err) {
     throw asUnavailable(err);
   }
   if (cred.kind === 'invalid') throw errors.unauthenticated();
   if (metering && cred.kind === 'token') {
-    const { headers: limitHeaders, refusal } = await meterRequest(em, services.config, cred.auth, metering.countQuota);
+    const { headers: limitHeaders, refusal } = await meterRequest(services, cred.auth, metering.countQuota);
     metering.setHeaders(limitHeaders);
     if (refusal) throw refusal;
   }

@@ -6,7 +6,8 @@ import { asUnavailable } from '../graphql/unavailable.js';
 import { toGraphQLError } from '../graphql/errors.js';
 import { isoTimestamp } from '../graphql/scalars.js';
 import { QuotaService, type Usage } from '../modules/quota/quota.service.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { forgetTokenHere } from '../modules/tokens/token.cache.js';
+import type { AppServices } from '../services.js';
 import type { Config } from '../config/index.js';
 import { errors, type AppError } from '../core/errors.js';
 
@@ -42,9 +43,20 @@ export function verdict(u: Usage): Metered {
   return { headers, refusal };
 }
 
-export async function meterRequest(em: EntityManager, config: Config, auth: Auth, countQuota: boolean, hits = 1): Promise<Metered> {
+/**
+ * Counts one request of `auth` worth `hits` through the process's Meter (modules/quota/meter.ts).
+ * The plan sets the rate limits, and the token cache may hold an old plan for the moment its
+ * change takes to arrive: before refusing for a rate limit, the plan is read as it is now.
+ */
+export async function meterRequest(services: Pick<AppServices, 'meter' | 'orm' | 'config'>, auth: Auth, countQuota: boolean, hits = 1): Promise<Metered> {
   try {
-    return verdict(await new QuotaService(em, config).meter(auth, { countQuota, hits }));
+    const usage = await services.meter.meter(auth, hits, countQuota);
+    const m = verdict(usage);
+    if (!m.refusal || (usage.rate.hits <= usage.rate.limit && usage.accountRate.hits <= usage.accountRate.limit)) return m;
+    const changed = await new QuotaService(services.orm.em.fork(), services.config).changedLimits(auth.accountId, auth.plan);
+    if (!changed) return m;
+    forgetTokenHere({ account_id: auth.accountId });
+    return verdict({ ...usage, rate: { ...usage.rate, limit: changed.token }, accountRate: { ...usage.accountRate, limit: changed.account } });
   } catch (err) {
     throw asUnavailable(err);
   }
@@ -94,9 +106,9 @@ export function rateLimitPlugin(config: Config, log: Logger): ApolloServerPlugin
       let metered = false;
       const meter = async (rc: GraphQLRequestContext<Ctx>, countQuota: boolean, hits = 1) => {
         metered = true;
-        const { auth, em } = rc.contextValue;
+        const { auth, services } = rc.contextValue;
         if (!auth) return null;
-        const m = await meterRequest(em, config, auth, countQuota, hits);
+        const m = await meterRequest(services, auth, countQuota, hits);
         for (const [k, v] of Object.entries(m.headers)) rc.response.http.headers.set(k, v);
         return m.refusal;
       };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Plan } from '../accounts/plans.js';
 
 const TODAY = `(now() at time zone 'utc')::date`;
 
@@ -49,6 +50,59 @@ const STATUS_SQL = `
 select coalesce((select hits from api_quota_counters where account_id = ? and day = ${TODAY}), 0) as hits,
   extract(epoch from now())::float8 as now`;
 
+/** Two window ends read back as epoch seconds are the same window (float8 keeps well under a millisecond). */
+const SAME_WINDOW = (col: string) => `abs(extract(epoch from ${col}) - x.win) < 0.001`;
+
+/**
+ * Writes the hits processes counted in memory (modules/quota/meter.ts), all keys in one statement,
+ * each only into the window or day it was counted in: hits of a window another process has
+ * restarted since are dropped with it. Returns each row as it now stands (its token rows, then its
+ * account rows, ids sorted so that concurrent flushes lock rows in one order) and the clock.
+ */
+const FLUSH_SQL = `
+with t as (
+  update api_rate_counters c set hits = c.hits + x.hits
+  from jsonb_to_recordset(?::jsonb) as x(id varchar, hits int, win float8)
+  where c.token_id = x.id and ${SAME_WINDOW('c.window_end')}
+  returning c.token_id as id, c.hits, extract(epoch from c.window_end)::float8 as win
+), a as (
+  update api_quota_counters c set
+    rate_hits = c.rate_hits + case when ${SAME_WINDOW('c.rate_window_end')} then x.rate else 0 end,
+    hits = c.hits + case when c.day = x.day then x.quota else 0 end
+  from jsonb_to_recordset(?::jsonb) as x(id varchar, rate int, win float8, quota int, day date)
+  where c.account_id = x.id and (${SAME_WINDOW('c.rate_window_end')} or c.day = x.day)
+  returning c.account_id as id, c.rate_hits, extract(epoch from c.rate_window_end)::float8 as win, c.hits as quota, c.day::text as day
+)
+select 't' as kind, id, hits, win, null::int as quota, null::text as day from t
+union all select 'a', id, rate_hits, win, quota, day from a
+union all select 'now', null, null, extract(epoch from now())::float8, null, null`;
+
+/** A token's hits counted in memory, with the window they belong to (epoch seconds, as METER_SQL read it). */
+export interface FlushToken {
+  id: string;
+  hits: number;
+  win: number;
+}
+
+/** An account's hits counted in memory: in its rate window `win`, and on its UTC day `day` (YYYY-MM-DD). */
+export interface FlushAccount {
+  id: string;
+  rate: number;
+  win: number;
+  quota: number;
+  day: string;
+}
+
+/** One row after a flush: a token's window, an account's window and day, or the clock (`now`). */
+export interface FlushRow {
+  kind: 't' | 'a' | 'now';
+  id: string | null;
+  hits: number | null;
+  win: number;
+  quota: number | null;
+  day: string | null;
+}
+
 /** The three counts after one metered request, with the database's clock (epoch seconds). */
 export interface MeterRow {
   rate_hits: number | null;
@@ -88,6 +142,12 @@ export class QuotaRepository {
     );
   }
 
+  /** Adds counted hits to their windows and days; one statement for every key. */
+  flush(tokens: FlushToken[], accounts: FlushAccount[]): Promise<FlushRow[]> {
+    // As JSON text: one parameter per list whatever its length, which the ORM inlines safely.
+    return this.em.getConnection().execute<FlushRow[]>(FLUSH_SQL, [JSON.stringify(tokens), JSON.stringify(accounts)]);
+  }
+
   /** Adds `n` to the account's day if the total stays within `limit`; false (nothing added) otherwise. */
   async chargeDay(accountId: string, n: number, limit: number): Promise<boolean> {
     const rows = await this.em.execute<{ hits: number }[]>(
@@ -100,6 +160,12 @@ export class QuotaRepository {
       [accountId, n, limit],
     );
     return rows.length > 0;
+  }
+
+  /** The account's plan as it is now (null: no such account). */
+  async plan(accountId: string): Promise<Plan | null> {
+    const rows = await this.em.execute<{ plan: Plan }[]>('select plan from accounts where id = ?', [accountId]);
+    return rows[0]?.plan ?? null;
   }
 
   /** The account's requests today, and the database's clock (epoch seconds). */

@@ -10,6 +10,7 @@ export class QuotaResolver {
   @Authorized('tokens_full')
   @Query(() => ApiQuota, { description: 'The daily API quota. Asking for it does not use it up.' })
   async api_quota(@Context() ctx: Ctx): Promise<ApiQuota> {
-    return toApiQuota(await new QuotaService(ctx.em, ctx.services.config).status(caller(ctx)));
+    const auth = caller(ctx);
+    return toApiQuota(await new QuotaService(ctx.em, ctx.services.config).status(auth, ctx.services.meter.unwrittenQuota(auth.accountId)));
   }
 }

@@ -30,12 +30,11 @@ export class QuotaService {
     private readonly config: Config,
   ) {}
 
-  /** One API request of a token, worth `hits` (root fields asked for). */
-  meter(auth: Actor, opts: { countQuota: boolean; hits?: number }): Promise<Usage> {
-    return this.count(auth.accountId, auth.tokenId, auth.plan ?? 'free', opts.hits ?? 1, opts.countQuota);
-  }
-
-  /** A message an SMTP user relays: one request of its account (no token of its own). */
+  /**
+   * A message an SMTP user relays: one request of its account (no token of its own), one
+   * statement. API requests are metered by the process's Meter (meter.ts), which counts in memory
+   * while requests come in parallel.
+   */
   meterAccount(accountId: string, plan: Plan): Promise<Usage> {
     return this.count(accountId, null, plan, 1, true);
   }
@@ -74,10 +73,22 @@ export class QuotaService {
     return new QuotaRepository(this.em).chargeDay(accountId, n, limit);
   }
 
-  /** The account's quota as it stands; reading it is not a request that counts. */
-  async status(auth: Actor): Promise<QuotaStatus> {
+  /**
+   * The rate limits of the account's plan as it is now, when it is no longer `cached` (the plan an
+   * API token was authenticated with, which a process keeps for a few seconds); null if unchanged.
+   */
+  async changedLimits(accountId: string, cached: Plan | undefined): Promise<{ plan: Plan; token: number; account: number } | null> {
+    const plan = await new QuotaRepository(this.em).plan(accountId);
+    return plan && plan !== cached ? { plan, ...rateLimitsOf(this.config, plan) } : null;
+  }
+
+  /**
+   * The account's quota as it stands; reading it is not a request that counts. `unwritten`: what
+   * this process has counted for the account's day and not yet written (Meter.unwrittenQuota).
+   */
+  async status(auth: Actor, unwritten = 0): Promise<QuotaStatus> {
     const row = await new QuotaRepository(this.em).status(auth.accountId);
     const limit = this.config.API_QUOTA_PER_DAY;
-    return { quota: limit, remaining: Math.max(0, limit - row.hits), reset: nextUtcMidnight(new Date(row.now * 1000)) };
+    return { quota: limit, remaining: Math.max(0, limit - row.hits - unwritten), reset: nextUtcMidnight(new Date(row.now * 1000)) };
   }
 }

@@ -1,0 +1,120 @@
+import type { Logger } from 'pino';
+import type { Actor } from '../../core/actor.js';
+import type { ClosablePubSub } from '../../lib/pubsub.js';
+
+/**
+ * The topic (lib/pubsub.ts `{topic, detail}` on the one NOTIFY channel) that says a token or an
+ * account's plan changed: database triggers on `api_tokens` (any update or delete, cascades from
+ * a domain or an account included) and on `accounts.plan` send it when their transaction commits
+ * (migration auth_notify), so every process hears it whoever made the change.
+ */
+export const AUTH_CHANGED = 'auth_changed';
+
+export interface AuthChanged {
+  token_id?: string;
+  account_id?: string;
+}
+
+interface Entry {
+  auth: Actor;
+  at: number;
+  /** The LISTEN connection it was read under (pubsub.epoch): notices missed by another are lost. */
+  epoch: number;
+}
+
+/** Every cache of this process: a change made here is forgotten by all of them at once. */
+const live = new Set<TokenCache>();
+
+/**
+ * sha256(token) → the caller it authenticates (account, token, scopes, domain, plan), so that a
+ * request does not read its token from the database. Only valid, unpaused tokens are kept;
+ * unknown hashes are not (a new token works at once). Bounded by `max` entries (the oldest go
+ * first) and by age: an entry older than `maxAgeMs` is read again. A change is forgotten by
+ * every process when the AUTH_CHANGED notice arrives (milliseconds after its commit); the age is
+ * the fallback for a notice lost while the LISTEN connection was down. The process that makes a
+ * change also forgets it before answering (forgetTokenHere), so its next request never sees it.
+ */
+export class TokenCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Moves on every forget: a lookup that began before one does not store what it read. */
+  private generation = 0;
+
+  private stopListening: (() => void) | null = null;
+
+  constructor(
+    private readonly maxAgeMs: number,
+    /** Which LISTEN connection is up (pubsub.epoch), 0 while none is: nothing is kept then. */
+    private readonly epoch: () => number,
+    private readonly max = 10_000,
+  ) {
+    live.add(this);
+  }
+
+  get(hash: string): Actor | null {
+    const e = this.entries.get(hash);
+    if (!e) return null;
+    if (Date.now() - e.at > this.maxAgeMs || e.epoch !== this.epoch()) {
+      this.entries.delete(hash);
+      return null;
+    }
+    return e.auth;
+  }
+
+  /** Where a lookup starts: pass it to `set`, which ignores the answer if anything was forgotten since. */
+  mark(): number {
+    return this.generation;
+  }
+
+  set(hash: string, auth: Actor, mark: number): void {
+    const epoch = this.epoch();
+    if (this.maxAgeMs <= 0 || mark !== this.generation || epoch === 0 || this.closed) return;
+    this.entries.delete(hash);
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { auth, at: Date.now(), epoch });
+  }
+
+  /** Drops the entries of a token, of a whole account, or (no argument) everything. */
+  forget(change: AuthChanged = {}): void {
+    this.generation++;
+    if (!change.token_id && !change.account_id) return void this.entries.clear();
+    for (const [hash, { auth }] of this.entries) {
+      if (auth.tokenId === change.token_id || auth.accountId === change.account_id) this.entries.delete(hash);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Forgets what AUTH_CHANGED notices name, from whichever process they come, until close(). */
+  listen(pubsub: ClosablePubSub, log: Logger): void {
+    const notices = pubsub.subscribe(AUTH_CHANGED) as AsyncIterableIterator<AuthChanged>;
+    this.stopListening = () => void notices.return?.();
+    void (async () => {
+      try {
+        for await (const change of notices) this.forget(change ?? {});
+      } catch (err) {
+        // Without notices the cache could keep a paused token for its whole age: keep nothing.
+        log.error({ err }, 'token cache invalidation stopped; tokens are read on every request');
+        this.close();
+      }
+    })();
+  }
+
+  close(): void {
+    live.delete(this);
+    this.stopListening?.();
+    this.stopListening = null;
+    this.generation++;
+    this.entries.clear();
+  }
+
+  private get closed(): boolean {
+    return !live.has(this);
+  }
+}
+
+/** The change was made by this process: every cache here forgets it now, before the notice arrives. */
+export function forgetTokenHere(change: AuthChanged): void {
+  for (const cache of live) cache.forget(change);
+}
