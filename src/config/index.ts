@@ -142,6 +142,11 @@ export const configSchema = z.object({
   /** How long a live-subscription NOTIFY waits for others to go out with it in one statement (lib/pubsub.ts). */
   PUBSUB_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**
+   * How long a process keeps an account's plan and sending domains for accepting sends, at most
+   * (0: not kept). Changes reach every process sooner, by NOTIFY (sending/sender.cache.ts).
+   */
+  SEND_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  /**
    * Requests one API token may make per window (unset: its account's plan decides,
    * modules/accounts/plans.ts), and the window's length; the window starts at the token's first
    * request after the last one ended.

@@ -22,6 +22,7 @@ import { Migration20261124100000_inbound_forward_destinations } from './Migratio
 import { Migration20261124150000_domain_trusted } from './Migration20261124150000_domain_trusted.js';
 import { Migration20261125100000_email_lease } from './Migration20261125100000_email_lease.js';
 import { Migration20261124140000_account_rate } from './Migration20261124140000_account_rate.js';
+import { Migration20261125110000_sender_notify } from './Migration20261125110000_sender_notify.js';
 import { Migration20261125120000_auth_notify } from './Migration20261125120000_auth_notify.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
@@ -49,5 +50,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124100000_inbound_forward_destinations', class: Migration20261124100000_inbound_forward_destinations },
   { name: 'Migration20261124150000_domain_trusted', class: Migration20261124150000_domain_trusted },
   { name: 'Migration20261125100000_email_lease', class: Migration20261125100000_email_lease },
+  { name: 'Migration20261125110000_sender_notify', class: Migration20261125110000_sender_notify },
   { name: 'Migration20261125120000_auth_notify', class: Migration20261125120000_auth_notify },
 ];
