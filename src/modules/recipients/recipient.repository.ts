@@ -1,6 +1,5 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
 import { Recipient } from './recipient.entity.js';
 
 /** One email sent to a recipient, as the recipient's detail lists it. */
@@ -16,21 +15,6 @@ export interface RecipientEmailRow {
 
 export class RecipientRepository {
   constructor(private readonly em: EntityManager) {}
-
-  /**
-   * The recipient row of each address on this domain, created on first send (and restored if
-   * deleted), in one statement: lower-cased address → id.
-   */
-  async upsertForSend(accountId: string, domainId: string, emails: string[], now: Date): Promise<Map<string, string>> {
-    const rows = await this.em.execute<{ id: string; email: string }[]>(
-      `insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
-       select x.id, ?, ?, ?, ?, x.email from jsonb_to_recordset(?::jsonb) as x(id text, email text)
-       on conflict (domain_id, email) do update set deleted_at = null, updated_at = excluded.updated_at
-       returning id, email`,
-      [now, now, accountId, domainId, JSON.stringify(emails.map((email) => ({ id: newId(), email })))],
-    );
-    return new Map(rows.map((r) => [r.email, r.id]));
-  }
 
   /** The domain's recipients of these (lower-cased) addresses, whatever the case they were stored in. */
   byEmails(domainId: string, emails: string[]): Promise<Recipient[]> {
