@@ -142,12 +142,22 @@ export class ActivityRepository {
     return row?.plan ?? null;
   }
 
-  /** Newest first (the list's page). */
+  /**
+   * Newest first (the list's page). The page's ids come from the activities' own index first
+   * (`(domain_id, created_at)` or `(account_id, created_at)`, walked newest first, the offset
+   * skipped there), and only those rows are joined to their email, message, recipient and template:
+   * a deep page never joins the rows it skips.
+   */
   list(filter: ActivityFilter, page: { limit: number; offset: number }): Promise<ActivityRow[]> {
     const w = where(filter);
     return this.em.execute<ActivityRow[]>(
-      `${SELECT} where ${w.sql} order by a.created_at desc, ${LIFECYCLE_RANK} desc, a.id desc limit ? offset ?`,
-      [...w.params, LIFECYCLE, page.limit, page.offset],
+      `with page as materialized (
+         select a.id, a.created_at, ${LIFECYCLE_RANK} as rank from activities a where ${w.sql}
+          order by a.created_at desc, rank desc, a.id desc limit ? offset ?
+       )
+       ${SELECT} join page p on p.id = a.id
+       order by p.created_at desc, p.rank desc, p.id desc`,
+      [LIFECYCLE, ...w.params, page.limit, page.offset],
     );
   }
 

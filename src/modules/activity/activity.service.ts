@@ -52,8 +52,13 @@ export class ActivityService {
     this.repo = new ActivityRepository(em);
   }
 
-  private async isFree(auth: Actor): Promise<boolean> {
-    const plan = await this.repo.planOf(auth.accountId);
+  /**
+   * `fresh` reads the plan from the database; otherwise the caller's own (a token's, kept at most
+   * a few seconds and forgotten at once when the plan changes) spares the round trip. A live
+   * stream's caller was read when it connected, so its reads ask for fresh.
+   */
+  private async isFree(auth: Actor, fresh = false): Promise<boolean> {
+    const plan = !fresh && auth.plan ? auth.plan : await this.repo.planOf(auth.accountId);
     return !plan || plan === 'free';
   }
 
@@ -89,7 +94,7 @@ export class ActivityService {
   /** The given activities of the caller's account, oldest first, as the list would show them (plan rules included). */
   async byIds(auth: Actor, ids: string[]): Promise<ActivityEntry[]> {
     if (!ids.length) return [];
-    const hidden = (await this.isFree(auth)) ? PAID_TYPES : [];
+    const hidden = (await this.isFree(auth, true)) ? PAID_TYPES : [];
     const rows = await this.repo.inOrder({ accountId: auth.accountId, ids, domainId: auth.domainId, hidden });
     return rows.map(toEntry);
   }

@@ -50,7 +50,7 @@ export class OperatorResolver {
     @Arg('plan') plan: string,
   ): Promise<AccountType> {
     if (!PLANS.includes(plan as Plan)) throw errors.invalid('plan', msg.in('plan'));
-    return toAccount(await new AccountService(ctx.em).setPlan(account_id, plan as Plan));
+    return toAccount(await new OperatorService(ctx.em).setPlan(account_id, plan as Plan));
   }
 
   @Authorized(OPERATOR)

@@ -9,6 +9,7 @@ import { CapturedMail } from '../mail/captured-mail.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { ApiToken } from '../tokens/token.entity.js';
 import { newTokenSecret } from '../tokens/token.service.js';
+import { forgetTokenHere } from '../tokens/token.cache.js';
 import { ADMIN_ROLE } from '../users/roles.js';
 import { AccountUser } from '../users/user.entity.js';
 import { errors } from '../../core/errors.js';
@@ -29,6 +30,16 @@ export interface NewAccount {
  */
 export class OperatorService {
   constructor(private readonly em: EntityManager) {}
+
+  /**
+   * An account's plan changes: what its tokens may see and how fast they may call follows at once
+   * in this process (its kept tokens carry the plan); the others hear the database's notice.
+   */
+  async setPlan(accountId: string, plan: Plan): Promise<Account> {
+    const account = await new AccountService(this.em).setPlan(accountId, plan);
+    forgetTokenHere({ account_id: accountId });
+    return account;
+  }
 
   /**
    * A new account with its first full-scope API token (and an admin user when an email is given),
