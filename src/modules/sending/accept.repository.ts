@@ -5,6 +5,7 @@ import type { ActivityInsert } from '../activity/activity.repository.js';
 import { ACTIVITY_INPUT, activityWrites } from '../activity/activity.repository.js';
 import type { Address, MessageSettings } from '../messages/message.entity.js';
 import type { EmailStatus, MessageStatus } from '../messages/status.js';
+import { matchCte, type MatchRow } from '../suppressions/suppression.repository.js';
 import { claimCte, type IdempotencyClaim } from './idempotency.repository.js';
 import type { Sender } from './sender.cache.js';
 
@@ -86,11 +87,32 @@ export interface AcceptRows {
   claim: IdempotencyClaim | null;
 }
 
-/** The acceptance statement of a job queue, with and without an Idempotency-Key's claim. */
-function acceptSql(job: JobInsert, keyed: boolean): string {
-  // With a key, every input is empty unless the claim took it: nothing is written for a retry.
-  const gate = (p: string) => (keyed ? `(case when exists (select 1 from claim) then ${p} else '[]'::jsonb end)` : p);
-  return `with ${keyed ? `${claimCte('claim', '$7::jsonb')},` : ''}
+/** Which acceptance statement: with an Idempotency-Key's claim; checking suppressions itself. */
+interface Variant {
+  keyed: boolean;
+  checked: boolean;
+}
+
+/**
+ * The acceptance statement of a job queue. Its parameters: $1 the message, $2 attachments, $3
+ * recipients, $4 emails, $5 the job rows, $6 activities, then the claim when keyed, then the
+ * suppression check's input when checked. A checked statement writes only when no suppression
+ * entry concerns the send (matchCte found nothing): the common case takes one round trip; else
+ * it returns what it found, and the send is written again, judged, by an unchecked one.
+ */
+function acceptSql(job: JobInsert, v: Variant): string {
+  const claimParam = v.keyed ? '$7' : null;
+  const matchParam = v.checked ? (v.keyed ? '$8' : '$7') : null;
+  const conditions = [...(v.checked ? ['not exists (select 1 from sup)'] : []), ...(v.keyed ? ['exists (select 1 from claim)'] : [])];
+  const when = conditions.join(' and ');
+  // Every input is empty unless the conditions hold: nothing is written then.
+  const gate = (p: string) => (when ? `(case when ${when} then ${p} else '[]'::jsonb end)` : p);
+  const ctes = [
+    ...(matchParam ? [matchCte('sup', `${matchParam}::jsonb`)] : []),
+    // The claim is taken only when the send is written (a suppressed one is judged first).
+    ...(claimParam ? [claimCte('claim', v.checked ? `(case when not exists (select 1 from sup) then ${claimParam}::jsonb else '[]'::jsonb end)` : `${claimParam}::jsonb`)] : []),
+  ];
+  return `with ${ctes.map((c) => `${c},`).join('\n')}
   msg as (
     insert into messages (id, created_at, updated_at, account_id, domain_id, bulk_email_id, template_id, from_email, from_name,
       reply_to, cc, bcc, subject, text, html, tags, language, personalization, settings, headers, in_reply_to, "references",
@@ -125,13 +147,22 @@ function acceptSql(job: JobInsert, keyed: boolean): string {
       rkey text, position int, to_email text, to_name text, subject text, tags text[], status text, suppression_reason text)
     join rec on rec.email = x.rkey
   ),
-  ${job.cte('job', keyed ? `case when exists (select 1 from claim) then $5::text else '[]' end` : '$5::text')},
+  ${job.cte('job', when ? `case when ${when} then $5::text else '[]' end` : '$5::text')},
   ${ACTIVITY_INPUT('act_input', gate('$6::jsonb'))},
   ${activityWrites('act_input')}
-  select ${keyed ? '(select count(*) from claim)::int' : '1'} as claimed, ${job.wake('job')} as woke`;
+  select ${v.keyed ? '(select count(*) from claim)::int' : '1'} as claimed, ${job.wake('job')} as woke,
+    ${v.checked ? '(select json_agg(sup) from sup)' : 'null::json'} as matches`;
 }
 
-const statements = new WeakMap<JobInsert, { plain: string; keyed: string }>();
+const statements = new WeakMap<JobInsert, Map<string, string>>();
+
+/** What the acceptance statement did. */
+export interface Written {
+  /** False when nothing was written: the key was another request's, or (`matches`) suppressions concern the send. */
+  written: boolean;
+  /** What the suppression check found, when the statement checked and found something. */
+  matches: MatchRow[] | null;
+}
 
 /**
  * Acceptance's SQL: the sender's plan and domains, and the one statement that writes an
@@ -159,12 +190,17 @@ export class AcceptRepository {
   /**
    * Writes the send in one statement: the message, its attachments, the recipients (upserted),
    * the emails, the delivery job (pg-boss's row, JobInsert) and the first activities with their
-   * daily counts and events. It commits as a whole or not at all. With a claim, it writes only if
-   * it took the key; returns whether it wrote.
+   * daily counts and events. It commits as a whole or not at all. With a claim it writes only if
+   * it took the key. With `check` (matchInput of the send's addresses) it first looks for
+   * suppressions and writes only when there are none: `rows` were made as if there were none.
    */
-  async write(rows: AcceptRows, job: JobInsert): Promise<boolean> {
-    let sql = statements.get(job);
-    if (!sql) statements.set(job, (sql = { plain: acceptSql(job, false), keyed: acceptSql(job, true) }));
+  async write(rows: AcceptRows, job: JobInsert, check: unknown | null): Promise<Written> {
+    const v: Variant = { keyed: rows.claim !== null, checked: check !== null };
+    const name = `postbox_accept${v.keyed ? '_keyed' : ''}${v.checked ? '_checked' : ''}`;
+    const byName = statements.get(job) ?? new Map<string, string>();
+    statements.set(job, byName);
+    let text = byName.get(name);
+    if (!text) byName.set(name, (text = acceptSql(job, v)));
     const values: unknown[] = [
       JSON.stringify([rows.message]),
       JSON.stringify(rows.attachments),
@@ -173,13 +209,11 @@ export class AcceptRepository {
       rows.jobs,
       JSON.stringify(rows.activities),
     ];
-    if (rows.claim) values.push(JSON.stringify(rows.claim));
-    const [out] = await this.run<{ claimed: number }>(
-      rows.claim ? 'postbox_accept_keyed' : 'postbox_accept',
-      rows.claim ? sql.keyed : sql.plain,
-      values,
-    );
-    return out.claimed > 0;
+    if (v.keyed) values.push(JSON.stringify([rows.claim]));
+    if (v.checked) values.push(JSON.stringify(check));
+    const [out] = await this.run<{ claimed: number; matches: MatchRow[] | null }>(name, text, values);
+    if (out.matches?.length) return { written: false, matches: out.matches };
+    return { written: out.claimed > 0, matches: null };
   }
 
   private async run<R>(name: string, text: string, values: unknown[]): Promise<R[]> {

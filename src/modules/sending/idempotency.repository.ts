@@ -14,7 +14,8 @@ export interface IdempotencyClaim {
 }
 
 /**
- * The CTE `name` that takes the key of `param` (an IdempotencyClaim as jsonb), with its answer,
+ * The CTE `name` that takes the key of `param` (a jsonb array of one IdempotencyClaim, or empty
+ * for none), with its answer,
  * and returns a row only when it did: the key was free, or its row is older than the TTL (it is
  * then taken over). A concurrent twin waits on the key's row until the first commits, then gets
  * no row. The statement's other writes are made only when the claim returned one.
@@ -23,7 +24,7 @@ export function claimCte(name: string, param: string): string {
   return `${name} as (
     insert into idempotency_keys (account_id, key, request_hash, response, created_at)
     select account_id, key, request_hash, response, created_at
-      from jsonb_to_record(${param}) as k(account_id text, key text, request_hash text, response jsonb, created_at timestamptz)
+      from jsonb_to_recordset(${param}) as k(account_id text, key text, request_hash text, response jsonb, created_at timestamptz)
     on conflict (account_id, key) do update
       set request_hash = excluded.request_hash, response = excluded.response, created_at = excluded.created_at
       where idempotency_keys.created_at < excluded.created_at - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})

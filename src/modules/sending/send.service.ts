@@ -1,20 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
-import { jobInsert } from '../../jobs/boss.js';
+import { jobInsert, type JobInsert } from '../../jobs/boss.js';
 import { afterCommit } from '../../lib/pubsub.js';
 import { sendAcceptSeconds, sendsAccepted } from '../../lib/metrics.js';
 import type { TxEventHandler } from '../../core/events.js';
 import { Template } from '../templates/template.entity.js';
 import { visibleTo } from '../../db/scoped.js';
-import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
+import { reasonsFrom, type SuppressionReason } from '../suppressions/suppression.matcher.js';
+import { matchInput } from '../suppressions/suppression.repository.js';
 import { activityNotices } from '../activity/activity.notice.js';
 import type { Address } from '../messages/message.entity.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend, type CheckedSend } from './send.validate.js';
 import { IdempotencyRepository, type IdempotencyClaim } from './idempotency.repository.js';
-import { AcceptRepository } from './accept.repository.js';
-import { acceptRows, recipientsOf } from './accept.rows.js';
+import { AcceptRepository, type AcceptRows } from './accept.repository.js';
+import { acceptRows, recipientsOf, type AcceptPlan } from './accept.rows.js';
 import { senderCache, type Sender, type SenderDomain } from './sender.cache.js';
 import { deliverJob } from './deliver.job.js';
 import { releasePaused } from './release.js';
@@ -122,31 +123,55 @@ export async function acceptSend(
 
   // Everything below writes nothing until the one statement, which writes all of it or nothing.
   const list = recipientsOf(args, domain);
-  const reasons = await reasonsFor(em, auth.accountId, domain.id, [...list.to, ...list.cc, ...list.bcc].map((a) => a.email));
+  const addresses = [...list.to, ...list.cc, ...list.bcc].map((a) => a.email);
+  const job = await jobInsert(services.boss, deliverJob);
+  const draft: Draft = {
+    plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now },
+    list,
+    job,
+    key: key ? { key, requestHash: createHash('sha256').update(JSON.stringify(args)).digest('hex') } : null,
+  };
+  // First as if no suppression concerned the send, checked in the same statement (one round trip);
+  // when one might, the statement wrote nothing and returned what it found, and the send is
+  // judged on it and written by a second statement.
+  let made = make(draft, new Map());
+  let out = await repo.write(made.rows, job, matchInput(auth.accountId, domain.id, [...new Set(addresses.map((a) => a.toLowerCase()))]));
+  if (out.matches) {
+    made = make(draft, await reasonsFrom(out.matches, addresses));
+    out = await repo.write(made.rows, job, null);
+  }
+  if (!out.written) return priorAnswer(em, made.rows.claim!);
+  for (const [topic, notice] of activityNotices(made.rows.activities)) afterCommit(em, topic, notice);
+  sendsAccepted.inc({ surface: opts.surface ?? (opts.bulkEmailId ? 'bulk' : 'graphql'), status: made.status });
+  sendAcceptSeconds.observe((performance.now() - started) / 1000);
+  return made.result;
+}
+
+/** A judged send, ready to be written once its suppressions are known. */
+interface Draft {
+  plan: AcceptPlan;
+  list: ReturnType<typeof recipientsOf>;
+  job: JobInsert;
+  key: { key: string; requestHash: string } | null;
+}
+
+/** The rows and the answer of a send, given the reasons some of its addresses may not be sent to. */
+function make(d: Draft, reasons: Map<string, SuppressionReason>): { rows: AcceptRows; result: SendResult; status: string } {
+  const { list, plan } = d;
   const suppressed = [...list.to, ...list.cc, ...list.bcc].filter((a) => reasons.has(a.email));
   const sendable = list.to.filter((a) => !reasons.has(a.email)).length;
-  const paused = domain.send_paused;
-  const pendingStatus = paused ? 'paused' : checked.sendAt ? 'scheduled' : 'queued';
-  const job = await jobInsert(services.boss, deliverJob);
-  const plan = { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null };
-  const rows = acceptRows(
-    { ...plan, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now },
-    list,
-    reasons,
-    pendingStatus,
+  const paused = plan.domain.send_paused;
+  const sendAt = plan.checked.sendAt;
+  const pendingStatus = paused ? 'paused' : sendAt ? 'scheduled' : 'queued';
+  const rows = acceptRows(plan, list, reasons, pendingStatus, (message_id) =>
     // Held (paused) and all-suppressed messages get no job: unpausing the domain queues them.
-    (message_id) => (sendable && !paused ? job.rows([{ message_id }], checked.sendAt ? { startAfter: checked.sendAt } : {}) : '[]'),
+    sendable && !paused ? d.job.rows([{ message_id }], sendAt ? { startAfter: sendAt } : {}) : '[]',
   );
   const result: SendResult = { message_id: rows.message.id, send_paused: paused, warnings: warningsFor(suppressed, reasons, sendable === 0) };
-  if (key) {
-    const requestHash = createHash('sha256').update(JSON.stringify(args)).digest('hex');
-    rows.claim = { account_id: auth.accountId, key, request_hash: requestHash, response: result, created_at: now.toISOString() };
+  if (d.key) {
+    rows.claim = { account_id: plan.accountId, key: d.key.key, request_hash: d.key.requestHash, response: result, created_at: plan.now.toISOString() };
   }
-  if (!(await repo.write(rows, job))) return priorAnswer(em, rows.claim!);
-  for (const [topic, notice] of activityNotices(rows.activities)) afterCommit(em, topic, notice);
-  sendsAccepted.inc({ surface: opts.surface ?? (opts.bulkEmailId ? 'bulk' : 'graphql'), status: sendable ? pendingStatus : 'suppressed' });
-  sendAcceptSeconds.observe((performance.now() - started) / 1000);
-  return result;
+  return { rows, result, status: sendable ? pendingStatus : 'suppressed' };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RE2JS } from 're2js';
 import type { RecipientList } from './suppression.entity.js';
-import { SuppressionRepository } from './suppression.repository.js';
+import { SuppressionRepository, type MatchRow } from './suppression.repository.js';
 
 /** Why an address must not be sent to; the values of an activity's `suppression_reason`. */
 export type SuppressionReason = 'on_hold' | 'hard_bounced' | 'unsubscribed' | 'spam_complained' | 'blocklisted';
@@ -26,16 +26,23 @@ export async function reasonsFor(
   domainId: string,
   emails: string[],
 ): Promise<Map<string, SuppressionReason>> {
-  const found = new Map<string, Set<SuppressionReason>>();
   const lowered = [...new Set(emails.map((e) => e.toLowerCase()))];
   if (!lowered.length) return new Map();
+  // One round trip for both: the recipient lists by address, and the blocklist's exact entries
+  // by address plus all of its patterns (those must be tried against each address).
+  return reasonsFrom(await new SuppressionRepository(em).matchRows(accountId, domainId, lowered), emails);
+}
+
+/**
+ * The reasons of `emails` from the rows the check read (MatchRow: matchRows, or a statement that
+ * embeds matchCte): list entries by address, blocklist patterns tried against each address.
+ */
+export async function reasonsFrom(rows: MatchRow[], emails: string[]): Promise<Map<string, SuppressionReason>> {
+  const found = new Map<string, Set<SuppressionReason>>();
+  const lowered = [...new Set(emails.map((e) => e.toLowerCase()))];
   const note = (email: string, reason: SuppressionReason) => {
     (found.get(email) ?? found.set(email, new Set()).get(email)!).add(reason);
   };
-
-  // One round trip for both: the recipient lists by address, and the blocklist's exact entries
-  // by address plus all of its patterns (those must be tried against each address).
-  const rows = await new SuppressionRepository(em).matchRows(accountId, domainId, lowered);
   const blocked: { type: 'email' | 'pattern'; pattern: string }[] = [];
   for (const row of rows) {
     if (row.kind === 'list') note(row.email, REASON_OF_LIST[row.list]);
