@@ -7,7 +7,8 @@
  *   list p1    GET /v1/activity/{domain}   first page of 25 over the 30 days
  *   list p40   the same, page 40 (offset 975)
  *   analytics  GET /v1/analytics/date      sent+delivered+opened per day over the 30 days
- * and the service's peak RSS while loaded. p99 "flat" means it does not grow with the data.
+ * and the api process's peak RSS while loaded. p99 "flat" means it does not grow with the data.
+ * Ends with one line `BENCH {...}`: list_p1_p99_growth (1M ÷ 10k), list_p1_rps at 1M, api_rss_mb.
  * Usage: npm run bench:scale [-- seconds [largest]]   (default 6 s per scenario, 1000000)
  */
 import 'reflect-metadata';
@@ -15,8 +16,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startApp } from '../src/app.js';
+import pg from 'pg';
 import { NO_API_LIMITS } from './limits.js';
+import { peakRssOf, printBench, spawnRole, startDb } from './service.js';
 
 const seconds = Number(process.argv[2] ?? 6);
 const largest = Number(process.argv[3] ?? 1_000_000);
@@ -25,22 +27,23 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-scale-'));
 const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
-const app = await startApp({
-  roles: ['api'],
-  env: {
-    DATA_DIR: dir,
-    EMBEDDED_PG_PORT: '5495',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    ADMIN_TOKEN: token,
-    DOMAIN_REQUIRE_DNS: 'false',
-    ...NO_API_LIMITS,
-  },
+const database = await startDb(dir);
+const service = await spawnRole('api', {
+  DATABASE_URL: database.url,
+  DATA_DIR: dir,
+  ADMIN_TOKEN: token,
+  DOMAIN_REQUIRE_DNS: 'false',
+  ...NO_API_LIMITS,
 });
-const url = app.url!;
-const db = app.services.orm.em.getConnection();
-const sql = (q: string, params: unknown[] = []) => db.execute(q, params);
+const url = service.url!;
+const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+// The database stops before this process exits: an idle client's goodbye is not a failure.
+pool.on('error', () => undefined);
+// `?` placeholders, numbered for pg.
+const sql = async (q: string, params: unknown[] = []) => {
+  let n = 0;
+  return (await pool.query(q.replace(/\?/g, () => `$${++n}`), params)).rows;
+};
 
 const created = await fetch(`${url}/v1/domains`, { method: 'POST', headers, body: JSON.stringify({ name: 'scale.example.com' }) });
 const domain = ((await created.json()) as { data: { id: string } }).data;
@@ -84,18 +87,19 @@ async function growTo(target: number) {
 async function load(title: string, path: string) {
   const probe = await fetch(`${url}${path}`, { headers });
   if (!probe.ok) throw new Error(`${title}: ${probe.status} ${await probe.text()}`);
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  const rss = peakRssOf({ api: service.pid });
   const result = await autocannon({ url: `${url}${path}`, connections: 10, duration: seconds, headers });
-  clearInterval(sampler);
+  const peak = rss.stop().api;
   const bad = result.non2xx + result.errors;
   if (bad) throw new Error(`${title}: ${bad} failed requests`);
-  return { title, rps: Math.round(result.requests.average), p99: result.latency.p99, rssMb: Math.round(peak / 1e6) };
+  return { title, rps: Math.round(result.requests.average), p99: result.latency.p99, rssMb: peak };
 }
 
 const now = Math.floor(Date.now() / 1000);
 const range = `date_from=${now - 30 * 86400}&date_to=${now}`;
 const rows: string[] = [];
+const listP1 = new Map<number, { rps: number; p99: number }>();
+let rssMax = 0;
 try {
   for (const size of sizes) {
     const t = Date.now();
@@ -108,6 +112,8 @@ try {
       await load('list p40', `/v1/activity/${domain.id}?${range}&limit=25&page=40`),
       await load('analytics', `/v1/analytics/date?domain_id=${domain.id}&${range}&group_by=days&event[]=sent&event[]=delivered&event[]=opened`),
     ];
+    listP1.set(size, results[1]);
+    rssMax = Math.max(rssMax, ...results.map((r) => r.rssMb));
     for (const r of results) {
       rows.push(`| ${size.toLocaleString('en')} | ${r.title} | ${r.rps} | ${r.p99} | ${(r.rps / base.rps).toFixed(2)} | ${r.rssMb} |`);
     }
@@ -116,7 +122,12 @@ try {
   console.log('| activities | scenario | req/s | p99 ms | vs baseline | peak RSS MB |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
+  const small = listP1.get(sizes[0])!;
+  const big = listP1.get(sizes[sizes.length - 1])!;
+  printBench({ list_p1_p99_growth: +(big.p99 / small.p99).toFixed(2), list_p1_rps: big.rps, api_rss_mb: rssMax });
 } finally {
-  await app.close();
+  await service.stop();
+  await pool.end();
+  await database.stop();
   rmSync(dir, { recursive: true, force: true });
 }
