@@ -8,6 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { createOrm, migrate } from './db/orm.js';
 import { createDns } from './lib/dns.js';
+import { readQueueDepthFrom } from './lib/metrics.js';
 import { bindPubSub, createPgPubSub } from './lib/pubsub.js';
 import { randomSecret } from './lib/secrets.js';
 import { createBoss } from './jobs/boss.js';
@@ -118,6 +119,9 @@ export async function startApp(opts: {
   const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'), { flushMs: config.PUBSUB_FLUSH_MS });
   // Notices registered in a transaction (afterCommit) go out through this pubsub once it commits.
   bindPubSub(orm.em, pubsub);
+  // pg-boss keeps each queue's counts on its queue row (refreshed by its monitor, every
+  // JOB_SUPERVISE_SECONDS): one cheap read per scrape.
+  readQueueDepthFrom(async () => Object.fromEntries((await boss.getQueues()).map((q) => [q.name, q.queuedCount])));
   const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
   const services: AppServices = {
     config,
@@ -150,6 +154,8 @@ export async function startApp(opts: {
   let workerOrm: Awaited<ReturnType<typeof createOrm>> | null = null;
   if (roles.has('worker')) {
     workerOrm = await createOrm(dbUrl, config.WORKER_DB_POOL, (message) => log.debug({ orm: true }, message));
+    // Its transactions send their after-commit notices (live activity) like the API's.
+    bindPubSub(workerOrm.em, pubsub);
     await startWorkers({ ...services, orm: workerOrm });
     log.info('worker started');
   }

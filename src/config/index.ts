@@ -81,7 +81,7 @@ export const configSchema = z.object({
   /** Emails a worker process has in flight at once: built, handed to the transport and recorded. */
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** `email.deliver` jobs (messages) one fetch takes; their statements are made per batch. */
-  DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
+  DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(25),
   /** SMTP connections kept open to one destination host (the smarthost, or each MX host). */
   DELIVERY_CONNECTIONS_PER_HOST: z.coerce.number().int().min(1).max(100).default(5),
   /** Database connections of the worker role's own pool, apart from the API's. */

@@ -62,11 +62,23 @@ export const webhookAttemptSeconds = new Histogram({
  * Jobs waiting in each pg-boss queue. Set when `/metrics` is scraped (a collect function is
  * registered by the process that has a boss), so the figure costs nothing between scrapes.
  */
+let queueDepthSource: (() => Promise<Record<string, number>>) | null = null;
+
+/** Where postbox_queue_depth reads its figures when scraped (the process's pg-boss). */
+export function readQueueDepthFrom(source: () => Promise<Record<string, number>>): void {
+  queueDepthSource = source;
+}
+
 export const queueDepth = new Gauge({
   name: 'postbox_queue_depth',
   help: 'Jobs waiting (created or retrying) per queue, read at scrape time',
   labelNames: ['queue'],
   registers: [registry],
+  async collect() {
+    // A scrape while the database is away leaves the last figures rather than failing /metrics.
+    const depth = await queueDepthSource?.().catch(() => null);
+    for (const [queue, n] of Object.entries(depth ?? {})) this.set({ queue }, n);
+  },
 });
 
 /** HTTP requests of the api role, labelled by route template (`/v1/domains/{domain_id}`), never by raw path. */

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { textArray } from '../../db/sql.js';
 import {
-  DELIVERABLE_MESSAGE,
   PAUSABLE_EMAIL,
   PENDING_EMAIL,
   type EmailStatus,
@@ -11,15 +10,14 @@ import {
 const PAUSED = 'paused' satisfies MessageStatus & EmailStatus;
 const QUEUED = 'queued' satisfies MessageStatus & EmailStatus;
 const SCHEDULED = 'scheduled' satisfies MessageStatus & EmailStatus;
-const SENDING = 'sending' satisfies MessageStatus;
-const SENT = 'sent' satisfies MessageStatus;
 const ERROR = 'error' satisfies MessageStatus;
 const CANCELLED = 'cancelled' satisfies EmailStatus;
 
 /**
- * The status changes of delivery on messages and their emails, as single statements: a status
- * moves only from the states the statement names, so a concurrent change (a cancelled schedule,
- * another worker) is never overwritten.
+ * The status changes of pausing, releasing and giving up on messages and their emails, as single
+ * statements: a status moves only from the states the statement names, so a concurrent change (a
+ * cancelled schedule, another worker) is never overwritten. Delivery's own statements, made per
+ * batch, are in delivery.repository.ts.
  */
 export class MessageRepository {
   constructor(private readonly em: EntityManager) {}
@@ -34,24 +32,6 @@ export class MessageRepository {
     ]);
   }
 
-  /** Moves the message to `sending` if delivery may still take it; false when it was cancelled meanwhile. */
-  async take(messageId: string): Promise<boolean> {
-    const taken = await this.em.execute<{ id: string }[]>(
-      'update messages set status = ?, updated_at = now() where id = ? and status = any(?::text[]) returning id',
-      [SENDING, messageId, textArray(DELIVERABLE_MESSAGE)],
-    );
-    return taken.length > 0;
-  }
-
-  /** `sent` once no email of it is pending any more. */
-  async finishIfDone(messageId: string): Promise<void> {
-    await this.em.execute(
-      `update messages set status = ?, updated_at = now() where id = ? and status = ?
-         and not exists (select 1 from emails where message_id = ? and status = any(?::text[]))`,
-      [SENT, messageId, SENDING, messageId, textArray(PENDING_EMAIL)],
-    );
-  }
-
   /** A message that cannot be sent at all: `error` with the reason, its pending emails cancelled (two statements: run it in a transaction). */
   async fail(messageId: string, reason: string): Promise<void> {
     await this.em.execute('update messages set status = ?, status_message = ?, updated_at = now() where id = ?', [ERROR, reason, messageId]);
@@ -60,15 +40,6 @@ export class MessageRepository {
       messageId,
       textArray(PENDING_EMAIL),
     ]);
-  }
-
-  /** Holds a pending email's row for this transaction; false when it is not pending or another worker holds it. */
-  async lockPendingEmail(emailId: string): Promise<boolean> {
-    const locked = await this.em.execute<{ id: string }[]>(
-      'select id from emails where id = ? and status = any(?::text[]) for update skip locked',
-      [emailId, textArray(PENDING_EMAIL)],
-    );
-    return locked.length > 0;
   }
 
   /**

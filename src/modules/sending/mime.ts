@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { dkimSign } from './dkim.js';
 import type { Address } from '../messages/message.entity.js';
 
 /** Everything one email's MIME message is made of, already personalized and instrumented. */
@@ -24,7 +25,7 @@ export interface MimeInput {
   dkim: { domainName: string; keySelector: string; privateKey: string };
 }
 
-// Builds and signs in memory; the real transport then sends the bytes as they are.
+// Builds in memory (dkim.ts signs); the real transport then sends the bytes as they are.
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
 /** Headers the DKIM signature covers: the defaults plus RFC 8058's, which must be signed. */
@@ -64,7 +65,6 @@ export async function buildMime(m: MimeInput): Promise<{ raw: Buffer; envelope: 
       contentDisposition: a.disposition,
       cid: a.content_id ?? undefined,
     })),
-    dkim: { ...m.dkim, headerFieldNames: SIGNED },
   });
-  return { raw: info.message as Buffer, envelope };
+  return { raw: await dkimSign(info.message as Buffer, m.dkim, SIGNED), envelope };
 }

@@ -22,21 +22,27 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
+/**
+ * Commits in flight at once. One lane alone makes every outcome that arrives during a commit wait
+ * for it to end before its own begins, which doubles the SMTP duplicate window under load; a few
+ * lanes keep it about one commit long while each commit still carries many outcomes.
+ */
+const LANES = 3;
 /** About a minute of trying while the database is away (a restart), before giving the error back. */
 const RECORD_ATTEMPTS = 60;
 /** Outcomes per transaction at most. */
 const BATCH_MAX = 500;
 
 /**
- * Records delivery outcomes by group commit: every outcome that arrives while a transaction is
- * committing waits for the next one, which takes them all (the email updates in one statement,
- * the activities in another). Under load a commit carries many outcomes; alone, an outcome is
- * committed at once. A caller's promise settles when its outcome is durable, so the SMTP
+ * Records delivery outcomes by group commit: outcomes that arrive while LANES transactions are
+ * committing wait for the next free one, which takes them all (the email updates in one
+ * statement, the activities in another). Under load a commit carries many outcomes; alone, an
+ * outcome is committed at once. A caller's promise settles when its outcome is durable, so the SMTP
  * duplicate window (an accepted message whose outcome is not recorded yet) is one commit long.
  */
 export class OutcomeRecorder {
   private readonly queue: Waiting[] = [];
-  private running = false;
+  private lanes = 0;
 
   constructor(
     private readonly orm: Orm,
@@ -46,19 +52,19 @@ export class OutcomeRecorder {
   record(outcome: Outcome): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ outcome, resolve, reject });
-      if (!this.running) void this.drain();
+      if (this.lanes < LANES) void this.drain();
     });
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
+    this.lanes++;
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, BATCH_MAX);
         await this.commitAll(batch);
       }
     } finally {
-      this.running = false;
+      this.lanes--;
     }
   }
 
@@ -86,10 +92,15 @@ export class OutcomeRecorder {
   }
 
   private async commit(outcomes: Outcome[]): Promise<void> {
-    const em = this.orm.em.fork() as EntityManager;
-    const recorded = await em.transactional(async (tx) => {
+    // begin/commit on a fork rather than em.transactional: transactional works in a fork with a
+    // cloned event manager, which the after-commit notices of recordActivities (live activity,
+    // lib/after-commit.ts) do not find; a plain fork shares the ORM's.
+    const tx = this.orm.em.fork() as EntityManager;
+    await tx.begin();
+    let mine: Outcome[];
+    try {
       const done = new Set(await new DeliveryRepository(tx).record(outcomes.map((o) => o.row)));
-      const mine = outcomes.filter((o) => done.has(o.row.id));
+      mine = outcomes.filter((o) => done.has(o.row.id));
       await recordActivities(
         tx,
         mine.flatMap((o) => o.activities.map((a) => ({ ...a, email: o.email }))),
@@ -104,8 +115,11 @@ export class OutcomeRecorder {
           reason: o.hardBounce.reason,
         });
       }
-      return mine;
-    });
-    for (const o of recorded) emailDeliveries.inc({ outcome: o.row.status });
+      await tx.commit();
+    } catch (err) {
+      await tx.rollback().catch(() => undefined);
+      throw err;
+    }
+    for (const o of mine) emailDeliveries.inc({ outcome: o.row.status });
   }
 }
