@@ -1,22 +1,19 @@
 import {
   execute,
-  getNamedType,
-  isInterfaceType,
-  isObjectType,
-  isScalarType,
-  isSpecifiedScalarType,
-  isUnionType,
   Kind,
   OperationTypeNode,
+  typeFromAST,
+  valueFromAST,
   validate,
   type DocumentNode,
   type GraphQLField,
-  type GraphQLOutputType,
+  type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
 import { buildOperationNodeForField, filterSchema } from '@graphql-tools/utils';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createSofa, useSofa } from 'sofa-api';
-import { HIDDEN_FIELDS } from './hidden.js';
+import { dropKeys, dropNulls, hiddenKeys, holdsObjectScalars, plainInput } from './result.js';
 import type { Logger } from 'pino';
 import type { Ctx } from '../src/graphql/context.js';
 import { appErrorOf } from '../src/graphql/errors.js';
@@ -36,51 +33,19 @@ interface CompiledRoute {
   /** sofa's operation for the route, validated once. */
   document: DocumentNode;
   operationName: string | undefined;
+  /**
+   * graphql-jit's function for the operation, made on the route's first call; null: run by
+   * `execute` (an operation whose variables jit would coerce otherwise than graphql does).
+   */
+  compiled?: CompiledQuery | null;
+  /** The variables' default values, which jit leaves out for a non-null variable (`$page: Int! = 1`). */
+  defaults: [string, unknown][];
   /** What sofa generated for the route's segment: its OpenAPI document (openapi.ts merges them). */
   sofa: { openAPIDocument: unknown };
   /** Keys of HIDDEN_FIELDS whose types this route's result can hold. */
   hidden: Set<string>;
   /** Whether the result can hold a custom scalar's object value (JSONObject), which is copied. */
   sharesValues: boolean;
-}
-
-/** Names of the object types a result of `type` can contain, at any depth. */
-function reachableTypes(type: GraphQLOutputType, seen = new Set<string>()): Set<string> {
-  const named = getNamedType(type);
-  if (!isObjectType(named) || seen.has(named.name)) return seen;
-  seen.add(named.name);
-  for (const f of Object.values(named.getFields())) reachableTypes(f.type, seen);
-  return seen;
-}
-
-/** Whether a result of `type` can hold a value of a custom scalar that serialises to an object. */
-function holdsObjectScalars(type: GraphQLOutputType, seen = new Set<string>()): boolean {
-  const named = getNamedType(type);
-  if (seen.has(named.name)) return false;
-  seen.add(named.name);
-  if (isScalarType(named)) return !isSpecifiedScalarType(named) && !TEXT_SCALARS.has(named.name);
-  if (isObjectType(named) || isInterfaceType(named)) return Object.values(named.getFields()).some((f) => holdsObjectScalars(f.type, seen));
-  if (isUnionType(named)) return named.getTypes().some((t) => holdsObjectScalars(t, seen));
-  return false;
-}
-
-/** Custom scalars whose serialised value is a string (scalars.ts). */
-const TEXT_SCALARS = new Set(['IsoTimestamp', 'PlainTimestamp', 'SendAt']);
-
-function hiddenKeys(field: GraphQLField<unknown, unknown>): Set<string> {
-  const types = reachableTypes(field.type);
-  return new Set(HIDDEN_FIELDS.map((h) => h.split('.')).filter(([t]) => types.has(t)).map(([, f]) => f));
-}
-
-/** Drops the named keys from every object of a /v1 answer. */
-function dropKeys(value: unknown, keys: ReadonlySet<string>): void {
-  if (Array.isArray(value)) for (const item of value) dropKeys(item, keys);
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (keys.has(k)) delete (value as Record<string, unknown>)[k];
-      else dropKeys(v, keys);
-    }
-  }
 }
 
 export interface Matched {
@@ -112,21 +77,6 @@ function compilePath(path: string): { regex: RegExp; params: string[] } {
 }
 
 /**
- * Removes the named keys whose value is null, at any depth. `parent.key` names a key only inside
- * what `parent` holds (an object or a list of them): `activity.suppression_reason`.
- */
-function dropNulls(value: unknown, keys: ReadonlySet<string>, parent = ''): void {
-  if (Array.isArray(value)) {
-    for (const item of value) dropNulls(item, keys, parent);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (v === null && (keys.has(k) || keys.has(`${parent}.${k}`))) delete (value as Record<string, unknown>)[k];
-      else dropNulls(v, keys, k);
-    }
-  }
-}
-
-/**
  * /v1's side of the error catalogue: the AppError behind an execution's errors (or one thrown
  * directly) as its status, `{message, errors?}` body and `retry-after` header. Anything else is
  * unexpected: a 500, logged when a logger is given.
@@ -149,8 +99,9 @@ export function errorAnswer(errs: readonly unknown[], log?: Logger, requestId?: 
  * The /v1 surface. sofa-api generates its contract: for each route, the GraphQL operation it runs
  * (`buildOperationNodeForField` over the route's segment of the schema, with sofa's models, as
  * sofa's own router builds it) and the OpenAPI document. sofa does not route requests: each
- * operation is built and validated once here and run with graphql's `execute` on the request's
- * context, so a request costs no fetch Request/Response, no router scan and no JSON round trip.
+ * operation is built and validated once here, compiled by graphql-jit on first use and run on the
+ * request's context, so a request costs no fetch Request/Response, no router scan, no JSON round
+ * trip and no generic walk of the result.
  *
  * Dispatch is one map lookup by method and first path segment, then a scan of that segment's few
  * routes, whatever the number of resources.
@@ -198,6 +149,8 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
       const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation] };
       const invalid = validate(schema, document);
       if (invalid.length) throw new Error(`rest-mapping: the operation of ${key} is invalid: ${invalid[0].message}`);
+      const variables = operation.variableDefinitions ?? [];
+      const jit = variables.every((v) => plainInput(typeFromAST(schema, v.type)));
       const route: CompiledRoute = {
         key,
         spec,
@@ -206,6 +159,10 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
         template: `/v1${spec.path}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
         document,
         operationName: operation.name?.value,
+        compiled: jit ? undefined : null,
+        defaults: variables
+          .filter((v) => v.defaultValue)
+          .map((v) => [v.variable.name.value, valueFromAST(v.defaultValue, typeFromAST(schema, v.type) as GraphQLInputType)]),
         sofa: generated,
         hidden: hiddenKeys(field),
         sharesValues: holdsObjectScalars(field.type),
@@ -232,11 +189,30 @@ export function createRestSurface(schema: GraphQLSchema, table: RouteTable, log:
     return null;
   }
 
+  /**
+   * The route's operation compiled by graphql-jit into one function that walks the result's known
+   * shape (a list page spends most of graphql's time resolving and completing each row's fields).
+   * Compiled on the route's first call, so routes never called cost no memory; an operation jit
+   * cannot compile is run by graphql's `execute`.
+   */
+  function compiledOf(route: CompiledRoute): CompiledQuery | null {
+    if (route.compiled === undefined) {
+      const compiled = compileQuery(schema, route.document, route.operationName);
+      route.compiled = isCompiledQuery(compiled) ? compiled : null;
+      if (!route.compiled) log.warn({ route: route.key, errors: (compiled as { errors?: unknown }).errors }, 'graphql-jit cannot compile a /v1 operation; it runs on execute');
+    }
+    return route.compiled;
+  }
+
   /** The route's operation on the request's context: its root field's value, or the errors. */
   async function run(route: CompiledRoute, ctx: Ctx, variables: Record<string, unknown>): Promise<{ data: unknown } | { errors: readonly unknown[] }> {
     try {
-      const result = await execute({ schema, document: route.document, contextValue: ctx, variableValues: variables, operationName: route.operationName });
-      if (result.errors) return { errors: result.errors };
+      const compiled = compiledOf(route);
+      if (compiled) for (const [name, value] of route.defaults) if (variables[name] === undefined) variables[name] = value;
+      const result = compiled
+        ? await compiled.query(undefined, ctx, variables)
+        : await execute({ schema, document: route.document, contextValue: ctx, variableValues: variables, operationName: route.operationName });
+      if (result.errors?.length) return { errors: result.errors };
       const data = (result.data as Record<string, unknown> | null | undefined)?.[route.field.name] ?? null;
       // A JSON scalar's value is the resolver's own object; the answer is trimmed in place below.
       return { data: route.sharesValues && data !== null ? JSON.parse(JSON.stringify(data)) : data };
