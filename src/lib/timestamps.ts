@@ -7,7 +7,8 @@ export function toDate(value: unknown): Date {
 
 /** `2026-11-22T17:04:05.123000Z`: ISO 8601 UTC with six fractional digits. */
 export function isoTimestamp(value: Date | string): string {
-  return toDate(value).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  // toISOString always ends in `.sssZ`: the milliseconds, then three zeros (every list row has one).
+  return `${toDate(value).toISOString().slice(0, -1)}000Z`;
 }
 
 /** `2026-11-22 17:04:05` in UTC. */
