@@ -12,7 +12,11 @@ export interface TokenRow {
   scopes: string[];
 }
 
-const COLUMNS = 'id, name, status, created_at, scopes';
+// Scopes come as one text (they are names from SCOPES, which hold no space): splitting it is
+// cheaper than the driver's text[] parser, on every row of every page.
+type StoredRow = Omit<TokenRow, 'scopes'> & { scopes: string };
+
+const COLUMNS = "id, name, status, created_at, array_to_string(scopes, ' ') as scopes";
 const ORDER = 'order by created_at desc, id desc limit $2 offset $3';
 
 /** The token list's SQL: one prepared statement for the account, one for a domain-limited caller. */
@@ -22,14 +26,13 @@ export class TokenRepository {
   /** One page of the account's tokens (or of one domain's), newest first. */
   async list(accountId: string, domainId: string | null, limit: number, offset: number): Promise<TokenRow[]> {
     const rows = domainId
-      ? await preparedRows<TokenRow>(
+      ? await preparedRows<StoredRow>(
           this.em,
           'tokens.list.domain',
           `select ${COLUMNS} from api_tokens where account_id = $1 and domain_id = $4 ${ORDER}`,
           [accountId, limit, offset, domainId],
         )
-      : await preparedRows<TokenRow>(this.em, 'tokens.list', `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}`, [accountId, limit, offset]);
-    for (const row of rows) row.created_at = asDate(row.created_at);
-    return rows;
+      : await preparedRows<StoredRow>(this.em, 'tokens.list', `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}`, [accountId, limit, offset]);
+    return rows.map((r) => ({ ...r, created_at: asDate(r.created_at), scopes: r.scopes ? r.scopes.split(' ') : [] }));
   }
 }
