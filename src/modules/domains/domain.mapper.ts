@@ -1,4 +1,5 @@
 import type { Domain } from './domain.entity.js';
+import type { DomainListRow } from './domain.repository.js';
 import type {
   CreatedDomain,
   DomainListItem,
@@ -6,7 +7,7 @@ import type {
   DomainType,
 } from './domain.type.js';
 
-function settings(d: Domain): DomainSettingsType {
+function settings(d: Pick<Domain, 'settings'>): DomainSettingsType {
   const s = d.settings;
   return {
     send_paused: s.send_paused,
@@ -27,7 +28,7 @@ function settings(d: Domain): DomainSettingsType {
  * `notQueued` is the domain's count of accepted messages not yet handed to delivery; the service
  * loads it (DomainService.list, notQueuedOf), the mappers only place it.
  */
-function core(d: Domain, notQueued: number) {
+function core(d: DomainListRow, notQueued: number) {
   return {
     id: d.id,
     name: d.name,
@@ -41,7 +42,7 @@ function core(d: Domain, notQueued: number) {
   };
 }
 
-export function toDomainListItem(d: Domain, notQueued = 0): DomainListItem {
+export function toDomainListItem(d: DomainListRow, notQueued = 0): DomainListItem {
   return {
     ...core(d, notQueued),
     is_cname_verified: d.is_cname_verified,

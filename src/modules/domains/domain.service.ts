@@ -2,7 +2,7 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getPublicSuffix } from 'tldts';
-import { findOwned, visibleTo } from '../../db/scoped.js';
+import { findOwned } from '../../db/scoped.js';
 import { encrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
@@ -10,7 +10,7 @@ import { applyCheck, checkDns } from './dns-check.js';
 import { DEFAULT_DOMAIN_SETTINGS, Domain, type DomainSettings } from './domain.entity.js';
 import { domainSendingResumed } from './domain.events.js';
 import type { CreateDomainArgs, DomainListArgs, DomainSettingsArgs } from './domain.inputs.js';
-import { DomainRepository } from './domain.repository.js';
+import { DomainRepository, type DomainListRow } from './domain.repository.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { type Actor } from '../../core/actor.js';
 import { errors, msg } from '../../core/errors.js';
@@ -73,8 +73,8 @@ async function lockNameFamily(em: EntityManager, name: string): Promise<void> {
   for (const n of names) await domains.lockName(n);
 }
 
-/** A page of domains with each one's count of messages not yet handed to delivery, loaded in one query. */
-export interface CountedPage extends Page<Domain> {
+/** A page of domains with each one's count of messages not yet handed to delivery, read in one statement. */
+export interface CountedPage extends Page<DomainListRow> {
   notQueued: ReadonlyMap<string, number>;
 }
 
@@ -90,16 +90,12 @@ export class DomainService {
   ) {}
 
   async list(auth: Actor, args: DomainListArgs): Promise<CountedPage> {
-    const where: Record<string, unknown> = { ...visibleTo(auth, null) };
-    if (auth.domainId) where.id = auth.domainId;
-    if (args.verified != null) where.is_verified = args.verified;
-    const [rows, total] = await this.em.findAndCount(Domain, where, {
-      orderBy: { created_at: 'desc', id: 'desc' },
-      limit: args.limit,
-      offset: offsetOf(args),
-    });
-    const notQueued = await new DomainRepository(this.em).notQueuedCounts(rows.map((d) => d.id));
-    return { rows, meta: pageMeta(args, rows.length, total), notQueued };
+    const { rows, total } = await new DomainRepository(this.em).listPage(
+      { accountId: auth.accountId, domainId: auth.domainId, verified: args.verified ?? null },
+      args.limit,
+      offsetOf(args),
+    );
+    return { rows, meta: pageMeta(args, rows.length, total), notQueued: new Map(rows.map((r) => [r.id, r.not_queued])) };
   }
 
   async get(auth: Actor, id: string): Promise<Domain> {
