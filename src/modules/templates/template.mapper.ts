@@ -1,5 +1,6 @@
 import { toDomainRef } from '../domains/domain-ref.type.js';
 import type { Template, TemplateCategory } from './template.entity.js';
+import type { TemplateListRow } from './template.repository.js';
 import type { TemplateCategoryType, TemplateDomainTotals, TemplateListItem, TemplateStats, TemplateType } from './template.type.js';
 
 /** What a template has sent so far and its domain's totals (TemplateService.stats). */
@@ -14,7 +15,7 @@ export const NO_NUMBERS: TemplateNumbers = {
   totals: { hard_bounced: 0, soft_bounced: 0, sent: 0, delivered: 0 },
 };
 
-function core(t: Template) {
+function core(t: TemplateListRow) {
   return {
     id: t.id,
     name: t.name,
@@ -28,7 +29,7 @@ function core(t: Template) {
   };
 }
 
-export function toTemplateListItem(t: Template): TemplateListItem {
+export function toTemplateListItem(t: TemplateListRow): TemplateListItem {
   return core(t);
 }
 

@@ -1,6 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { textArray } from '../../db/sql.js';
+import { preparedRows } from '../../db/prepared.js';
+import { asDate, textArray } from '../../db/sql.js';
 import { PENDING_EMAIL, type EmailStatus } from '../messages/status.js';
+import type { Template } from './template.entity.js';
+
+/** A template as its list shows it: the columns the list item is made of, plain (no bodies). */
+export type TemplateListRow = Pick<Template, 'id' | 'name' | 'description' | 'type' | 'image_path' | 'tags' | 'variables' | 'created_at' | 'updated_at'>;
+
+/** One page of templates and the total in one statement (`count(*) over ()` counts before the cut). */
+const LIST_WHERE = 'account_id = $1 and ($2::varchar is null or domain_id = $2)';
+const LIST_SQL = `select id, name, description, type, image_path, tags, variables, created_at, updated_at, count(*) over () as total
+  from templates where ${LIST_WHERE} order by created_at desc, id desc limit $3 offset $4`;
+const COUNT_SQL = `select count(*)::int as n from templates where ${LIST_WHERE}`;
 
 /**
  * How an email's status counts in template_stats (every email counts in `total`):
@@ -24,6 +35,14 @@ export interface TemplateStatsRow {
 
 export class TemplateRepository {
   constructor(private readonly em: EntityManager) {}
+
+  /** One page of the account's templates (or of one domain's), newest first, with the total. */
+  async listPage(accountId: string, domainId: string | null, limit: number, offset: number): Promise<{ rows: TemplateListRow[]; total: number }> {
+    const rows = await preparedRows<TemplateListRow & { total: string }>(this.em, 'templates.list', LIST_SQL, [accountId, domainId, limit, offset]);
+    // A page past the end has no row to carry the total: only then is it counted on its own.
+    const total = rows.length ? Number(rows[0].total) : offset ? (await preparedRows<{ n: number }>(this.em, 'templates.count', COUNT_SQL, [accountId, domainId]))[0].n : 0;
+    return { rows: rows.map(({ total: _total, ...r }) => ({ ...r, created_at: asDate(r.created_at), updated_at: asDate(r.updated_at) })), total };
+  }
 
   /** What the account's emails sent with the template have become, in one pass over them. */
   async stats(templateId: string, accountId: string): Promise<TemplateStatsRow> {
