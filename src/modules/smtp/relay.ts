@@ -85,7 +85,7 @@ export async function relayMessage(services: AppServices, user: RelayUser, raw: 
   }
   const auth: Actor = { accountId: user.accountId, tokenId: `smtp:${user.id}`, scopes: new Set(['email_full']), domainId: user.domainId };
   try {
-    const result = await acceptSend(services, em, auth, toSendArgs(parsed, envelope, account.plan), {});
+    const result = await acceptSend(services, em, auth, toSendArgs(parsed, envelope, account.plan), { surface: 'smtp' });
     return `Message queued as ${result.message_id}`;
   } catch (err) {
     if (isAppError(err)) throw refusalOf(err);
