@@ -1,13 +1,18 @@
 /**
  * /v1 dispatch cost against the number of routes, and the GraphQL twin of a /v1 call.
  *
- * Runs the whole service on a throwaway embedded PostgreSQL and loads it with autocannon from
- * this process, one scenario after another, so every figure comes from the same run:
+ * The service runs as its own process (bench/service.ts: `node dist/src/main.js --role api`) on a
+ * throwaway embedded PostgreSQL this process starts; autocannon loads it from here, one scenario
+ * after another, so the load generator never shares the service's event loop and every figure
+ * comes from the same run:
  *   baseline  GET /health                 (fastify + one `select 1`)
  *   first     GET /v1/token/nope          (the first route table: auth, lookup, 404)
  *   last      GET /v1/invites/nope        (the last route table: the same work)
- *   list      GET /v1/token               (a list through sofa)
+ *   list      GET /v1/token               (a list of one token through /v1)
  *   graphql   POST /graphql { tokens }    (the GraphQL twin of `list`)
+ *   list 25   GET /v1/token?limit=25      (the same list with 25 tokens: per-row cost)
+ * Ends with one line `BENCH {...}`: token_list_ratio (list ÷ baseline), graphql_over_v1
+ * (graphql ÷ list), and the req/s they come from.
  * Usage: npm run bench:routing [-- seconds]   (default 8 s per scenario, 20 connections)
  */
 import 'reflect-metadata';
@@ -17,11 +22,11 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createPubSub } from '@graphql-yoga/subscription';
 import pino from 'pino';
-import { startApp } from '../src/app.js';
 import { buildAppSchema } from '../src/graphql/schema.js';
 import { createRestSurface } from '../rest-mapping/adapter.js';
 import { routeTable } from '../rest-mapping/index.js';
 import { NO_API_LIMITS } from './limits.js';
+import { peakRssOf, printBench, spawnRole, startDb, type RoleProcess } from './service.js';
 
 /** The dispatcher alone: nanoseconds per match() of a route, by its position in the table. */
 async function matchCost() {
@@ -44,40 +49,64 @@ async function matchCost() {
 const seconds = Number(process.argv[2] ?? 8);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-'));
 const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
-const app = await startApp({
-  roles: ['api'],
-  env: { DATA_DIR: dir, EMBEDDED_PG_PORT: '5498', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN: token, ...NO_API_LIMITS },
-});
+const auth = { authorization: `Bearer ${token}` };
+const db = await startDb(dir);
+let api: RoleProcess | null = null;
 
-async function run(name: string, path: string, opts: Partial<autocannon.Options> = {}, expect = 200) {
-  const r = await autocannon({ url: `${app.url}${path}`, connections: 20, duration: seconds, ...opts });
+async function run(name: string, url: string, opts: Partial<autocannon.Options> = {}, expect = 200) {
+  const r = await autocannon({ url, connections: 20, duration: seconds, ...opts });
   const wrong = r.statusCodeStats ? Object.entries(r.statusCodeStats).filter(([code]) => Number(code) !== expect) : [];
   if (wrong.length || r.errors) throw new Error(`${name}: unexpected answers ${JSON.stringify(wrong)} errors=${r.errors}`);
   return { name, rps: Math.round(r.requests.average), p99: r.latency.p99 };
 }
 
-const auth = { authorization: `Bearer ${token}` };
 try {
-  await run('warm-up', '/v1/token', { headers: auth, duration: 2 });
+  api = await spawnRole('api', { DATABASE_URL: db.url, DATA_DIR: dir, ADMIN_TOKEN: token, ...NO_API_LIMITS });
+  const base = api.url!;
+  const listOne = await (await fetch(`${base}/v1/token`, { headers: auth })).json();
+  if (listOne?.data?.length !== 1) throw new Error(`GET /v1/token: ${JSON.stringify(listOne)}`);
+  await run('warm-up', `${base}/v1/token`, { headers: auth, duration: 2 });
+  const rss = peakRssOf({ api: api.pid });
   const rows = [
-    await run('baseline GET /health', '/health'),
-    await run('first table GET /v1/token/nope (404)', '/v1/token/nope', { headers: auth }, 404),
-    await run('last table GET /v1/invites/nope (404)', '/v1/invites/nope', { headers: auth }, 404),
-    await run('list GET /v1/token', '/v1/token', { headers: auth }),
-    await run('GraphQL { tokens }', '/graphql', {
+    await run('baseline GET /health', `${base}/health`),
+    await run('first table GET /v1/token/nope (404)', `${base}/v1/token/nope`, { headers: auth }, 404),
+    await run('last table GET /v1/invites/nope (404)', `${base}/v1/invites/nope`, { headers: auth }, 404),
+    await run('list GET /v1/token', `${base}/v1/token`, { headers: auth }),
+    await run('GraphQL { tokens }', `${base}/graphql`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ tokens { id name status created_at scopes } }' }),
     }),
   ];
+  // The same list with a full page: what each row costs.
+  for (let i = 0; i < 24; i++) {
+    const res = await fetch(`${base}/v1/token`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `bench ${i}`, scopes: ['email_full', 'domains_read'] }),
+    });
+    if (res.status !== 200) throw new Error(`POST /v1/token: ${res.status} ${await res.text()}`);
+  }
+  rows.push(await run('list of 25 GET /v1/token?limit=25', `${base}/v1/token?limit=25`, { headers: auth }));
+  const peak = rss.stop();
   const m = await matchCost();
-  const base = rows[0].rps;
-  console.log(`\n${seconds}s per scenario, 20 connections, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'})`);
+  const [health, first, last, list, graphql] = rows;
+  console.log(`\n${seconds}s per scenario, 20 connections, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}); the api role in its own process, peak RSS ${peak.api} MB`);
   console.log('| scenario | req/s | p99 ms | vs baseline |\n|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.rps} | ${r.p99} | ${(r.rps / base).toFixed(2)} |`);
+  for (const r of rows) console.log(`| ${r.name} | ${r.rps} | ${r.p99} | ${(r.rps / health.rps).toFixed(2)} |`);
   console.log(`\nmatch() over ${m.routes} routes: first ${m.first.method} ${m.first.path} ${m.first.ns.toFixed(0)} ns, last ${m.last.method} ${m.last.path} ${m.last.ns.toFixed(0)} ns (ratio ${(m.last.ns / m.first.ns).toFixed(2)})`);
-  console.log(`last/first route ratio: ${(rows[2].rps / rows[1].rps).toFixed(2)}; GraphQL/v1 ratio: ${(rows[4].rps / rows[3].rps).toFixed(2)}`);
+  console.log(`last/first route ratio: ${(last.rps / first.rps).toFixed(2)}; GraphQL/v1 ratio: ${(graphql.rps / list.rps).toFixed(2)}`);
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  printBench({
+    token_list_ratio: round(list.rps / health.rps),
+    graphql_over_v1: round(graphql.rps / list.rps),
+    token_list_rps: list.rps,
+    health_rps: health.rps,
+    token_list_25_rps: rows[5].rps,
+    api_rss_mb: peak.api,
+  });
 } finally {
-  await app.close();
+  await api?.stop();
+  await db.stop();
   rmSync(dir, { recursive: true, force: true });
 }
