@@ -118,6 +118,10 @@ export const configSchema = z.object({
   WEBHOOK_TEST_SECRET: z.string().min(8).default('postbox-webhook-test-signing-secret'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
   WEBHOOK_RETRY_WINDOW_HOURS: z.coerce.number().min(0.001).default(72),
+  /** Webhook requests a worker has in flight at once (a round claims four times as many). */
+  WEBHOOK_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Kept-alive connections per receiver origin at most; its requests beyond that wait for one. */
+  WEBHOOK_CONNECTIONS_PER_ORIGIN: z.coerce.number().int().min(1).max(256).default(10),
   SMTP_TLS_CERT: z.string().optional(),
   SMTP_TLS_KEY: z.string().optional(),
   /** Where feedback loops send ARF complaints (any address; reports to return paths work without it). */

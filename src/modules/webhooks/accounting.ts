@@ -34,21 +34,33 @@ async function windowStart(tx: EntityManager, webhookId: string, now: Date): Pro
 }
 
 /**
- * Counts a failed attempt (already written) against its webhook, whose row the caller holds
- * locked in `tx`: at NOTIFY_AT the account's admins get one email for the window, at PAUSE_AT the
- * webhook is paused. Both happen in the caller's transaction, with the attempt that caused them.
+ * The failure window of a webhook and the failed attempts in it, those just written included.
+ * Read once per webhook per round, with the webhook row locked by the caller, so every failure
+ * is counted exactly once whichever worker records it.
+ */
+export async function failureWindow(tx: EntityManager, webhookId: string, now: Date): Promise<{ since: Date; failures: number }> {
+  const since = await windowStart(tx, webhookId, now);
+  return { since, failures: await new WebhookRepository(tx).failuresSince(webhookId, since) };
+}
+
+/**
+ * Counts one failed attempt (already written) against its webhook, whose row the caller holds
+ * locked in `tx`; `failures` is the count in the window up to and including this attempt, so a
+ * round's failures of one webhook are accounted one after another, as if recorded one by one:
+ * at NOTIFY_AT the account's admins get one email for the window, at PAUSE_AT the webhook is
+ * paused. Both happen in the caller's transaction, with the attempts that caused them.
  * SPEC.md sets these thresholds "for email webhooks" only: SMS webhooks and inbound-route targets
- * are stopped by a 410 or by the retry window alone (deliver.ts).
+ * are stopped by a 410 or by the retry window alone (record.ts).
  */
 export async function accountFailure(
   tx: EntityManager,
   services: Pick<AppServices, 'boss' | 'config'>,
   webhook: Webhook,
   now: Date,
+  window: { since: Date; failures: number },
 ): Promise<AccountingOutcome> {
   if (webhook.kind !== WEBHOOK_KIND.email || !webhook.enabled || webhook.paused_reason) return 'none';
-  const since = await windowStart(tx, webhook.id, now);
-  const failures = await new WebhookRepository(tx).failuresSince(webhook.id, since);
+  const { since, failures } = window;
   if (failures >= PAUSE_AT) {
     pauseWebhook(webhook, 'failures', now);
     return 'paused';

@@ -1,149 +1,157 @@
-import { LockMode } from '@mikro-orm/core';
+import { webhookAttempts, webhookAttemptSeconds } from '../../lib/metrics.js';
 import { decrypt } from '../../lib/secrets.js';
-import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
-import { accountFailure, pauseWebhook } from './accounting.js';
-import { postWebhook, type WebhookCallResult } from './http.js';
-import { attemptNotice } from './log.notice.js';
-import type { LoggedAttempt } from './log.mapper.js';
-import { nextAttemptAt } from './schedule.js';
+import { postWebhook } from './http.js';
+import { recordRound, type Outcome } from './record.js';
 import { signatureHeaders } from './sign.js';
-import { DELIVERY, Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity.js';
-import { WebhookRepository, type Claimed } from './webhook.repository.js';
+import { EngineRepository } from './engine.repository.js';
+import type { Claimed } from './webhook.repository.js';
 
-/** Deliveries claimed per round, and how many requests of a round are in flight at once. */
-export const CLAIM_BATCH = 50;
-const IN_FLIGHT = 10;
 /**
- * A claimed delivery's next_attempt_at is pushed this far ahead while its round runs, so another
- * worker skips it; if this worker dies, the delivery becomes due again afterwards. Twice the
- * longest a round can take (its requests, IN_FLIGHT at a time, each up to the timeout plus a
- * second to record), so a live worker's lease never runs out while a killed one's deliveries
- * wait well under a minute with the defaults (40 s), not minutes.
+ * Deliveries claimed per round: a few times what is in flight, so one claim and one record
+ * statement cover many attempts. The next round is claimed when half of this one is left.
  */
-export function leaseMs(timeoutMs: number): number {
-  return 2 * Math.ceil(CLAIM_BATCH / IN_FLIGHT) * (timeoutMs + 1000);
+export function claimBatch(inFlight: number): number {
+  return inFlight * 4;
 }
 
-/** One signed POST of a claimed delivery, then its outcome recorded. */
-async function attempt(services: AppServices, d: Claimed): Promise<void> {
+/**
+ * A claimed delivery's next_attempt_at is pushed this far ahead while it waits and is attempted,
+ * so another worker skips it; if this worker dies, the delivery becomes due again afterwards.
+ * Twice the longest it can take to be recorded: up to half a round plus two rounds (two
+ * dispatch lanes, dispatch.ts) queued before it, `inFlight` at a time, each up to the timeout,
+ * then its own turn, plus a second each to record. So a live worker's lease never runs out,
+ * while a killed one's deliveries wait a minute and a half at most with the defaults.
+ */
+export function leaseMs(timeoutMs: number, inFlight: number): number {
+  const batch = claimBatch(inFlight);
+  return 2 * (Math.ceil((batch / 2 + 2 * batch) / inFlight) + 1) * (timeoutMs + 1000);
+}
+
+/**
+ * Decrypted signing secrets by their sealed form: decrypting costs more than signing, and a round
+ * holds many deliveries of few webhooks. A new secret (a new sealed value) is simply a new entry.
+ */
+const secrets = new Map<string, string>();
+function secretOf(appSecret: string, sealed: string): string {
+  let secret = secrets.get(sealed);
+  if (secret === undefined) {
+    if (secrets.size >= 1000) secrets.clear();
+    secret = decrypt(appSecret, sealed);
+    secrets.set(sealed, secret);
+  }
+  return secret;
+}
+
+/** One signed POST of a claimed delivery; its outcome is recorded with the round's. */
+async function attempt(services: AppServices, d: Claimed): Promise<Outcome> {
   const { config } = services;
   const at = new Date();
-  const secret = decrypt(config.APP_SECRET, d.secret_enc);
   const result = await postWebhook({
     url: d.url,
     body: d.body,
     // The same id on every retry (receivers de-duplicate on it); a fresh timestamp and signatures.
-    headers: signatureHeaders(secret, d.body, d.id, at),
+    headers: signatureHeaders(secretOf(config.APP_SECRET, d.secret_enc), d.body, d.id, at),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     dns: services.dns,
+    connectionsPerOrigin: config.WEBHOOK_CONNECTIONS_PER_ORIGIN,
   });
-  await recordOutcome(services, d, at, result);
+  webhookAttempts.inc({ result: result.ok ? 'delivered' : 'failed' });
+  webhookAttemptSeconds.observe(result.durationMs / 1000);
+  return { claimed: d, at, result };
+}
+
+/** One batch of claimed deliveries: recorded together once all its attempts are done. */
+interface Round {
+  left: number;
+  outcomes: Outcome[];
 }
 
 /**
- * Writes the attempt to the log and moves the delivery on. A failure takes a transaction with the
- * webhook row locked, so the failure accounting of concurrent attempts counts each exactly once;
- * a success needs neither (successes of one webhook must not queue behind each other on it).
+ * The delivery line of one tick: batches of claimed deliveries go in (add), WEBHOOK_IN_FLIGHT
+ * requests are in flight at any time across batches, and each batch is recorded (record.ts) as
+ * soon as its last attempt is done, one record after another, while later batches post. `add`
+ * returns once half a round or less is waiting, so the caller claims (or dispatches) the next
+ * batch while these post: neither the claim nor the record leaves the connections idle.
  */
-export async function recordOutcome(services: AppServices, claimed: Claimed, at: Date, r: WebhookCallResult): Promise<void> {
-  if (r.ok) return recordSuccess(services, claimed, at, r);
-  const { config } = services;
-  await services.orm.em.fork().transactional(async (tx) => {
-    const delivery = await tx.findOneOrFail(WebhookDelivery, { id: claimed.id });
-    const webhook = await tx.findOneOrFail(Webhook, { id: delivery.webhook.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const logged = tx.create(WebhookAttempt, {
-      webhook_id: webhook.id,
-      delivery_id: delivery.id,
-      type: delivery.type,
-      attempted_at: at,
-      success: r.ok,
-      status: r.status,
-      duration_ms: r.durationMs,
-      response_excerpt: r.excerpt?.slice(0, 1000) ?? null,
-      error: r.error?.slice(0, 1000) ?? null,
-    });
-    await tx.flush();
-    await new WebhookRepository(tx).notifyOnCommit(attemptNotice({ id: webhook.id, account_id: webhook.account.id, domain_id: webhook.domain?.id ?? null }, logged));
-    delivery.attempts += 1;
-    delivery.last_status = r.status;
-    const now = new Date();
-    if (r.ok) {
-      delivery.state = DELIVERY.delivered;
-      delivery.next_attempt_at = null;
-      return;
+export class Conveyor {
+  private readonly queue: Array<{ d: Claimed; round: Round }> = [];
+  private active = 0;
+  private recording: Promise<void> = Promise.resolve();
+  private readonly inFlight: number;
+  private readonly lowWater: number;
+  private wake: Array<() => void> = [];
+
+  constructor(private readonly services: AppServices) {
+    this.inFlight = services.config.WEBHOOK_IN_FLIGHT;
+    this.lowWater = claimBatch(this.inFlight) / 2;
+  }
+
+  /** Until when a delivery taken now is leased. */
+  lease(): Date {
+    return new Date(Date.now() + leaseMs(this.services.config.WEBHOOK_TIMEOUT_MS, this.inFlight));
+  }
+
+  async add(claimed: Claimed[]): Promise<void> {
+    if (!claimed.length) return;
+    const round: Round = { left: claimed.length, outcomes: [] };
+    for (const d of claimed) this.queue.push({ d, round });
+    this.pump();
+    while (this.queue.length > this.lowWater) await new Promise<void>((resolve) => this.wake.push(resolve));
+  }
+
+  /** Resolves once every delivery added is attempted and recorded. */
+  async finish(): Promise<void> {
+    while (this.active || this.queue.length) await new Promise<void>((resolve) => this.wake.push(resolve));
+    await this.recording;
+  }
+
+  private pump(): void {
+    while (this.active < this.inFlight && this.queue.length) {
+      const { d, round } = this.queue.shift()!;
+      this.active++;
+      void this.attempt(d, round);
     }
-    if (r.gone) {
-      delivery.state = DELIVERY.failed;
-      delivery.next_attempt_at = null;
-      pauseWebhook(webhook, 'gone', now);
-    } else if (r.permanent) {
-      delivery.state = DELIVERY.failed;
-      delivery.next_attempt_at = null;
-    } else {
-      const next = nextAttemptAt(delivery.attempts, now, Math.random, r.retryAfterSeconds, {
-        createdAt: delivery.created_at,
-        hours: config.WEBHOOK_RETRY_WINDOW_HOURS,
-      });
-      delivery.next_attempt_at = next;
-      if (!next) {
-        delivery.state = DELIVERY.gaveUp;
-        // Down for the whole window: stop sending until someone looks. A replayed old delivery
-        // that fails its single attempt gives up again without pausing the webhook.
-        if (delivery.attempts > 1) pauseWebhook(webhook, 'retry_window', now);
-      }
+    const waiting = this.wake;
+    this.wake = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  private async attempt(d: Claimed, round: Round): Promise<void> {
+    try {
+      round.outcomes.push(await attempt(this.services, d));
+    } catch (err) {
+      // A secret that no longer decrypts: the lease makes it due again later; the others go on.
+      this.services.log.error({ err, delivery: d.id }, 'webhook delivery could not be attempted');
     }
-    await accountFailure(tx, services, webhook, now);
-  });
+    if (--round.left === 0) {
+      // recordRound never throws; records run one at a time, in the order rounds finish.
+      this.recording = this.recording.then(() => recordRound(this.services, round.outcomes));
+    }
+    this.active--;
+    this.pump();
+  }
 }
 
 /**
- * The common case in one statement (no webhook lock, nothing to count): the attempt logged, the
- * delivery done, and live subscribers told, all when it commits.
+ * Attempts due deliveries until none is due or the time budget is spent; returns how many were
+ * claimed. Each claim takes a round (one statement) into the conveyor, and the next is claimed
+ * while that one posts. Everything claimed is attempted and recorded when this returns.
  */
-async function recordSuccess(services: AppServices, d: Claimed, at: Date, r: WebhookCallResult): Promise<void> {
-  const attempt: LoggedAttempt = {
-    id: newId(),
-    delivery_id: d.id,
-    type: d.type,
-    attempted_at: at,
-    success: true,
-    status: r.status,
-    duration_ms: r.durationMs,
-    response_excerpt: r.excerpt?.slice(0, 1000) ?? null,
-    error: null,
-  };
-  const notice = attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt);
-  await new WebhookRepository(services.orm.em.fork()).recordDelivered(d.id, attempt, notice);
-}
-
-/** Runs `work` over `items` with at most `limit` in flight. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(runners);
-}
-
-/** Attempts due deliveries until none is due or the time budget is spent; returns how many. */
-export async function deliverDue(services: AppServices, budgetMs = 20_000): Promise<number> {
+export async function deliverDue(services: AppServices, budgetMs = 20_000, conveyor = new Conveyor(services)): Promise<number> {
+  const batch = claimBatch(services.config.WEBHOOK_IN_FLIGHT);
   const stop = Date.now() + budgetMs;
   let total = 0;
-  for (;;) {
-    const now = new Date();
-    const lease = new Date(now.getTime() + leaseMs(services.config.WEBHOOK_TIMEOUT_MS));
-    const claimed = await new WebhookRepository(services.orm.em.fork()).claimDue(now, lease, CLAIM_BATCH);
-    await pool(claimed, IN_FLIGHT, async (d) => {
-      try {
-        await attempt(services, d);
-      } catch (err) {
-        // The lease makes it due again later; one broken delivery must not stop the others.
-        services.log.error({ err, delivery: d.id }, 'webhook delivery could not be recorded');
-      }
-    });
-    total += claimed.length;
-    if (claimed.length < CLAIM_BATCH || Date.now() > stop) return total;
+  const repo = await EngineRepository.of(services.orm.em);
+  try {
+    for (;;) {
+      const claimed = await repo.claimDue(new Date(), conveyor.lease(), batch);
+      total += claimed.length;
+      await conveyor.add(claimed);
+      if (claimed.length < batch || Date.now() > stop) return total;
+    }
+  } finally {
+    await conveyor.finish();
   }
 }

@@ -3,7 +3,8 @@ import { newId } from '../../lib/ids.js';
 import type { Plan } from '../accounts/plans.js';
 import { deliveryBody, isSmsEvent, type EventRow } from './payload.js';
 import { WEBHOOK_KIND } from './webhook.entity.js';
-import { WebhookRepository, type NewDelivery, type WebhookRow } from './webhook.repository.js';
+import { EngineRepository } from './engine.repository.js';
+import type { Claimed, NewDelivery, WebhookRow } from './webhook.repository.js';
 
 /** Events taken per transaction: enough to amortise the round trips, small enough to keep locks short. */
 export const DISPATCH_BATCH = 200;
@@ -46,47 +47,94 @@ export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[]
 }
 
 /**
- * Turns one batch of undispatched events into deliveries, in one transaction: the events are
- * locked (skip locked, so several workers share the backlog), one delivery is written per
- * subscribed webhook (unique per webhook and event, so a re-run writes nothing twice), and the
- * events are marked dispatched. Returns how many events were taken.
+ * What the dispatching worker does with the deliveries it writes: it attempts them itself, so
+ * they are written leased to it (due at `lease()`, like claimed ones) and handed to `deliver`
+ * once committed, with no claim statement; if the worker dies first, they become due when the
+ * lease runs out.
  */
-export async function dispatchBatch(em: EntityManager, limit = DISPATCH_BATCH): Promise<number> {
-  return em.transactional(async (tx) => {
-    const repo = new WebhookRepository(tx);
-    const events = await repo.lockUndispatched(limit);
-    if (!events.length) return 0;
+export interface DispatchHandOff {
+  lease: () => Date;
+  deliver: (claimed: Claimed[]) => Promise<void>;
+}
+
+/**
+ * Turns one batch of undispatched events into deliveries, in one transaction: the events are
+ * taken and marked dispatched (skip locked, so several workers share the backlog), and one
+ * delivery is written per subscribed webhook (unique per webhook and event, so a re-run writes
+ * nothing twice). Returns how many events were taken, and the deliveries written
+ * when they are leased to the caller (`lease` given).
+ */
+export async function dispatchBatch(
+  em: EntityManager,
+  lease: Date | null = null,
+  limit = DISPATCH_BATCH,
+): Promise<{ events: number; claimed: Claimed[] }> {
+  return (await EngineRepository.of(em)).dispatch(async (tx) => {
+    const now = new Date().toISOString();
+    const events = await tx.takeEvents(limit, now);
+    if (!events.length) return { events: 0, claimed: [] };
     // A paused or disabled webhook gets no new deliveries.
-    const webhooks = await repo.candidates({
+    const webhooks = await tx.candidates({
       types: [...new Set(events.map((e) => e.type))],
       domains: [...new Set(events.filter((e) => e.domain_id).map((e) => e.domain_id!))],
       accounts: [...new Set(events.filter((e) => !e.domain_id && e.account_id && !isSmsEvent(e.type)).map((e) => e.account_id!))],
       smsNumbers: [...new Set(events.filter((e) => isSmsEvent(e.type)).map(smsNumberOf).filter((n) => n !== null))],
       platformWide: events.some((e) => !e.domain_id && !e.account_id),
     });
-    const now = new Date().toISOString();
-    const rows: NewDelivery[] = events.flatMap((event) =>
+    const targeted = events.flatMap((event) =>
       targetsOf(event, webhooks).map((w) => ({
-        id: `msg_${newId(24)}`,
-        webhook_id: w.id,
-        event_id: event.id,
-        type: event.type,
-        body: deliveryBody(event, w),
+        w,
+        row: { id: `msg_${newId(24)}`, webhook_id: w.id, event_id: event.id, type: event.type, body: deliveryBody(event, w) } as NewDelivery,
       })),
     );
-    if (rows.length) await repo.insertDeliveries(rows, now);
-    await repo.markDispatched(events.map((e) => e.id), now);
-    return events.length;
+    const written = await tx.writeDeliveries(
+      targeted.map((t) => t.row),
+      now,
+      lease?.toISOString() ?? now,
+    );
+    const claimed: Claimed[] = !lease
+      ? []
+      : targeted
+          .filter((t) => written.has(t.row.id))
+          .map(({ w, row }) => ({
+            id: row.id,
+            webhook_id: w.id,
+            type: row.type,
+            body: row.body,
+            url: w.url,
+            secret_enc: w.secret_enc,
+            account_id: w.account_id,
+            domain_id: w.domain_id,
+          }));
+    return { events: events.length, claimed };
   });
 }
 
-/** Dispatches until the backlog is empty or the time budget is spent. */
-export async function dispatchEvents(em: EntityManager, budgetMs = 20_000): Promise<number> {
+/**
+ * Dispatch transactions at a time (skip locked keeps their events apart): one's commit, a WAL
+ * flush, overlaps the other's statements.
+ */
+const LANES = 2;
+
+/**
+ * Dispatches until the backlog is empty or the time budget is spent. With `handOff`, each
+ * batch's deliveries go to the caller as soon as they are committed, while the next batch is
+ * dispatched (the caller's `deliver` paces it).
+ */
+export async function dispatchEvents(em: EntityManager, handOff?: DispatchHandOff, budgetMs = 20_000): Promise<number> {
   const stop = Date.now() + budgetMs;
   let total = 0;
-  for (;;) {
-    const n = await dispatchBatch(em.fork());
-    total += n;
-    if (n < DISPATCH_BATCH || Date.now() > stop) return total;
-  }
+  const lane = async () => {
+    for (;;) {
+      const { events, claimed } = await dispatchBatch(em.fork(), handOff ? handOff.lease() : null);
+      total += events;
+      if (handOff && claimed.length) await handOff.deliver(claimed);
+      if (events < DISPATCH_BATCH || Date.now() > stop) return;
+    }
+  };
+  // Both lanes end before this does, even when one fails, so nothing is handed off afterwards.
+  const ended = await Promise.allSettled(Array.from({ length: LANES }, lane));
+  const failed = ended.find((e) => e.status === 'rejected');
+  if (failed) throw failed.reason;
+  return total;
 }

@@ -1,6 +1,6 @@
 import { defineWorker } from '../../jobs/job.js';
 import type { AppServices } from '../../services.js';
-import { deliverDue } from './deliver.js';
+import { Conveyor, deliverDue } from './deliver.js';
 import { dispatchEvents } from './dispatch.js';
 import { webhookTickJob } from './dispatch.job.js';
 
@@ -20,10 +20,28 @@ export const webhookTickWorker = defineWorker(webhookTickJob, async (_data, serv
   }
 });
 
-/** One round of the engine, without scheduling the next: what tests call to advance it. */
+/**
+ * One round of the engine, without scheduling the next: what tests call to advance it. New
+ * deliveries go from the dispatcher straight onto this worker's conveyor (leased to it, no claim),
+ * posting while the next events are dispatched; then due retries are claimed. When it returns,
+ * every event taken is dispatched and every delivery taken is attempted and recorded.
+ */
 export async function runTick(services: AppServices): Promise<{ dispatched: number; attempted: number }> {
-  const dispatched = await dispatchEvents(services.orm.em.fork());
-  const attempted = await deliverDue(services);
+  const conveyor = new Conveyor(services);
+  let fresh = 0;
+  let dispatched: number;
+  try {
+    dispatched = await dispatchEvents(services.orm.em.fork(), {
+      lease: () => conveyor.lease(),
+      deliver: (claimed) => {
+        fresh += claimed.length;
+        return conveyor.add(claimed);
+      },
+    });
+  } finally {
+    await conveyor.finish();
+  }
+  const attempted = fresh + (await deliverDue(services, undefined, conveyor));
   return { dispatched, attempted };
 }
 

@@ -1,7 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
+import type { Dispatcher } from 'undici';
 import type { Dns } from '../../lib/dns.js';
+import { receiverAgent, CallError } from './receivers.js';
 import { refusal } from './ssrf.js';
 
 export interface WebhookCallResult {
@@ -26,23 +27,33 @@ export interface PostWebhookOptions {
   timeoutMs: number;
   allowPrivate: boolean;
   dns: Dns;
+  /** Keep-alive connections kept at most per receiver origin (config.WEBHOOK_CONNECTIONS_PER_ORIGIN). */
+  connectionsPerOrigin?: number;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
 const EXCERPT_CHARS = 1000;
-
-/** A failure raised before any response: it carries whether a retry could help. */
-class CallError extends Error {
-  constructor(
-    message: string,
-    readonly permanent: boolean,
-  ) {
-    super(message);
-  }
-}
+const DEFAULT_CONNECTIONS = 10;
 
 /** URL check shared by the API (validation) and the delivery: http(s) with a host, nothing else. */
 export function webhookUrlProblem(raw: string): string | null {
+  const parsed = parseTarget(raw);
+  return typeof parsed === 'string' ? parsed : null;
+}
+
+interface Target {
+  url: URL;
+  /** The hostname without IPv6 brackets. */
+  host: string;
+}
+
+/** Parsed webhook URLs: a round posts many deliveries to few URLs. */
+const targets = new Map<string, Target>();
+
+/** The URL and its host, or why it cannot be a webhook's. */
+function parseTarget(raw: string): Target | string {
+  const known = targets.get(raw);
+  if (known) return known;
   let url: URL;
   try {
     url = new URL(raw);
@@ -51,29 +62,10 @@ export function webhookUrlProblem(raw: string): string | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs are allowed';
   if (!url.hostname) return 'the URL has no host';
-  return null;
-}
-
-/**
- * The socket's address lookup, through the service's resolver. The check runs on the very
- * addresses handed to connect(), so a name that resolved publicly a moment ago and now points
- * at loopback (DNS rebinding) is refused: there is no second resolution to win a race against.
- */
-function guardedLookup(dns: Dns, allowPrivate: boolean): LookupFunction {
-  return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    dns
-      .a(hostname)
-      .then((addresses) => {
-        if (!addresses.length) throw new CallError(`DNS: no address for ${hostname}`, true);
-        const usable = allowPrivate ? addresses : addresses.filter((a) => !refusal(a));
-        if (!usable.length) throw new CallError(refusal(addresses[0])!, true);
-        if (options?.all) callback(null, usable.map((address) => ({ address, family: 4 })));
-        else callback(null, usable[0], 4);
-      })
-      .catch((err: unknown) => {
-        callback(err instanceof CallError ? err : new CallError(`DNS: ${(err as Error).message} for ${hostname}`, true));
-      });
-  }) as LookupFunction;
+  if (targets.size >= 1000) targets.clear();
+  const target = { url, host: url.hostname.replace(/^\[|\]$/g, '') };
+  targets.set(raw, target);
+  return target;
 }
 
 function retryAfter(value: string | string[] | undefined): number | null {
@@ -98,7 +90,7 @@ function failed(started: number, error: string, permanent: boolean): WebhookCall
   };
 }
 
-function answered(started: number, status: number, body: string, headers: http.IncomingHttpHeaders): WebhookCallResult {
+function answered(started: number, status: number, body: string, headers: IncomingHttpHeaders): WebhookCallResult {
   const ok = status >= 200 && status < 300;
   let error: string | null = null;
   if (!ok) error = status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
@@ -114,94 +106,122 @@ function answered(started: number, status: number, body: string, headers: http.I
   };
 }
 
-/** One POST of a webhook body; never throws, never follows redirects. */
+/**
+ * A kept-alive connection the receiver closed while idle shows up as a socket error on the next
+ * request over it, before any answer. One more try (on a fresh connection, within the same
+ * deadline) tells that apart from a receiver that is really down. The receiver may have got the
+ * first request: it sees the same webhook-id twice, which it de-duplicates on anyway.
+ */
+const STALE_SOCKET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * One POST of a webhook body over the receiver's kept-alive connections; never throws, never
+ * follows redirects (undici's dispatcher does not). The timeout covers connect, send and answer;
+ * it starts once the request has one of the origin's connections (receivers.ts), so requests
+ * waiting behind a slow receiver's others are not failed for its slowness.
+ */
 export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookCallResult> {
   const started = Date.now();
-  const problem = webhookUrlProblem(opts.url);
-  if (problem) return failed(started, problem, true);
-  const url = new URL(opts.url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // Node connects to a literal IP without calling lookup, so literals are checked here.
+  const target = parseTarget(opts.url);
+  if (typeof target === 'string') return failed(started, target, true);
+  const { url, host } = target;
+  // Node connects to a literal IP without calling lookup, so literals are checked here (and the
+  // connected address once more in receivers.ts).
   if (isIP(host) && !opts.allowPrivate) {
     const refused = refusal(host);
     if (refused) return failed(started, refused, true);
   }
+  const agent = receiverAgent(opts.dns, opts.allowPrivate, opts.connectionsPerOrigin ?? DEFAULT_CONNECTIONS, opts.timeoutMs);
+  const release = await agent.slot(url.origin);
+  try {
+    const begun = Date.now();
+    const deadline = begun + opts.timeoutMs;
+    let result = await once(agent.dispatcher, url, opts, begun, deadline);
+    if (result.retry && Date.now() < deadline) result = await once(agent.dispatcher, url, opts, begun, deadline);
+    return result.result;
+  } finally {
+    release();
+  }
+}
 
-  return new Promise<WebhookCallResult>((resolve) => {
+interface Once {
+  result: WebhookCallResult;
+  /** Failed on a socket error before any answer: worth one more try. */
+  retry: boolean;
+}
+
+function once(dispatcher: Dispatcher, url: URL, opts: PostWebhookOptions, started: number, deadline: number): Promise<Once> {
+  return new Promise<Once>((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (result: WebhookCallResult) => {
+    let controller: Dispatcher.DispatchController | null = null;
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: WebhookCallResult, retry = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(result);
+      resolve({ result, retry });
     };
-    const body = Buffer.from(opts.body, 'utf8');
-    let request: http.ClientRequest;
-    try {
-      request = send(url, host, body, opts, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => finish(answered(started, res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers));
-        res.on('data', (chunk: Buffer) => {
-          if (size >= MAX_BODY_BYTES) return;
-          chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
-          size += chunk.length;
-          // Enough of the answer for the log; the rest is not worth waiting for.
-          if (size >= MAX_BODY_BYTES) {
-            done();
-            res.destroy();
-          }
-        });
-        res.on('end', done);
-        res.on('error', done);
-        res.on('close', done);
-      });
-    } catch (err) {
-      // Only a malformed request (a header value node refuses) throws here; no retry fixes that.
-      return finish(failed(started, `invalid request: ${(err as Error).message}`, true));
-    }
-    timer = setTimeout(() => {
+    const timeoutMs = Math.max(1, deadline - Date.now());
+    const timer = setTimeout(() => {
       finish(failed(started, `timeout after ${opts.timeoutMs} ms`, false));
-      request.destroy();
-    }, opts.timeoutMs);
-    request.on('error', (err: Error) => {
-      const permanent = err instanceof CallError ? err.permanent : false;
-      finish(failed(started, err instanceof CallError ? err.message : connectionError(err), permanent));
-    });
-    request.end(body);
+      // Before the connection is up there is nothing to abort yet: onRequestStart does it.
+      controller?.abort(new Error('timeout'));
+    }, timeoutMs);
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (settled) c.abort(new Error('timeout'));
+      },
+      onResponseStart(_c, statusCode, h) {
+        status = statusCode;
+        headers = h;
+      },
+      onResponseData(c, chunk) {
+        if (size >= MAX_BODY_BYTES) return;
+        chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
+        size += chunk.length;
+        // Enough of the answer for the log; the rest is not worth waiting for.
+        if (size >= MAX_BODY_BYTES) {
+          finish(answered(started, status, Buffer.concat(chunks).toString('utf8'), headers));
+          c.abort(new Error('response excerpt complete'));
+        }
+      },
+      onResponseEnd() {
+        finish(answered(started, status, Buffer.concat(chunks).toString('utf8'), headers));
+      },
+      onResponseError(_c, err) {
+        finish(...failure(started, err, status !== 0));
+      },
+    };
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Postbox-Webhooks/1.0',
+            ...opts.headers,
+          },
+          body: opts.body,
+        },
+        handler,
+      );
+    } catch (err) {
+      finish(...failure(started, err as Error, false));
+    }
   });
 }
 
-function send(
-  url: URL,
-  host: string,
-  body: Buffer,
-  opts: PostWebhookOptions,
-  onResponse: (res: http.IncomingMessage) => void,
-): http.ClientRequest {
-  return (url.protocol === 'https:' ? https : http).request(
-    {
-      protocol: url.protocol,
-      hostname: host,
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      agent: false,
-      lookup: guardedLookup(opts.dns, opts.allowPrivate),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Postbox-Webhooks/1.0',
-        ...opts.headers,
-        'content-length': String(body.length),
-        connection: 'close',
-      },
-    },
-    onResponse,
-  );
-}
-
-function connectionError(err: Error): string {
+/** What a failure before (or during) the answer means for the attempt. */
+function failure(started: number, err: Error, answering: boolean): [WebhookCallResult, boolean] {
   const code = (err as NodeJS.ErrnoException).code;
-  return code ? `connection failed: ${code}` : `connection failed: ${err.message}`;
+  if (err instanceof CallError) return [failed(started, err.message, err.permanent), false];
+  // A header value or URL undici refuses to send; no retry fixes that.
+  if (code === 'UND_ERR_INVALID_ARG') return [failed(started, `invalid request: ${err.message}`, true), false];
+  return [failed(started, code ? `connection failed: ${code}` : `connection failed: ${err.message}`, false), !answering && STALE_SOCKET.has(code ?? '')];
 }

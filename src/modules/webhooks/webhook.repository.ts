@@ -1,9 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CHANNEL } from '../../lib/pubsub.js';
 import type { Plan } from '../accounts/plans.js';
-import type { LoggedAttempt } from './log.mapper.js';
-import type { EventRow } from './payload.js';
-import { DELIVERY, WEBHOOK_KIND, type DeliveryState, type WebhookKind } from './webhook.entity.js';
+import { DELIVERY, type DeliveryState, type WebhookKind } from './webhook.entity.js';
 
 /** A text[] parameter of data (ids, types), sent as JSON so no value needs escaping and an empty list stays a list. */
 const TEXT_ARRAY = 'array(select jsonb_array_elements_text(?::jsonb))';
@@ -15,8 +12,6 @@ const textArray = (values: readonly string[]) => JSON.stringify(values);
  */
 /** What a replay queues again. */
 const REPLAYABLE: readonly DeliveryState[] = [DELIVERY.failed, DELIVERY.gaveUp];
-/** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
-const DISPATCHED: readonly WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
 
 /** What a delivery round needs of a claimed delivery and its webhook. */
 export interface Claimed {
@@ -38,6 +33,7 @@ export interface WebhookRow {
   domain_id: string | null;
   sms_number_id: string | null;
   url: string;
+  secret_enc: string;
   events: string[];
   created_at: Date;
   plan: Plan;
@@ -53,6 +49,31 @@ export interface EventReach {
   platformWide: boolean;
 }
 
+/** One attempt's log row, timestamps as ISO text. */
+interface AttemptRow {
+  id: string;
+  delivery_id: string;
+  attempted_at: string;
+  status: number | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+}
+
+export type DeliveredRow = AttemptRow;
+
+export interface FailedRow extends AttemptRow {
+  error: string | null;
+  state: DeliveryState;
+  next_attempt_at: string | null;
+}
+
+/** Where a delivery stands, as its retry schedule needs it. */
+export interface DeliveryProgress {
+  id: string;
+  attempts: number;
+  created_at: Date;
+}
+
 export interface NewDelivery {
   id: string;
   webhook_id: string;
@@ -62,55 +83,49 @@ export interface NewDelivery {
 }
 
 /**
- * The webhook engine's SQL: claiming and recording deliveries, turning events into deliveries,
- * counting failures, replaying. States and kinds come from webhook.entity.ts and go in as
- * parameters, never as literals in the text.
+ * The webhook engine's SQL on the entity manager (its transactions): recording failed attempts,
+ * counting failures, replaying, an inbound route's deliveries. The hot statements (claim, record
+ * successes, dispatch) are in engine.repository.ts. States and kinds come from
+ * webhook.entity.ts and go in as parameters, never as literals in the text.
  */
 export class WebhookRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** Due deliveries of enabled, unpaused webhooks, oldest due first, leased to the caller until `leaseUntil`. */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Claimed[]> {
-    return this.em.execute<Claimed[]>(
-      `update webhook_deliveries d set next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
-         from webhooks w
-        where w.id = d.webhook_id and d.id in (
-          select d2.id from webhook_deliveries d2 join webhooks w2 on w2.id = d2.webhook_id
-           where d2.state = ? and d2.next_attempt_at <= ?::timestamptz
-             and w2.enabled and w2.paused_reason is null
-           order by d2.next_attempt_at limit ? for update of d2 skip locked)
-        returning d.id, d.webhook_id, d.type, d.body, w.url, w.secret_enc, w.account_id, w.domain_id`,
-      [leaseUntil.toISOString(), now.toISOString(), DELIVERY.pending, now.toISOString(), limit],
+  /**
+   * The deliveries of one webhook's failed attempts, locked for the caller's transaction (which
+   * holds the webhook row too), with what the retry schedule needs.
+   */
+  lockDeliveries(ids: string[]): Promise<DeliveryProgress[]> {
+    return this.em.execute<DeliveryProgress[]>(
+      `select id, attempts, created_at from webhook_deliveries where id = any(${TEXT_ARRAY}) for update`,
+      [textArray(ids)],
     );
   }
 
-  /**
-   * A successful attempt in one statement: the attempt logged, the delivery done, and `notice`
-   * (log.notice.ts) sent when it commits. Nothing is written nor sent if the delivery is gone.
-   */
-  async recordDelivered(deliveryId: string, attempt: LoggedAttempt, notice: string): Promise<void> {
-    await this.em.execute(
-      `with a as (
+  /** Failed attempts logged and their deliveries moved on (state and next try decided by the caller); returns the deliveries written. */
+  async recordFailed(rows: FailedRow[]): Promise<Set<string>> {
+    if (!rows.length) return new Set();
+    const written = await this.em.execute<{ delivery_id: string }[]>(
+      `with x as (
+         select * from jsonb_to_recordset(?::jsonb)
+           as x(id text, delivery_id text, attempted_at timestamptz, status int, duration_ms int, response_excerpt text,
+                error text, state text, next_attempt_at timestamptz)
+       ),
+       a as (
          insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
-         select ?, d.webhook_id, d.id, d.type, ?::timestamptz, true, ?, ?, ?, null from webhook_deliveries d where d.id = ?
-         returning id
+         select x.id, d.webhook_id, d.id, d.type, x.attempted_at, false, x.status, x.duration_ms, x.response_excerpt, x.error
+           from x join webhook_deliveries d on d.id = x.delivery_id
+         returning delivery_id
        ),
        u as (
-         update webhook_deliveries set state = ?, attempts = attempts + 1, last_status = ?,
-                next_attempt_at = null, updated_at = now() where id = ?
+         update webhook_deliveries d set state = x.state, attempts = d.attempts + 1, last_status = x.status,
+                next_attempt_at = x.next_attempt_at, updated_at = now()
+           from x where d.id = x.delivery_id
        )
-       select pg_notify(?, ?) from a`,
-      [
-        attempt.id, attempt.attempted_at.toISOString(), attempt.status, attempt.duration_ms, attempt.response_excerpt, deliveryId,
-        DELIVERY.delivered, attempt.status, deliveryId,
-        CHANNEL, notice,
-      ],
+       select delivery_id from a`,
+      [JSON.stringify(rows)],
     );
-  }
-
-  /** Sends a NOTIFY on the pubsub channel, delivered when (and only if) the transaction commits. */
-  async notifyOnCommit(text: string): Promise<void> {
-    await this.em.execute('select pg_notify(?, ?)', [CHANNEL, text]);
+    return new Set(written.map((r) => r.delivery_id));
   }
 
   /** The latest successful test request of a webhook (a create or an update sends one). */
@@ -148,35 +163,7 @@ export class WebhookRepository {
     return rows.length;
   }
 
-  /** Undispatched events, oldest first, locked (skip locked, so several workers share the backlog). */
-  lockUndispatched(limit: number): Promise<EventRow[]> {
-    return this.em.execute<EventRow[]>(
-      `select id, account_id, domain_id, type, payload, created_at from domain_events
-        where dispatched_at is null order by created_at, id limit ? for update skip locked`,
-      [limit],
-    );
-  }
-
-  /** Enabled, unpaused email and SMS webhooks subscribed to one of the types and placed where one of the events is. */
-  candidates(reach: EventReach): Promise<WebhookRow[]> {
-    return this.em.execute<WebhookRow[]>(
-      `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number_id, w.url, w.events, w.created_at, a.plan
-         from webhooks w join accounts a on a.id = w.account_id
-        where w.enabled and w.paused_reason is null and w.kind in (?) and w.events && ${TEXT_ARRAY}
-          and (w.domain_id = any(${TEXT_ARRAY}) or w.account_id = any(${TEXT_ARRAY})
-               or w.sms_number_id = any(${TEXT_ARRAY}) or ?::boolean)`,
-      [
-        DISPATCHED,
-        textArray(reach.types),
-        textArray(reach.domains),
-        textArray(reach.accounts),
-        textArray(reach.smsNumbers),
-        reach.platformWide,
-      ],
-    );
-  }
-
-  /** Pending deliveries due at `now`; one per webhook and event, so a re-run writes nothing twice. */
+  /** Pending deliveries due at `now` (an inbound route's); one per webhook and event, so a re-run writes nothing twice. */
   async insertDeliveries(rows: NewDelivery[], now: string): Promise<void> {
     await this.em.execute(
       `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
@@ -187,7 +174,5 @@ export class WebhookRepository {
     );
   }
 
-  async markDispatched(eventIds: string[], now: string): Promise<void> {
-    await this.em.execute(`update domain_events set dispatched_at = ?::timestamptz where id = any(${TEXT_ARRAY})`, [now, textArray(eventIds)]);
-  }
+
 }

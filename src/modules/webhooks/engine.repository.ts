@@ -1,0 +1,139 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Pool, PoolClient } from 'pg';
+import type { EventRow } from './payload.js';
+import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
+import type { Claimed, DeliveredRow, EventReach, NewDelivery, WebhookRow } from './webhook.repository.js';
+
+/** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
+const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
+
+/*
+ * The engine's hot statements, on the ORM's own pool as named prepared statements: the ORM
+ * inlines parameters into the SQL text, which for a round's JSON of bodies and log rows means
+ * quoting hundreds of kilobytes and planning afresh each time. Here each statement is parsed once
+ * per pooled connection and its parameters are sent apart. States and kinds are parameters.
+ */
+
+const CLAIM = `update webhook_deliveries d set next_attempt_at = $1::timestamptz, updated_at = $2::timestamptz
+    from webhooks w
+   where w.id = d.webhook_id and d.id in (
+     select d2.id from webhook_deliveries d2 join webhooks w2 on w2.id = d2.webhook_id
+      where d2.state = $3 and d2.next_attempt_at <= $2::timestamptz
+        and w2.enabled and w2.paused_reason is null
+      order by d2.next_attempt_at limit $4 for update of d2 skip locked)
+   returning d.id, d.webhook_id, d.type, d.body, w.url, w.secret_enc, w.account_id, w.domain_id`;
+
+const DELIVERED = `with x as (
+     select * from jsonb_to_recordset($1::jsonb)
+       as x(id text, delivery_id text, attempted_at timestamptz, status int, duration_ms int, response_excerpt text)
+   ),
+   a as (
+     insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
+     select x.id, d.webhook_id, d.id, d.type, x.attempted_at, true, x.status, x.duration_ms, x.response_excerpt, null
+       from x join webhook_deliveries d on d.id = x.delivery_id
+     returning delivery_id
+   ),
+   u as (
+     update webhook_deliveries d set state = $2, attempts = d.attempts + 1, last_status = x.status,
+            next_attempt_at = null, updated_at = now()
+       from x where d.id = x.delivery_id
+   )
+   select delivery_id from a`;
+
+/* Taken and marked in one pass: the rows are written once, not locked and then updated. */
+const TAKE_EVENTS = `with taken as (
+     update domain_events set dispatched_at = $2::timestamptz
+      where id in (select id from domain_events where dispatched_at is null order by created_at, id limit $1 for update skip locked)
+      returning id, account_id, domain_id, type, payload, created_at
+   )
+   select * from taken order by created_at, id`;
+
+const CANDIDATES = `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number_id, w.url, w.secret_enc, w.events, w.created_at, a.plan
+    from webhooks w join accounts a on a.id = w.account_id
+   where w.enabled and w.paused_reason is null and w.kind = any($1::text[]) and w.events && $2::text[]
+     and (w.domain_id = any($3::text[]) or w.account_id = any($4::text[]) or w.sms_number_id = any($5::text[]) or $6::boolean)`;
+
+const WRITE_DELIVERIES = `with ins as (
+     insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
+     select id, webhook_id, event_id, type, body, $2, 0, $3::timestamptz, $4::timestamptz, $4::timestamptz
+       from jsonb_to_recordset($1::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)
+     on conflict (webhook_id, event_id) do nothing
+     returning id
+   )
+   select id from ins`;
+
+/** One dispatch transaction's statements, on its connection. */
+export class DispatchTx {
+  constructor(private readonly client: PoolClient) {}
+
+  /**
+   * The oldest undispatched events (skip locked, so several workers share the backlog), marked
+   * dispatched at `now` by this transaction, in the order they happened.
+   */
+  async takeEvents(limit: number, now: string): Promise<EventRow[]> {
+    return (await this.client.query<EventRow>({ name: 'webhooks.take_events', text: TAKE_EVENTS, values: [limit, now] })).rows;
+  }
+
+  /** Enabled, unpaused email and SMS webhooks subscribed to one of the types and placed where one of the events is. */
+  async candidates(reach: EventReach): Promise<WebhookRow[]> {
+    const values = [DISPATCHED, reach.types, reach.domains, reach.accounts, reach.smsNumbers, reach.platformWide];
+    return (await this.client.query<WebhookRow>({ name: 'webhooks.candidates', text: CANDIDATES, values })).rows;
+  }
+
+  /**
+   * Pending deliveries due at `due` (a lease when the dispatching worker attempts them itself),
+   * one per webhook and event so a re-run writes nothing twice. Returns the ids written.
+   */
+  async writeDeliveries(rows: NewDelivery[], now: string, due: string): Promise<Set<string>> {
+    if (!rows.length) return new Set();
+    const values = [JSON.stringify(rows), DELIVERY.pending, due, now];
+    const written = await this.client.query<{ id: string }>({ name: 'webhooks.write_deliveries', text: WRITE_DELIVERIES, values });
+    return new Set(written.rows.map((r) => r.id));
+  }
+}
+
+export class EngineRepository {
+  private constructor(private readonly pool: Pool) {}
+
+  static async of(em: EntityManager): Promise<EngineRepository> {
+    return new EngineRepository(await em.getConnection().getNativeClient());
+  }
+
+  /** Due deliveries of enabled, unpaused webhooks, oldest due first, leased to the caller until `leaseUntil`. */
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Claimed[]> {
+    const values = [leaseUntil.toISOString(), now.toISOString(), DELIVERY.pending, limit];
+    return (await this.pool.query<Claimed>({ name: 'webhooks.claim', text: CLAIM, values })).rows;
+  }
+
+  /**
+   * A round's successful attempts in one statement: each attempt logged and its delivery done.
+   * Returns the deliveries written (one whose delivery is gone, its webhook deleted, is not).
+   */
+  async recordDelivered(rows: DeliveredRow[]): Promise<Set<string>> {
+    if (!rows.length) return new Set();
+    const values = [JSON.stringify(rows), DELIVERY.delivered];
+    const written = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered', text: DELIVERED, values });
+    return new Set(written.rows.map((r) => r.delivery_id));
+  }
+
+  /** Runs `work` in one transaction on one pooled connection. */
+  async dispatch<T>(work: (tx: DispatchTx) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('begin');
+      const result = await work(new DispatchTx(client));
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      // A connection that cannot even roll back is not given back to the pool.
+      broken = await client.query('rollback').then(
+        () => false,
+        () => true,
+      );
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import { LockMode } from '@mikro-orm/core';
+import { newId } from '../../lib/ids.js';
+import type { AppServices } from '../../services.js';
+import { accountFailure, failureWindow, pauseWebhook } from './accounting.js';
+import type { WebhookCallResult } from './http.js';
+import { attemptNotice } from './log.notice.js';
+import { nextAttemptAt } from './schedule.js';
+import { DELIVERY, Webhook, type WebhookPause } from './webhook.entity.js';
+import { EngineRepository } from './engine.repository.js';
+import { WebhookRepository, type Claimed, type DeliveredRow, type FailedRow } from './webhook.repository.js';
+
+/** One attempt of a round: the claimed delivery, when its request started, and what came of it. */
+export interface Outcome {
+  claimed: Claimed;
+  at: Date;
+  result: WebhookCallResult;
+}
+
+const LOG_CHARS = 1000;
+
+/** An attempt as logged, and the live notice of it (log.notice.ts) to send once it is committed. */
+function logged(o: Outcome) {
+  const { claimed: d, at, result: r } = o;
+  const attempt = {
+    id: newId(),
+    delivery_id: d.id,
+    type: d.type,
+    attempted_at: at,
+    success: r.ok,
+    status: r.status,
+    duration_ms: r.durationMs,
+    response_excerpt: r.excerpt?.slice(0, LOG_CHARS) ?? null,
+    error: r.ok ? null : (r.error?.slice(0, LOG_CHARS) ?? null),
+  };
+  const row = {
+    id: attempt.id,
+    delivery_id: d.id,
+    attempted_at: at.toISOString(),
+    status: attempt.status,
+    duration_ms: attempt.duration_ms,
+    response_excerpt: attempt.response_excerpt,
+  };
+  return { row, error: attempt.error, notice: attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt) };
+}
+
+/**
+ * Writes a round's attempts and moves their deliveries on: every success in one statement (no
+ * webhook lock, nothing to count), then the failures of each webhook in one transaction that
+ * locks that webhook once. Live subscribers hear of each attempt once its statement or
+ * transaction has committed (pubsub `live`: batched, and only if some process listens to the
+ * account's topic).
+ * Never throws: what could not be recorded stays leased and is attempted again once the lease
+ * runs out (receivers de-duplicate on webhook-id).
+ */
+export async function recordRound(services: AppServices, outcomes: Outcome[]): Promise<void> {
+  const delivered: Array<ReturnType<typeof logged>> = [];
+  const failedByWebhook = new Map<string, Outcome[]>();
+  for (const o of outcomes) {
+    if (o.result.ok) delivered.push(logged(o));
+    else {
+      const group = failedByWebhook.get(o.claimed.webhook_id);
+      if (group) group.push(o);
+      else failedByWebhook.set(o.claimed.webhook_id, [o]);
+    }
+  }
+  try {
+    const rows: DeliveredRow[] = delivered.map((l) => l.row);
+    const written = await (await EngineRepository.of(services.orm.em)).recordDelivered(rows);
+    for (const l of delivered) if (written.has(l.row.delivery_id)) services.pubsub.live(l.notice.topic, l.notice.detail);
+  } catch (err) {
+    services.log.error({ err, deliveries: delivered.length }, 'webhook deliveries could not be recorded');
+  }
+  for (const [webhookId, group] of failedByWebhook) {
+    try {
+      await recordFailures(services, webhookId, group);
+    } catch (err) {
+      // One webhook's broken record must not stop the others'.
+      services.log.error({ err, webhook: webhookId, deliveries: group.length }, 'webhook failures could not be recorded');
+    }
+  }
+}
+
+/**
+ * One webhook's failed attempts of a round, in the order they started, with the webhook row
+ * locked: each delivery is retried, failed or given up as its schedule says, then each failure
+ * is accounted in turn against the window's count (accounting.ts), so the thresholds behave as
+ * if the attempts were recorded one by one, and concurrent workers count each exactly once.
+ */
+async function recordFailures(services: AppServices, webhookId: string, group: Outcome[]): Promise<void> {
+  const hours = services.config.WEBHOOK_RETRY_WINDOW_HOURS;
+  const told: Array<ReturnType<typeof logged>['notice']> = [];
+  await services.orm.em.fork().transactional(async (tx) => {
+    const webhook = await tx.findOne(Webhook, { id: webhookId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // Deleted meanwhile: its deliveries went with it.
+    if (!webhook) return;
+    const repo = new WebhookRepository(tx);
+    const progress = new Map((await repo.lockDeliveries(group.map((o) => o.claimed.id))).map((d) => [d.id, d]));
+    const now = new Date();
+    const rows: FailedRow[] = [];
+    const notices: Array<ReturnType<typeof logged>['notice']> = [];
+    const pauses: Array<WebhookPause | null> = [];
+    for (const o of [...group].sort((a, b) => a.at.getTime() - b.at.getTime())) {
+      const d = progress.get(o.claimed.id);
+      if (!d) continue;
+      const r = o.result;
+      const attempts = d.attempts + 1;
+      let next: Date | null = null;
+      let state: FailedRow['state'] = DELIVERY.failed;
+      let pause: WebhookPause | null = null;
+      if (r.gone) pause = 'gone';
+      else if (!r.permanent) {
+        next = nextAttemptAt(attempts, now, Math.random, r.retryAfterSeconds, { createdAt: new Date(d.created_at), hours });
+        state = next ? DELIVERY.pending : DELIVERY.gaveUp;
+        // Down for the whole window: stop sending until someone looks. A replayed old delivery
+        // that fails its single attempt gives up again without pausing the webhook.
+        if (!next && attempts > 1) pause = 'retry_window';
+      }
+      const l = logged(o);
+      rows.push({ ...l.row, error: l.error, state, next_attempt_at: next?.toISOString() ?? null });
+      notices.push(l.notice);
+      pauses.push(pause);
+    }
+    if (!rows.length) return;
+    const written = await repo.recordFailed(rows);
+    rows.forEach((row, i) => {
+      if (written.has(row.delivery_id)) told.push(notices[i]);
+    });
+    const window = await failureWindow(tx, webhook.id, now);
+    let failures = window.failures - rows.length;
+    for (const pause of pauses) {
+      if (pause) pauseWebhook(webhook, pause, now);
+      failures++;
+      await accountFailure(tx, services, webhook, now, { since: window.since, failures });
+    }
+  });
+  // Committed (transactional threw otherwise): now the attempts may be told.
+  for (const n of told) services.pubsub.live(n.topic, n.detail);
+}
