@@ -114,6 +114,17 @@ describe('GET /v1/domains', () => {
     }
   });
 
+  it('answers a page past the end empty, with the total still counted', async () => {
+    await createDomain();
+    const first = await s.rest('GET', '/domains?limit=10');
+    const { total, last_page } = first.body.meta;
+    expect(total).toBeGreaterThan(0);
+    const res = await s.rest('GET', `/domains?limit=10&page=${last_page + 3}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+    expect(res.body.meta).toMatchObject({ total, last_page, current_page: last_page + 3, from: null, to: null });
+  });
+
   it('filters by verified, strictly', async () => {
     const d = await createDomain();
     await publishRecords(d.id);

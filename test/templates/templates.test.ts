@@ -118,6 +118,17 @@ describe('GET /v1/templates', () => {
     }
   });
 
+  it('answers a page past the end empty, with the total still counted', async () => {
+    await createTemplate(s, { name: 'Past the end' });
+    const first = await s.rest('GET', '/templates?limit=10');
+    const { total, last_page } = first.body.meta;
+    expect(total).toBeGreaterThan(0);
+    const res = await s.rest('GET', `/templates?limit=10&page=${last_page + 3}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+    expect(res.body.meta).toMatchObject({ total, last_page, current_page: last_page + 3, from: null, to: null });
+  });
+
   it('defaults to 25 per page, newest first', async () => {
     const newest = await createTemplate(s, { name: 'Newest' });
     const res = await s.rest('GET', '/templates');
