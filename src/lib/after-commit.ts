@@ -14,7 +14,10 @@ interface Pending {
   always: boolean;
 }
 
-/** The sink of each ORM, found from any of its EntityManagers (forks share the event manager). */
+/**
+ * The sink of each ORM, found from any of its EntityManagers by their configuration (forks share
+ * it; a transaction's fork gets a clone of the event manager, so that cannot be the key).
+ */
 const sinks = new WeakMap<object, NoticeSink>();
 /** Notices waiting for their transaction (or savepoint) to commit, by transaction context. */
 const pending = new WeakMap<object, Pending[]>();
@@ -33,7 +36,7 @@ const opening = new WeakMap<object, object>();
  * Does nothing when no pubsub is bound to the ORM (scripts, migrations).
  */
 export function afterCommit(em: EntityManager, topic: string, detail: unknown, opts: { always?: boolean } = {}): void {
-  const sink = sinks.get(em.getEventManager());
+  const sink = sinks.get(em.config);
   if (!sink) return;
   const always = opts.always ?? false;
   const ctx = em.isInTransaction() ? (em.getTransactionContext() as object | undefined) : undefined;
@@ -53,9 +56,8 @@ export function afterCommit(em: EntityManager, topic: string, detail: unknown, o
  * nested transactions (savepoints) alike.
  */
 export function bindAfterCommit(em: EntityManager, sink: NoticeSink): void {
-  const events = em.getEventManager();
-  if (sinks.has(events)) return;
-  sinks.set(events, sink);
+  if (sinks.has(em.config)) return;
+  sinks.set(em.config, sink);
   const subscriber: EventSubscriber = {
     beforeTransactionStart(args: TransactionEventArgs) {
       // Only a savepoint's start names a transaction: the one it opens inside.
@@ -87,5 +89,6 @@ export function bindAfterCommit(em: EntityManager, sink: NoticeSink): void {
       if (args.transaction) pending.delete(args.transaction as object);
     },
   };
-  events.registerSubscriber(subscriber);
+  // Transaction forks clone the event manager with its subscribers, so they have it too.
+  em.getEventManager().registerSubscriber(subscriber);
 }
