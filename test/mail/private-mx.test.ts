@@ -99,6 +99,8 @@ describe('MAIL_TRANSPORT=mx with MX_ALLOW_PRIVATE=true', () => {
     // 127.0.0.2: permitted now, and nothing listens there.
     s.dns.add('closed.test', { type: 'MX', exchange: 'mx.closed.test', priority: 10 });
     s.dns.add('mx.closed.test', { type: 'A', address: '127.0.0.2' });
+    s.dns.add('pooled.test', { type: 'MX', exchange: 'mx.pooled.test', priority: 10 });
+    s.dns.add('mx.pooled.test', { type: 'A', address: '127.0.0.1' });
   });
   afterAll(async () => {
     await s?.close();
@@ -110,6 +112,14 @@ describe('MAIL_TRANSPORT=mx with MX_ALLOW_PRIVATE=true', () => {
     expect(email.status).toBe('delivered');
     expect(smtp.peers).toEqual(['::1']);
     expect(smtp.messages).toBe(1);
+  });
+
+  it('sends one after another to an MX over one reused connection', async () => {
+    const before = smtp.peers.length;
+    const sent = smtp.messages;
+    for (let i = 0; i < 3; i++) expect((await settled(s, await send(s, [`r${i}@pooled.test`])))[0].status).toBe('delivered');
+    expect(smtp.messages).toBe(sent + 3);
+    expect(smtp.peers.slice(before)).toEqual(['127.0.0.1']);
   });
 
   it('a connection that fails is deferred with a generic reason, without address or errno', async () => {

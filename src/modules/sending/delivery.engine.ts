@@ -5,8 +5,13 @@ import type { AppServices } from '../../services.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { OutcomeRecorder } from './recorder.js';
 
-/** How long a claim on an email lasts without renewal: the job heartbeat's, so both run out together when a worker dies. */
-export const leaseSeconds = (config: Config) => config.JOB_HEARTBEAT_SECONDS;
+/**
+ * How long a claim on an email lasts without renewal: half the job heartbeat. pg-boss refreshes
+ * a job's heartbeat every half of it and fails the job once it is a whole one old, so when a
+ * worker dies its emails' leases have run out before its jobs are retried, and the retry takes
+ * them at once instead of finding them held and backing off.
+ */
+export const leaseSeconds = (config: Config) => Math.max(5, Math.floor(config.JOB_HEARTBEAT_SECONDS / 2));
 
 /** At most `size` tasks at once, the others waiting in order. */
 class Slots {
