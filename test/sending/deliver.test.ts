@@ -91,6 +91,20 @@ describe('delivery to a real SMTP server', () => {
     expect(events[0].payload).toMatchObject({ message_id: messageId, email: to, subject: 'Hi Alice', tags: ['welcome'], type: 'sent', meta: [] });
   });
 
+  it('counts deliveries and their SMTP time on /metrics, with the queue depth read at scrape time', async () => {
+    const to = `counted-${Date.now()}@example.net`;
+    const before = await (await fetch(`${s.url}/metrics`)).text();
+    const count = (text: string, line: RegExp) => Number(line.exec(text)?.[1] ?? 0);
+    const res = await send({ to: [{ email: to }] });
+    await settled(s, res.headers.get('x-message-id')!);
+    const after = await (await fetch(`${s.url}/metrics`)).text();
+    const delivered = /^postbox_email_deliveries_total\{outcome="delivered"\} (\d+)$/m;
+    const timed = /^postbox_delivery_seconds_count (\d+)$/m;
+    expect(count(after, delivered)).toBe(count(before, delivered) + 1);
+    expect(count(after, timed)).toBe(count(before, timed) + 1);
+    expect(after).toMatch(/^postbox_queue_depth\{queue="email\.deliver"\} \d+$/m);
+  });
+
   it('sends each to-recipient its own copy, and cc/bcc with the first', async () => {
     const a = `a-${Date.now()}@example.net`;
     const b = `b-${Date.now()}@example.org`;
