@@ -16,16 +16,15 @@ export function claimBatch(inFlight: number): number {
 }
 
 /**
- * A claimed delivery's next_attempt_at is pushed this far ahead while it waits and is attempted,
- * so another worker skips it; if this worker dies, the delivery becomes due again afterwards.
- * Twice the longest it can take to be recorded: up to half a round plus two rounds (two
- * dispatch lanes, dispatch.ts) queued before it, `inFlight` at a time, each up to the timeout,
- * then its own turn, plus a second each to record. So a live worker's lease never runs out,
- * while a killed one's deliveries wait a minute and a half at most with the defaults.
+ * How long a delivery taken now (claimed, or written leased by the dispatcher) is leased: its
+ * next_attempt_at is pushed this far ahead, so another worker skips it; if this worker dies, it
+ * becomes due again afterwards. Twice the longest it can take to be recorded when every request
+ * runs into the timeout: the `ahead` deliveries before it and its own turn, `inFlight` at a
+ * time, each up to the timeout plus a second to record. So a live worker's lease does not run
+ * out, while a killed one's deliveries wait one to two minutes with the defaults.
  */
-export function leaseMs(timeoutMs: number, inFlight: number): number {
-  const batch = claimBatch(inFlight);
-  return 2 * (Math.ceil((batch / 2 + 2 * batch) / inFlight) + 1) * (timeoutMs + 1000);
+export function leaseMs(timeoutMs: number, inFlight: number, ahead: number): number {
+  return 2 * (Math.ceil(ahead / inFlight) + 1) * (timeoutMs + 1000);
 }
 
 /**
@@ -88,9 +87,13 @@ export class Conveyor {
     this.lowWater = claimBatch(this.inFlight) / 2;
   }
 
-  /** Until when a delivery taken now is leased. */
-  lease(): Date {
-    return new Date(Date.now() + leaseMs(this.services.config.WEBHOOK_TIMEOUT_MS, this.inFlight));
+  /**
+   * Until when `count` deliveries taken now are leased. Ahead of them: what waits and what is in
+   * flight, and as many again as `count` for the batch another dispatch lane may add meanwhile.
+   */
+  lease(count: number): Date {
+    const ahead = this.queue.length + this.active + 2 * count;
+    return new Date(Date.now() + leaseMs(this.services.config.WEBHOOK_TIMEOUT_MS, this.inFlight, ahead));
   }
 
   async add(claimed: Claimed[]): Promise<void> {
@@ -146,7 +149,7 @@ export async function deliverDue(services: AppServices, budgetMs = 20_000, conve
   const repo = await EngineRepository.of(services.orm.em);
   try {
     for (;;) {
-      const claimed = await repo.claimDue(new Date(), conveyor.lease(), batch);
+      const claimed = await repo.claimDue(new Date(), conveyor.lease(batch), batch);
       total += claimed.length;
       await conveyor.add(claimed);
       if (claimed.length < batch || Date.now() > stop) return total;

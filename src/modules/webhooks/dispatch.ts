@@ -48,12 +48,12 @@ export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[]
 
 /**
  * What the dispatching worker does with the deliveries it writes: it attempts them itself, so
- * they are written leased to it (due at `lease()`, like claimed ones) and handed to `deliver`
+ * they are written leased to it (due at `lease(count)`, like claimed ones) and handed to `deliver`
  * once committed, with no claim statement; if the worker dies first, they become due when the
  * lease runs out.
  */
 export interface DispatchHandOff {
-  lease: () => Date;
+  lease: (count: number) => Date;
   deliver: (claimed: Claimed[]) => Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export interface DispatchHandOff {
  */
 export async function dispatchBatch(
   em: EntityManager,
-  lease: Date | null = null,
+  lease: ((count: number) => Date) | null = null,
   limit = DISPATCH_BATCH,
 ): Promise<{ events: number; claimed: Claimed[] }> {
   return (await EngineRepository.of(em)).dispatch(async (tx) => {
@@ -90,7 +90,7 @@ export async function dispatchBatch(
     const written = await tx.writeDeliveries(
       targeted.map((t) => t.row),
       now,
-      lease?.toISOString() ?? now,
+      lease?.(targeted.length).toISOString() ?? now,
     );
     const claimed: Claimed[] = !lease
       ? []
@@ -126,7 +126,7 @@ export async function dispatchEvents(em: EntityManager, handOff?: DispatchHandOf
   let total = 0;
   const lane = async () => {
     for (;;) {
-      const { events, claimed } = await dispatchBatch(em.fork(), handOff ? handOff.lease() : null);
+      const { events, claimed } = await dispatchBatch(em.fork(), handOff ? handOff.lease : null);
       total += events;
       if (handOff && claimed.length) await handOff.deliver(claimed);
       if (events < DISPATCH_BATCH || Date.now() > stop) return;

@@ -31,6 +31,8 @@ export function sendTestRequest(services: Pick<AppServices, 'config' | 'dns'>, u
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     dns,
+    // The engine's connections to the same receiver: its deliveries can reuse this one.
+    connectionsPerOrigin: config.WEBHOOK_CONNECTIONS_PER_ORIGIN,
   });
 }
 
