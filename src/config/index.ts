@@ -79,11 +79,11 @@ export const configSchema = z.object({
   DELIVERY_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(8),
   DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Emails a worker process has in flight at once: built, handed to the transport and recorded. */
-  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** `email.deliver` jobs (messages) one fetch takes; their statements are made per batch. */
-  DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(25),
+  DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   /** SMTP connections kept open to one destination host (the smarthost, or each MX host). */
-  DELIVERY_CONNECTIONS_PER_HOST: z.coerce.number().int().min(1).max(100).default(5),
+  DELIVERY_CONNECTIONS_PER_HOST: z.coerce.number().int().min(1).max(100).default(10),
   /** Database connections of the worker role's own pool, apart from the API's. */
   WORKER_DB_POOL: z.coerce.number().int().min(2).max(100).default(10),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
