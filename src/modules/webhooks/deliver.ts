@@ -114,14 +114,14 @@ export class Conveyor {
     while (this.active < this.inFlight && this.queue.length) {
       const { d, round } = this.queue.shift()!;
       this.active++;
-      void this.attempt(d, round);
+      void this.post(d, round);
     }
     const waiting = this.wake;
     this.wake = [];
     for (const resolve of waiting) resolve();
   }
 
-  private async attempt(d: Claimed, round: Round): Promise<void> {
+  private async post(d: Claimed, round: Round): Promise<void> {
     try {
       round.outcomes.push(await attempt(this.services, d));
     } catch (err) {
@@ -129,8 +129,11 @@ export class Conveyor {
       this.services.log.error({ err, delivery: d.id }, 'webhook delivery could not be attempted');
     }
     if (--round.left === 0) {
-      // recordRound never throws; records run one at a time, in the order rounds finish.
-      this.recording = this.recording.then(() => recordRound(this.services, round.outcomes));
+      // Records run one at a time, in the order rounds finish; one that fails (its deliveries stay
+      // leased, so they are attempted again) does not stop the next.
+      this.recording = this.recording
+        .then(() => recordRound(this.services, round.outcomes))
+        .catch((err: unknown) => this.services.log.error({ err }, 'webhook round could not be recorded'));
     }
     this.active--;
     this.pump();
