@@ -92,9 +92,8 @@ export class OutcomeRecorder {
   }
 
   private async commit(outcomes: Outcome[]): Promise<void> {
-    // begin/commit on a fork rather than em.transactional: transactional works in a fork with a
-    // cloned event manager, which the after-commit notices of recordActivities (live activity,
-    // lib/after-commit.ts) do not find; a plain fork shares the ORM's.
+    // One transaction on a plain fork (begin/commit): recordActivities' live notices go out when
+    // it commits (lib/after-commit.ts), and nothing of it is kept once it ends.
     const tx = this.orm.em.fork() as EntityManager;
     await tx.begin();
     let mine: Outcome[];
