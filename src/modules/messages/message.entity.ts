@@ -7,6 +7,27 @@ import { Domain } from '../domains/domain.entity.js';
 import { Recipient } from '../recipients/recipient.entity.js';
 import type { EmailStatus, MessageStatus } from './status.js';
 
+/**
+ * A message's content columns as plain rows carry them (the acceptance statement writes them, the
+ * delivery statement reads them back): one shape for both, beside the entity that owns them.
+ */
+export interface MessageContentRow {
+  from_email: string;
+  from_name: string | null;
+  reply_to: Address | null;
+  cc: Address[];
+  bcc: Address[];
+  html: string | null;
+  text: string | null;
+  personalization: Record<string, Record<string, unknown>>;
+  settings: MessageSettings;
+  headers: { name: string; value: string }[];
+  in_reply_to: string | null;
+  references: string[];
+  list_unsubscribe: string | null;
+  precedence_bulk: boolean | null;
+}
+
 export interface Address {
   email: string;
   name?: string | null;

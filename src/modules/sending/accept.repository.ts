@@ -3,37 +3,23 @@ import { fromKysely, type KyselyTransactionLike } from 'pg-boss';
 import type { JobInsert } from '../../jobs/boss.js';
 import type { ActivityInsert } from '../activity/activity.repository.js';
 import { ACTIVITY_INPUT, activityWrites } from '../activity/activity.repository.js';
-import type { Address, MessageSettings } from '../messages/message.entity.js';
+import type { Address, MessageContentRow, MessageSettings } from '../messages/message.entity.js';
 import type { EmailStatus, MessageStatus } from '../messages/status.js';
 import { matchCte, type MatchRow } from '../suppressions/suppression.repository.js';
 import { claimCte, type IdempotencyClaim } from './idempotency.repository.js';
 import type { Sender } from './sender.cache.js';
 
 /** The message row, as the acceptance statement takes it (`at`: created_at and updated_at). */
-export interface MessageRow {
+export interface MessageRow extends MessageContentRow {
   id: string;
   at: string;
   account_id: string;
   domain_id: string;
   bulk_email_id: string | null;
   template_id: string | null;
-  from_email: string;
-  from_name: string | null;
-  reply_to: Address | null;
-  cc: Address[];
-  bcc: Address[];
   subject: string;
-  text: string | null;
-  html: string | null;
   tags: string[];
   language: string | null;
-  personalization: Record<string, Record<string, unknown>>;
-  settings: MessageSettings;
-  headers: { name: string; value: string }[];
-  in_reply_to: string | null;
-  references: string[];
-  list_unsubscribe: string | null;
-  precedence_bulk: boolean | null;
   send_at: string | null;
   status: MessageStatus;
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { textArray } from '../../db/sql.js';
 import type { DomainSettings } from '../domains/domain.entity.js';
-import type { Address, MessageSettings } from '../messages/message.entity.js';
+import type { Address, MessageContentRow, MessageSettings } from '../messages/message.entity.js';
 import { DELIVERABLE_MESSAGE, PENDING_EMAIL, type EmailStatus, type MessageStatus } from '../messages/status.js';
 
 const SENDING = 'sending' satisfies MessageStatus;
@@ -20,24 +20,10 @@ export interface ClaimedEmail {
 }
 
 /** A message delivery took (now `sending`), its content (the template's where the message has none) and its domain. */
-export interface TakenMessage {
+export interface TakenMessage extends MessageContentRow {
   id: string;
   account_id: string;
   domain_id: string;
-  from_email: string;
-  from_name: string | null;
-  reply_to: Address | null;
-  cc: Address[];
-  bcc: Address[];
-  html: string | null;
-  text: string | null;
-  personalization: Record<string, Record<string, unknown>>;
-  settings: MessageSettings;
-  headers: { name: string; value: string }[];
-  in_reply_to: string | null;
-  references: string[];
-  list_unsubscribe: string | null;
-  precedence_bulk: boolean | null;
   domain_name: string;
   domain_settings: DomainSettings;
   dkim_selector: string;
