@@ -47,6 +47,20 @@ const EVENT_OF: Partial<Record<ActivityType, string>> = {
   survey_submitted: 'activity.survey_submitted',
 };
 
+/** Activity types whose event `meta` names the link and the client that followed it. */
+const CLICKS = new Set<ActivityType>(['clicked', 'clicked_unique']);
+
+/**
+ * The `meta` of an `activity.*` payload. SPEC.md's payload has an empty array there, or an object
+ * for the kinds that carry details (survey_submitted); a click carries the details tracking
+ * already stored (the link's target, the client's IP and user agent) in that object form. Other
+ * kinds keep `[]`, which is what SPEC.md shows for them.
+ */
+function metaOf(type: ActivityType, data: ActivityData): Record<string, string | null> | [] {
+  if (!CLICKS.has(type)) return [];
+  return { url: data.url ?? null, ip: data.ip ?? null, user_agent: data.user_agent ?? null };
+}
+
 /**
  * Records activities, in one statement and inside the caller's transaction: the activity rows,
  * the daily counts analytics read (activity_stats) and the `activity.*` internal events the
@@ -100,7 +114,7 @@ export function prepareActivities(items: NewActivity[]): ActivityInsert[] {
             subject: it.email.subject,
             email: it.email.to_email,
             tags: it.email.tags,
-            meta: [],
+            meta: metaOf(it.type, data),
             created_at: isoTimestamp(at),
           }
         : null,
