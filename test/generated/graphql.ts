@@ -2594,6 +2594,8 @@ export type Token = {
 };
 
 export type TokenEvent = {
+  /** Every category of the template, in the order given; /v1 shows only the first, as `category`. */
+  categories: Array<TemplateCategory>;
   __typename?: 'TokenEvent';
   /** created, updated or deleted */
   action: Scalars['String']['output'];

@@ -7,6 +7,8 @@ export const templatesModule: ModuleManifest = {
   name: 'templates',
   entities: [TemplateCategory, Template],
   resolvers: [TemplateResolver],
+  // SPEC.md's single template has one `category`; the full list is GraphQL's.
+  hiddenOnRest: ['Template.categories'],
   rest: [
     { name: 'Templates', description: 'Email templates.', routes: templateRoutes },
   ],

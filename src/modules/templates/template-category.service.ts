@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { TemplateCategory } from './template.entity.js';
+import { TemplateRepository } from './template.repository.js';
 import type { CreateTemplateCategoryArgs, TemplateCategoryListArgs } from './template.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { type Actor } from '../../core/actor.js';
@@ -33,10 +34,13 @@ export class TemplateCategoryService {
     return category;
   }
 
-  /** Its templates keep existing, without a category (the foreign key sets null). */
+  /** Its templates keep existing, with their other categories (or none), in one transaction. */
   async remove(auth: Actor, id: string): Promise<boolean> {
     const category = await findOwned(this.em, TemplateCategory, auth, { id });
-    await this.em.remove(category).flush();
+    await this.em.transactional(async (em) => {
+      await new TemplateRepository(em).forgetCategory(auth.accountId, category.id);
+      await em.nativeDelete(TemplateCategory, { id: category.id });
+    });
     return true;
   }
 }

@@ -29,8 +29,13 @@ export class Template extends BaseEntity {
   @ManyToOne(() => Domain, { nullable: true, deleteRule: 'set null' })
   domain: Domain | null = null;
 
-  @ManyToOne(() => TemplateCategory, { nullable: true, deleteRule: 'set null' })
-  category: TemplateCategory | null = null;
+  /**
+   * Every category the template was given, in the order given (SPEC.md's `categories`). The first
+   * that still exists is the single answer's `category`. Ids are checked against the account when
+   * saved; deleting a category takes it out of these (TemplateRepository.forgetCategory).
+   */
+  @Property({ type: 'text[]' })
+  category_ids: Opt<string[]> = [];
 
   @Property({ type: 'string', length: 50 })
   name: Opt<string> = 'Template';

@@ -18,7 +18,7 @@ export class TemplateFieldsArgs {
   @Field(() => String, { nullable: true }) @MaxLen(50) name?: string | null;
   @Field(() => String, { nullable: true, description: 'Required unless auto_generate is true.' }) text?: string | null;
   @Field(() => ID, { nullable: true }) domain_id?: string | null;
-  @Field(() => [String], { nullable: true, description: 'Category ids; the first becomes the category.' })
+  @Field(() => [String], { nullable: true, description: 'Category ids of the account, all kept in this order; the first that exists is the answer\'s category.' })
   categories?: string[] | null;
   @Field(() => [String], { nullable: true }) @MaxItems(5) @EachMaxLen(191) tags?: string[] | null;
   @Field(() => Boolean, { nullable: true, description: 'Generate text from html.' }) auto_generate?: boolean | null;

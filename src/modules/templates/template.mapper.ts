@@ -37,12 +37,17 @@ export function toTemplateCategory(c: TemplateCategory): TemplateCategoryType {
   return { id: c.id, name: c.name };
 }
 
-/** The single shape. The create response leaves category and domain null (SPEC.md). */
-export function toTemplate(t: Template, numbers: TemplateNumbers, opts: { created?: boolean } = {}): TemplateType {
+/**
+ * The single shape: `category` is the first of the template's categories (SPEC.md gives one),
+ * `categories` all of them (GraphQL only). The create response leaves category and domain null
+ * (SPEC.md).
+ */
+export function toTemplate(t: Template, numbers: TemplateNumbers, categories: TemplateCategory[], opts: { created?: boolean } = {}): TemplateType {
   const nested = !opts.created;
   return {
     ...core(t),
-    category: nested && t.category ? toTemplateCategory(t.category) : null,
+    category: nested && categories.length ? toTemplateCategory(categories[0]) : null,
+    categories: categories.map(toTemplateCategory),
     domain: nested && t.domain ? { ...toDomainRef(t.domain), totals: numbers.totals } : null,
     template_stats: numbers.template_stats,
   };

@@ -44,6 +44,14 @@ export class TemplateRepository {
     return { rows: rows.map(({ total: _total, ...r }) => ({ ...r, created_at: asDate(r.created_at), updated_at: asDate(r.updated_at) })), total };
   }
 
+  /** Takes a deleted category out of the account's templates (its id is not reused, but kept tidy). */
+  async forgetCategory(accountId: string, categoryId: string): Promise<void> {
+    await this.em.execute(
+      `update templates set category_ids = array_remove(category_ids, ?) where account_id = ? and ? = any(category_ids)`,
+      [categoryId, accountId, categoryId],
+    );
+  }
+
   /** What the account's emails sent with the template have become, in one pass over them. */
   async stats(templateId: string, accountId: string): Promise<TemplateStatsRow> {
     const sent = textArray(SENT);

@@ -34,13 +34,16 @@ export class TemplateResolver {
     const service = svc(ctx);
     const auth = caller(ctx);
     const template = await service.get(auth, template_id);
-    return toTemplate(template, await service.numbers(auth, template));
+    return toTemplate(template, await service.numbers(auth, template), await service.categories(auth, template));
   }
 
   @Authorized('templates_full')
   @Mutation(() => TemplateType, { description: 'The answer has category and domain null, as SPEC.md says.' })
   async create_template(@Context() ctx: Ctx, @Args() args: CreateTemplateArgs): Promise<TemplateType> {
-    return toTemplate(await svc(ctx).create(caller(ctx), args), NO_NUMBERS, { created: true });
+    const service = svc(ctx);
+    const auth = caller(ctx);
+    const template = await service.create(auth, args);
+    return toTemplate(template, NO_NUMBERS, await service.categories(auth, template), { created: true });
   }
 
   @Authorized('templates_full')
@@ -49,7 +52,7 @@ export class TemplateResolver {
     const service = svc(ctx);
     const auth = caller(ctx);
     const template = await service.update(auth, args);
-    return toTemplate(template, await service.numbers(auth, template));
+    return toTemplate(template, await service.numbers(auth, template), await service.categories(auth, template));
   }
 
   @Authorized('templates_full')

@@ -36,7 +36,15 @@ export class TemplateService {
   }
 
   get(auth: Actor, id: string): Promise<Template> {
-    return findOwned(this.em, Template, auth, { id }, ['domain', 'category']);
+    return findOwned(this.em, Template, auth, { id }, ['domain']);
+  }
+
+  /** The template's categories that still exist, in the order it was given them. */
+  async categories(auth: Actor, template: Template): Promise<TemplateCategory[]> {
+    if (!template.category_ids.length) return [];
+    const found = await this.em.find(TemplateCategory, { id: { $in: template.category_ids }, account: auth.accountId });
+    const byId = new Map(found.map((c) => [c.id, c]));
+    return template.category_ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** The template's sending stats and its domain's all-time totals (from the daily rollup). */
@@ -62,7 +70,7 @@ export class TemplateService {
     const template = this.em.create(Template, {
       account: this.em.getReference(Account, auth.accountId),
       domain,
-      category: refs.category ?? null,
+      category_ids: refs.categoryIds ?? [],
       name: args.name?.trim() || 'Template',
       html: args.html,
       text: args.auto_generate ? htmlToText(args.html) : args.text!,
@@ -96,7 +104,7 @@ export class TemplateService {
     if (args.from_email != null) template.default_from_email = args.from_email;
     if (args.from_name != null) template.default_from_name = args.from_name;
     if (refs.domain) template.domain = refs.domain;
-    if (refs.category !== undefined) template.category = refs.category;
+    if (refs.categoryIds !== undefined) template.category_ids = refs.categoryIds;
     template.variables = collectVariables(template.default_subject, template.html, template.text);
     await this.em.flush();
     return template;
@@ -110,7 +118,8 @@ export class TemplateService {
 
   /**
    * The domain and categories named in the args, each checked against the account (422 when
-   * unknown there). `category` is undefined when `categories` was not given, null when empty.
+   * unknown there). `categoryIds` is undefined when `categories` was not given; a repeated id is
+   * kept once, at its first place.
    */
   private async checkRefs(auth: Actor, args: TemplateFieldsArgs, bag: FieldErrorBag) {
     let domain: Domain | null = null;
@@ -119,7 +128,7 @@ export class TemplateService {
       if (!domain) bag.add('domain_id', msg.in('domain_id'));
       else assertDomainAccess(auth, domain.id);
     }
-    let category: TemplateCategory | null | undefined;
+    let categoryIds: string[] | undefined;
     if (args.categories != null) {
       const found = args.categories.length
         ? await this.em.find(TemplateCategory, { id: { $in: args.categories }, account: auth.accountId })
@@ -128,8 +137,8 @@ export class TemplateService {
       args.categories.forEach((id, i) => {
         if (!byId.has(id)) bag.add(`categories.${i}`, msg.in(`categories.${i}`));
       });
-      category = args.categories.length ? (byId.get(args.categories[0]) ?? null) : null;
+      categoryIds = [...new Set(args.categories)];
     }
-    return { domain, category };
+    return { domain, categoryIds };
   }
 }

@@ -56,6 +56,8 @@ export class TemplateType extends TemplateCore {
   @Field(() => IsoTimestamp) created_at!: Date;
   @Field(() => IsoTimestamp) updated_at!: Date;
   @Field(() => TemplateCategoryType, { nullable: true }) category!: TemplateCategoryType | null;
+  @Field(() => [TemplateCategoryType], { description: 'Every category of the template, in the order given; /v1 shows only the first, as `category`.' })
+  categories!: TemplateCategoryType[];
   @Field(() => TemplateDomain, { nullable: true }) domain!: TemplateDomain | null;
   @Field(() => TemplateStats) template_stats!: TemplateStats;
 }
