@@ -217,7 +217,9 @@ describe('GET /v1/sms-webhooks/{id}', () => {
 });
 
 describe('PUT /v1/sms-webhooks/{id}', () => {
-  it('name, events and enabled=false only: saved without a test request', async () => {
+  // SPEC.md: every update sends the test request (issue 17); these counts were 1 and 2 when only
+  // a new url or re-enabling was tested.
+  it('name, events and enabled=false only: each update sends the test request', async () => {
     const p = path();
     const w = await created({ url: r.url(p) });
     const res = await s.rest('PUT', `/sms-webhooks/${w.id}`, { body: { name: 'Renamed', events: ['sms.delivered', 'sms.failed'], enabled: false } });
@@ -225,10 +227,11 @@ describe('PUT /v1/sms-webhooks/{id}', () => {
     expect(Object.keys(res.body.data).sort()).toEqual(KEYS);
     expect(res.body.data).toMatchObject({ name: 'Renamed', events: ['sms.delivered', 'sms.failed'], enabled: false, url: w.url, secret: w.secret });
     expect(res.body.data.sms_number).toEqual(number);
-    expect(r.received(p)).toHaveLength(1);
+    expect(r.received(p)).toHaveLength(2);
     const empty = await s.rest('PUT', `/sms-webhooks/${w.id}`, { body: {} });
     expect(empty.status).toBe(200);
     expect(empty.body.data).toMatchObject({ name: 'Renamed', enabled: false });
+    expect(r.received(p)).toHaveLength(3);
   });
 
   it('a new url is tested first, and the attempt is logged', async () => {
@@ -267,9 +270,9 @@ describe('PUT /v1/sms-webhooks/{id}', () => {
     expect(r.received(p)).toHaveLength(2);
     const { rows } = await db.query('select enabled, paused_reason, paused_at from webhooks where id = $1', [w.id]);
     expect(rows[0]).toEqual({ enabled: true, paused_reason: null, paused_at: null });
-    // Already on: enabled=true again sends nothing.
+    // Already on: enabled=true again is an update like any other, tested too.
     await s.rest('PUT', `/sms-webhooks/${w.id}`, { body: { enabled: true } });
-    expect(r.received(p)).toHaveLength(2);
+    expect(r.received(p)).toHaveLength(3);
   });
 
   it('re-enabling against a failing url: 422 and it stays off', async () => {

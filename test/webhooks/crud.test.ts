@@ -181,7 +181,7 @@ describe('GET /v1/webhooks', () => {
     const res = await s.rest('GET', `/webhooks?domain_id=${d.id}&limit=10&page=2`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'links', 'meta']);
-    expect(Object.keys(res.body.meta).sort()).toEqual(['current_page', 'from', 'last_page', 'path', 'per_page', 'to', 'total']);
+    expect(Object.keys(res.body.meta).sort()).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
     expect(res.body.meta).toMatchObject({ current_page: 2, from: 11, to: 11, last_page: 2, per_page: 10, total: 11 });
     expect(Object.keys(res.body.links).sort()).toEqual(['first', 'last', 'next', 'prev']);
     expect(res.body.data.map((w: any) => w.id)).toEqual([ids[0]]);
@@ -214,14 +214,36 @@ describe('GET /v1/webhooks/{id}', () => {
 });
 
 describe('PUT /v1/webhooks/{id}', () => {
-  it('name and events only: saved without a test request', async () => {
+  // SPEC.md: "On creating or updating a webhook the service sends a test request": every update,
+  // a change of name or events too (issue 17; these counts were 1 when only a new url was tested).
+  it('name and events only: the url gets the signed test request again', async () => {
     const p = path();
     const w = await created({ url: r.url(p) });
     const res = await s.rest('PUT', `/webhooks/${w.id}`, { body: { name: 'Renamed', events: ['activity.opened'] } });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.data).sort()).toEqual(KEYS);
     expect(res.body.data).toMatchObject({ name: 'Renamed', events: ['activity.opened'], url: w.url, secret: w.secret });
-    expect(r.received(p)).toHaveLength(1);
+    expect(r.received(p)).toHaveLength(2);
+    expect(r.received(p)[1].verified).toBe(true);
+    expect(r.received(p)[1].json).toMatchObject({ type: 'webhook.test' });
+    expect(await attempts(w.id)).toHaveLength(2);
+  });
+
+  it('a rename whose test fails: 422, nothing changed; switching off is saved whatever the url answers', async () => {
+    const p = path();
+    const w = await created({ url: r.url(p), name: 'Keep' });
+    r.respond(p, { status: 500 });
+    const rename = await s.rest('PUT', `/webhooks/${w.id}`, { body: { name: 'Changed' } });
+    expect(rename.status).toBe(422);
+    expect(rename.body).toEqual(invalid({ url: ['The url answered the test request with HTTP 500; a 2xx answer is required.'] }));
+    expect((await s.rest('GET', `/webhooks/${w.id}`)).body.data).toMatchObject({ name: 'Keep', enabled: true });
+    const off = await s.rest('PUT', `/webhooks/${w.id}`, { body: { enabled: false, name: 'Off' } });
+    expect(off.status).toBe(200);
+    expect(off.body.data).toMatchObject({ name: 'Off', enabled: false });
+    // Off, it calls nobody: a rename is saved too, and each test request is in the log.
+    expect((await s.rest('PUT', `/webhooks/${w.id}`, { body: { name: 'Still off' } })).status).toBe(200);
+    expect(r.received(p)).toHaveLength(4);
+    expect((await attempts(w.id)).map((a) => a.success)).toEqual([true, false, false, false]);
   });
 
   it('a new url is tested first, and the attempt is logged', async () => {
@@ -249,17 +271,18 @@ describe('PUT /v1/webhooks/{id}', () => {
     expect(log[1]).toMatchObject({ delivery_id: null, type: 'webhook.test', success: false, status: 503, response_excerpt: 'down for maintenance' });
   });
 
-  it('disabling sends nothing; re-enabling tests the url and lifts an automatic pause', async () => {
+  it('disabling and re-enabling each send the test request; re-enabling lifts an automatic pause', async () => {
     const p = path();
     const w = await created({ url: r.url(p) });
     const off = await s.rest('PUT', `/webhooks/${w.id}`, { body: { enabled: false } });
     expect(off.body.data.enabled).toBe(false);
-    expect(r.received(p)).toHaveLength(1);
+    // Every update is tested (SPEC.md): 2 where disabling used to send nothing.
+    expect(r.received(p)).toHaveLength(2);
     await db.query(`update webhooks set paused_reason = 'failures', paused_at = now(), notified_at = now() where id = $1`, [w.id]);
     const on = await s.rest('PUT', `/webhooks/${w.id}`, { body: { enabled: true } });
     expect(on.status).toBe(200);
     expect(on.body.data.enabled).toBe(true);
-    expect(r.received(p)).toHaveLength(2);
+    expect(r.received(p)).toHaveLength(3);
     const { rows } = await db.query('select paused_reason, paused_at, notified_at from webhooks where id = $1', [w.id]);
     expect(rows[0]).toEqual({ paused_reason: null, paused_at: null, notified_at: null });
   });

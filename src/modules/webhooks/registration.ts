@@ -11,9 +11,9 @@ import { type Actor } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
 /**
- * Creating and changing a webhook a customer registers (email or SMS). Every create, and every
- * update that changes where or whether events go (a new url, or enabled turned on), first sends
- * the signed `webhook.test` request; only a 2xx answer lets the change be saved.
+ * Creating and changing a webhook a customer registers (email or SMS). Every create and every
+ * update first sends the signed `webhook.test` request (SPEC.md); only a 2xx answer lets the
+ * change be saved, except an update that leaves the webhook off (see updateWebhookRow).
  */
 type Services = Pick<AppServices, 'config' | 'dns'>;
 
@@ -94,14 +94,15 @@ export async function updateWebhookRow(
   if (urlChanged && !bag.has('url') && (await owner.taken(url, webhook.id))) bag.add('url', msg.taken('url'));
   bag.throwIfAny();
 
-  // A paused webhook counts as off, whatever its enabled flag says.
-  const reenabling = args.enabled === true && (!webhook.enabled || webhook.paused_reason !== null);
-  if (urlChanged || reenabling) {
-    const result = await sendTestRequest(services, url);
-    // The attempt is logged even when the change is refused: the webhook exists.
-    await logTestRequest(em, webhook.id, result);
-    if (!result.ok) throw errors.invalid('url', testFailure(result));
-  }
+  // SPEC.md: every update sends the test request, whatever it changes. A failed answer refuses
+  // the update, unless the webhook is off after it (disabled, or paused and not re-enabled): it
+  // then calls nobody, and refusing would keep a customer from switching off or renaming a
+  // webhook whose receiver is down. Turning it on again tests the URL again.
+  const result = await sendTestRequest(services, url);
+  // The attempt is logged even when the change is refused: the webhook exists.
+  await logTestRequest(em, webhook.id, result);
+  const offAfter = args.enabled === false || (args.enabled !== true && (!webhook.enabled || webhook.paused_reason !== null));
+  if (!result.ok && !offAfter) throw errors.invalid('url', testFailure(result));
   const before = snapshot(webhook);
   webhook.url = url;
   webhook.name = name;

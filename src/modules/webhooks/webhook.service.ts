@@ -11,9 +11,9 @@ import { msg, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
 
 /**
- * Email webhooks of the account. Every create, and every update that changes where or whether
- * events go (a new url, or enabled turned on), first sends the signed `webhook.test` request;
- * only a 2xx answer lets the change be saved.
+ * Email webhooks of the account. Every create and every update first sends the signed
+ * `webhook.test` request (SPEC.md); only a 2xx answer lets the change be saved, except an update
+ * that leaves the webhook off (registration.ts).
  */
 export class WebhookService {
   constructor(
