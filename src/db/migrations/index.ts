@@ -25,6 +25,7 @@ import { Migration20261124140000_account_rate } from './Migration20261124140000_
 import { Migration20261125110000_sender_notify } from './Migration20261125110000_sender_notify.js';
 import { Migration20261125120000_auth_notify } from './Migration20261125120000_auth_notify.js';
 import { Migration20261125131700_template_categories } from './Migration20261125131700_template_categories.js';
+import { Migration20261125140000_inbound_routing_on } from './Migration20261125140000_inbound_routing_on.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -53,5 +54,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125100000_email_lease', class: Migration20261125100000_email_lease },
   { name: 'Migration20261125110000_sender_notify', class: Migration20261125110000_sender_notify },
   { name: 'Migration20261125120000_auth_notify', class: Migration20261125120000_auth_notify },
-];
   { name: 'Migration20261125131700_template_categories', class: Migration20261125131700_template_categories },
+  { name: 'Migration20261125140000_inbound_routing_on', class: Migration20261125140000_inbound_routing_on },
+];

@@ -37,7 +37,8 @@ export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   custom_tracking_enabled: false,
   custom_tracking_subdomain: 'links',
   return_path_subdomain: 'mta',
-  inbound_routing_enabled: false,
+  // On, so routes work once created; off stops every inbound route of the domain (550 at RCPT TO).
+  inbound_routing_enabled: true,
   inbound_routing_subdomain: 'inbound',
   precedence_bulk: false,
   ignore_duplicated_recipients: false,

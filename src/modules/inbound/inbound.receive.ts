@@ -50,6 +50,20 @@ async function ownersOf(em: EntityManager, hosts: string[]): Promise<Map<string,
 interface Candidates {
   routes: Inbound[];
   byDomain: Set<Inbound>;
+  /** Names of the domains whose routes would have been reachable but have inbound routing off. */
+  off: Set<string>;
+}
+
+/**
+ * A recipient refused at RCPT TO because its route's domain has `inbound_routing_enabled` off:
+ * a 550 that says why, so the sender knows the mail was not taken (smtp/server.ts passes on any
+ * error that carries a responseCode).
+ */
+export class InboundRoutingOff extends Error {
+  readonly responseCode = 550;
+  constructor(domains: Iterable<string>) {
+    super(`5.7.1 Inbound routing is turned off for ${[...domains].join(', ')}`);
+  }
 }
 
 /**
@@ -75,13 +89,23 @@ async function candidates(em: EntityManager, rcpts: string[]): Promise<Candidate
         isAtOrUnder(r.inbound_domain, r.domain.name),
     ),
   );
-  return { routes: routes.filter((r) => byDomain.has(r) || rcpts.includes(r.address)), byDomain };
+  const reachable = routes.filter((r) => byDomain.has(r) || rcpts.includes(r.address));
+  // A domain's inbound_routing_enabled switches all its routes: off, they keep their settings and
+  // take no mail, by their own address or by inbound domain.
+  const on = (r: Inbound) => r.domain.settings.inbound_routing_enabled;
+  return { routes: reachable.filter(on), byDomain, off: new Set(reachable.filter((r) => !on(r)).map((r) => r.domain.name)) };
 }
 
-/** For the RCPT TO stage: may this address receive mail (is some enabled route reachable through it)? */
+/**
+ * For the RCPT TO stage: may this address receive mail (is some enabled route reachable through
+ * it)? Throws InboundRoutingOff when the only routes it reaches are on domains with inbound
+ * routing off.
+ */
 export async function hasInboundRoute(services: AppServices, address: string): Promise<boolean> {
   const rcpt = normal(address);
-  return (await candidates(services.orm.em.fork(), [rcpt])).routes.length > 0;
+  const found = await candidates(services.orm.em.fork(), [rcpt]);
+  if (!found.routes.length && found.off.size) throw new InboundRoutingOff(found.off);
+  return found.routes.length > 0;
 }
 
 /**
@@ -175,8 +199,10 @@ async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail:
  */
 export async function receiveInbound(services: AppServices, mail: InboundMail): Promise<InboundResult> {
   const rcpts = [...new Set(mail.rcptTo.map(normal))];
-  const found = rcpts.length ? await candidates(services.orm.em.fork(), rcpts) : { routes: [], byDomain: new Set<Inbound>() };
+  const found = rcpts.length ? await candidates(services.orm.em.fork(), rcpts) : { routes: [], byDomain: new Set<Inbound>(), off: new Set<string>() };
   const noRoute = { accepted: false, code: 550, message: `5.1.1 No inbound route for ${rcpts.join(', ') || 'the recipients'}` };
+  // Turned off between RCPT TO and DATA: refused the same way as at RCPT TO.
+  if (!found.routes.length && found.off.size) return { accepted: false, code: 550, message: new InboundRoutingOff(found.off).message };
   if (!found.routes.length) return noRoute;
   const parsed = await mailparser().simpleParser(mail.raw, { skipImageLinks: true, skipTextLinks: true });
   const taken = route(found, rcpts, { sender: normal(mail.mailFrom), headers: headerMap(parsed.headerLines) });
