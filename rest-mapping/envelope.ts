@@ -23,8 +23,10 @@ function pageUrl(url: URL, page: number): string {
 /**
  * `links` with absolute URLs and `meta.path`, as /v1 clients read them. A meta without
  * `last_page` is the simple pager: `links.last` is null and `next` is given while a page is full.
+ * Every full pager (`last_page` and `total`) also lists its pages in `meta.links` (COMPAT.md
+ * Pagers: not only the domains list), so no route can forget it.
  */
-export function pagedEnvelope(result: PagedResult, url: URL, withMetaLinks = false) {
+export function pagedEnvelope(result: PagedResult, url: URL) {
   const { meta } = result;
   const page = meta.current_page;
   const last = meta.last_page;
@@ -37,7 +39,7 @@ export function pagedEnvelope(result: PagedResult, url: URL, withMetaLinks = fal
     next: hasNext ? pageUrl(url, page + 1) : null,
   };
   const out = { data: result.data, links, meta: { ...meta, path } as Record<string, unknown> };
-  if (withMetaLinks && last !== undefined) out.meta.links = metaLinks(url, page, last, links);
+  if (last !== undefined) out.meta.links = metaLinks(url, page, last, links);
   return out;
 }
 
@@ -60,7 +62,7 @@ export function shape(spec: RouteSpec, result: unknown, url: URL): unknown {
     case 'raw':
       return renamed;
     case 'paged':
-      return pagedEnvelope(renamed as PagedResult, url, spec.metaLinks);
+      return pagedEnvelope(renamed as PagedResult, url);
     default:
       return { data: renamed };
   }

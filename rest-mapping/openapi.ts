@@ -23,7 +23,7 @@ const errorSchema = (withErrors = false) => ({
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 
-/** Every page as `{url, label, active}` in `meta.links` (the domains list only, COMPAT.md). */
+/** Every page as `{url, label, active}` in `meta.links` (every full pager, COMPAT.md). */
 const META_LINKS = {
   type: 'array',
   items: {
@@ -59,6 +59,14 @@ const pagedSchema = (item: unknown, meta: unknown = { $ref: '#/components/schema
     },
   },
 });
+
+/** The meta has `last_page`: the full pager, whose answer also carries `meta.links` (envelope.ts). */
+function isFullPager(meta: Schema | undefined, doc: Doc): boolean {
+  if (!meta) return true; // pagedSchema's default meta is PageMeta
+  const ref = (meta as { $ref?: string } | undefined)?.$ref;
+  const schema = (ref ? doc.components?.schemas?.[ref.split('/').pop()!] : meta) as Schema | undefined;
+  return Boolean(schema?.properties?.last_page);
+}
 
 const EXTRA: Record<number, string> = { 402: 'PaymentRequired', 429: 'TooManyRequests' };
 
@@ -194,7 +202,7 @@ export function buildOpenApi(
               spec.envelope === 'raw'
                 ? result
                 : spec.envelope === 'paged'
-                  ? pagedSchema(page?.properties?.data ?? {}, page?.properties?.meta, spec.metaLinks)
+                  ? pagedSchema(page?.properties?.data ?? {}, page?.properties?.meta, isFullPager(page?.properties?.meta, doc))
                   : { type: 'object', required: ['data'], properties: { data: result } },
             ),
           };

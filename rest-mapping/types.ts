@@ -3,7 +3,8 @@
  *
  * envelope:
  * - `data`: `{data: <result>}` (one object, or a list that has no pager)
- * - `paged`: the result is `{data, meta}`; the answer adds absolute `links` and `meta.path`
+ * - `paged`: the result is `{data, meta}`; the answer adds absolute `links` and `meta.path`,
+ *   and `meta.links` when the meta is the full pager's (it has `last_page`)
  * - `none`: an empty 204
  * - `raw`: the result as it is (an object already in its wire shape)
  */
@@ -17,8 +18,6 @@ export interface RouteSpec {
   envelope: Envelope;
   /** GraphQL field name → wire name, anywhere in the result (`two_fa` → `2fa`). */
   rename?: Record<string, string>;
-  /** Paged only: also list every page in `meta.links` as `{url, label, active}` (domains do, per COMPAT.md). */
-  metaLinks?: boolean;
   description?: string;
   /**
    * Builds the whole answer from the result when status and envelope are not enough: headers,

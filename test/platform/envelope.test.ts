@@ -14,7 +14,16 @@ describe('envelopes', () => {
       prev: 'http://api.test/v1/activity/abc?date_from=1&page=1&limit=10',
       next: 'http://api.test/v1/activity/abc?date_from=1&page=3&limit=10',
     });
-    expect(out.meta).toEqual({ current_page: 2, from: 11, last_page: 3, per_page: 10, to: 12, total: 22, path: 'http://api.test/v1/activity/abc' });
+    // COMPAT.md Pagers: every full pager also lists its pages in meta.links.
+    const { links: pages, ...meta } = out.meta;
+    expect(meta).toEqual({ current_page: 2, from: 11, last_page: 3, per_page: 10, to: 12, total: 22, path: 'http://api.test/v1/activity/abc' });
+    expect(pages).toEqual([
+      { url: out.links.prev, label: '&laquo; Previous', active: false },
+      { url: out.links.first, label: '1', active: false },
+      { url: 'http://api.test/v1/activity/abc?date_from=1&page=2&limit=10', label: '2', active: true },
+      { url: out.links.last, label: '3', active: false },
+      { url: out.links.next, label: 'Next &raquo;', active: false },
+    ]);
   });
 
   it('the simple pager (activity, verification lists): no last page, links.last null, next while pages are full', () => {

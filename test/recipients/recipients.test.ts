@@ -24,7 +24,7 @@ describe('GET /v1/recipients', () => {
     const all = await s.rest('GET', '/recipients?limit=100');
     expect(all.status).toBe(200);
     expect(Object.keys(all.body).sort()).toEqual(['data', 'links', 'meta']);
-    expect(Object.keys(all.body.meta).sort()).toEqual(['current_page', 'from', 'last_page', 'path', 'per_page', 'to', 'total']);
+    expect(Object.keys(all.body.meta).sort()).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
     expect(all.body.data.map((r: any) => r.id)).toEqual(expect.arrayContaining([a.id, b.id]));
     for (const r of all.body.data) {
       expect(Object.keys(r).sort()).toEqual(ITEM_KEYS);

@@ -102,7 +102,7 @@ describe('GET /v1/templates', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'links', 'meta']);
     const { meta, links, data } = res.body;
-    expect(Object.keys(meta).sort()).toEqual(['current_page', 'from', 'last_page', 'path', 'per_page', 'to', 'total']);
+    expect(Object.keys(meta).sort()).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
     expect(meta).toMatchObject({ current_page: 2, per_page: 10, from: 11 });
     expect(meta.total).toBeGreaterThanOrEqual(11);
     expect(meta.path).toMatch(/^http:\/\/[^/?]+\/v1\/templates$/);

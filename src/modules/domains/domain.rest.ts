@@ -1,7 +1,7 @@
 import type { RouteTable } from '../../../rest-mapping/types.js';
 
 export const domainRoutes: RouteTable = {
-  'Query.domains': { method: 'GET', path: '/domains', envelope: 'paged', metaLinks: true },
+  'Query.domains': { method: 'GET', path: '/domains', envelope: 'paged' },
   'Query.domain': { method: 'GET', path: '/domains/:domain_id', envelope: 'data' },
   'Query.domain_dns_records': { method: 'GET', path: '/domains/:domain_id/dns-records', envelope: 'data' },
   'Query.domain_recipients': { method: 'GET', path: '/domains/:domain_id/recipients', envelope: 'paged' },
