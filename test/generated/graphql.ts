@@ -748,6 +748,13 @@ export type InboundMx = {
   target: Scalars['String']['output'];
 };
 
+/** One page of inbound routes with the full pager (GET /v1/inbound). */
+export type InboundPage = {
+  __typename?: 'InboundPage';
+  data: Array<Inbound>;
+  meta: PageMeta;
+};
+
 /** An invitation to join the account, pending until accepted. */
 export type Invite = {
   __typename?: 'Invite';
@@ -759,6 +766,13 @@ export type Invite = {
   requires_periodic_password_change: Scalars['Boolean']['output'];
   role: Scalars['String']['output'];
   updated_at: Scalars['IsoTimestamp']['output'];
+};
+
+/** One page of invitations with the full pager (GET /v1/invites). */
+export type InvitePage = {
+  __typename?: 'InvitePage';
+  data: Array<Invite>;
+  meta: PageMeta;
 };
 
 export type LoggedEmail = {
@@ -889,6 +903,13 @@ export type MessageScheduleDetail = {
   /** Why a schedule is in error. */
   status_message?: Maybe<Scalars['String']['output']>;
   subject: Scalars['String']['output'];
+};
+
+/** One page of message schedules with the full pager (GET /v1/message-schedules). */
+export type MessageSchedulePage = {
+  __typename?: 'MessageSchedulePage';
+  data: Array<MessageSchedule>;
+  meta: PageMeta;
 };
 
 export type Mutation = {
@@ -1688,13 +1709,19 @@ export type Query = {
   inbound: Inbound;
   /** The account's inbound routes, newest first; optionally of one domain. */
   inbounds: Array<Inbound>;
+  /** The account's inbound routes, newest first, with the full pager (GET /v1/inbound). */
+  inbounds_page: InboundPage;
   invite: Invite;
   /** Invitations not yet accepted, oldest first. */
   invites: Array<Invite>;
+  /** Invitations not yet accepted, oldest first, with the full pager (GET /v1/invites). */
+  invites_page: InvitePage;
   message: MessageDetail;
   message_schedule: MessageScheduleDetail;
   /** Sends with a send_at, newest first; cancelled ones are left out. */
   message_schedules: Array<MessageSchedule>;
+  /** Sends with a send_at, newest first, with the full pager (GET /v1/message-schedules). */
+  message_schedules_page: MessageSchedulePage;
   /** Accepted sends, newest first (GET /v1/messages). */
   messages: Array<MessageListItem>;
   /** Recipients on hold, newest first. */
@@ -1719,9 +1746,13 @@ export type Query = {
   sms_message: SmsMessageDetail;
   /** The account's SMS messages (sends), newest first. */
   sms_messages: Array<SmsMessage>;
+  /** The account's SMS messages, newest first, with the full pager (GET /v1/sms-messages). */
+  sms_messages_page: SmsMessagePage;
   sms_number: SmsNumberType;
   /** The account's SMS phone numbers, newest first. */
   sms_numbers: Array<SmsNumberType>;
+  /** The account's SMS phone numbers, newest first, with the full pager (GET /v1/sms-numbers). */
+  sms_numbers_page: SmsNumberPage;
   /** One recipient with its most recent texts. */
   sms_recipient: SmsRecipientDetail;
   /** Numbers the account has texted, newest first. */
@@ -1742,6 +1773,8 @@ export type Query = {
   token: Token;
   /** The account's API tokens, newest first. */
   tokens: Array<Token>;
+  /** The account's API tokens, newest first, with the full pager (GET /v1/token). */
+  tokens_page: TokenPage;
   /** Unsubscribed recipients, newest first. */
   unsubscribes: Array<SuppressionEntry>;
   user: AccountUser;
@@ -1985,12 +2018,25 @@ export type QueryInboundsArgs = {
 };
 
 
+export type QueryInbounds_PageArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
 export type QueryInviteArgs = {
   invite_id: Scalars['ID']['input'];
 };
 
 
 export type QueryInvitesArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryInvites_PageArgs = {
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
 };
@@ -2007,6 +2053,14 @@ export type QueryMessage_ScheduleArgs = {
 
 
 export type QueryMessage_SchedulesArgs = {
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMessage_Schedules_PageArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
@@ -2099,12 +2153,25 @@ export type QuerySms_MessagesArgs = {
 };
 
 
+export type QuerySms_Messages_PageArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
 export type QuerySms_NumberArgs = {
   sms_number_id: Scalars['ID']['input'];
 };
 
 
 export type QuerySms_NumbersArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+  paused?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QuerySms_Numbers_PageArgs = {
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
   paused?: InputMaybe<Scalars['Boolean']['input']>;
@@ -2180,6 +2247,12 @@ export type QueryTokenArgs = {
 
 
 export type QueryTokensArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QueryTokens_PageArgs = {
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
 };
@@ -2401,6 +2474,20 @@ export type SmsMessageDetail = {
   to: Array<Scalars['String']['output']>;
 };
 
+/** One page of SMS messages with the full pager (GET /v1/sms-messages). */
+export type SmsMessagePage = {
+  __typename?: 'SmsMessagePage';
+  data: Array<SmsMessage>;
+  meta: PageMeta;
+};
+
+/** One page of SMS numbers with the full pager (GET /v1/sms-numbers). */
+export type SmsNumberPage = {
+  __typename?: 'SmsNumberPage';
+  data: Array<SmsNumberType>;
+  meta: PageMeta;
+};
+
 export type SmsNumberType = {
   __typename?: 'SmsNumberType';
   created_at: Scalars['IsoTimestamp']['output'];
@@ -2507,6 +2594,8 @@ export type SuppressionEntry = {
 /** One template, with its category, domain and sending stats. */
 export type Template = {
   __typename?: 'Template';
+  /** Every category of the template, in the order given; /v1 shows only the first, as `category`. */
+  categories: Array<TemplateCategory>;
   category?: Maybe<TemplateCategory>;
   created_at: Scalars['IsoTimestamp']['output'];
   description?: Maybe<Scalars['String']['output']>;
@@ -2594,12 +2683,17 @@ export type Token = {
 };
 
 export type TokenEvent = {
-  /** Every category of the template, in the order given; /v1 shows only the first, as `category`. */
-  categories: Array<TemplateCategory>;
   __typename?: 'TokenEvent';
   /** created, updated or deleted */
   action: Scalars['String']['output'];
   token: Token;
+};
+
+/** One page of tokens with the full pager (GET /v1/token). */
+export type TokenPage = {
+  __typename?: 'TokenPage';
+  data: Array<Token>;
+  meta: PageMeta;
 };
 
 /** A template a user is limited to. */

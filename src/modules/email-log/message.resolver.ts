@@ -2,7 +2,7 @@ import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'typ
 import { caller, type Ctx } from '../../graphql/context.js';
 import { MessageIdArgs, MessageListArgs, ScheduleListArgs } from './message.inputs.js';
 import { MessageService } from './message.service.js';
-import { MessageDetail, MessageListItem, MessageSchedule, MessageScheduleDetail } from './message.type.js';
+import { MessageDetail, MessageListItem, MessageSchedule, MessageScheduleDetail, MessageSchedulePage } from './message.type.js';
 import { ScheduleService } from './schedule.service.js';
 
 /**
@@ -27,6 +27,13 @@ export class MessageResolver {
   @Query(() => [MessageSchedule], { description: 'Sends with a send_at, newest first; cancelled ones are left out.' })
   message_schedules(@Context() ctx: Ctx, @Args() args: ScheduleListArgs): Promise<MessageSchedule[]> {
     return new ScheduleService(ctx.em).list(caller(ctx), args);
+  }
+
+  @Authorized('activity_read')
+  @Query(() => MessageSchedulePage, { description: 'Sends with a send_at, newest first, with the full pager (GET /v1/message-schedules).' })
+  async message_schedules_page(@Context() ctx: Ctx, @Args() args: ScheduleListArgs): Promise<MessageSchedulePage> {
+    const { rows, meta } = await new ScheduleService(ctx.em).page(caller(ctx), args);
+    return { data: rows, meta };
   }
 
   @Authorized('activity_read')

@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { IsoTimestamp } from '../../graphql/scalars.js';
+import { PageMeta } from '../../graphql/pagination.js';
 import { DomainRef } from '../domains/domain-ref.type.js';
 import { DomainType } from '../domains/domain.type.js';
 import { LoggedEmail } from './email.type.js';
@@ -39,4 +40,10 @@ export class ScheduledMessageRef {
 export class MessageScheduleDetail extends MessageSchedule {
   @Field(() => DomainRef) domain!: DomainRef;
   @Field(() => ScheduledMessageRef) message!: ScheduledMessageRef;
+}
+
+@ObjectType({ description: 'One page of message schedules with the full pager (GET /v1/message-schedules).' })
+export class MessageSchedulePage {
+  @Field(() => [MessageSchedule]) data!: MessageSchedule[];
+  @Field(() => PageMeta) meta!: PageMeta;
 }

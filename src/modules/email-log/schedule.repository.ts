@@ -18,19 +18,34 @@ export type ScheduleDetailRow = ScheduleRow & { d_id: string; d_name: string; d_
 
 const COLUMNS = 'm.id as message_id, m.subject, m.send_at, m.status, m.status_message, m.created_at';
 
+type ScheduleFilter = { accountId: string; domainId?: string | null; statuses?: readonly MessageStatus[] };
+
+/** The list's and the count's conditions, one place so `total` counts what the pages show. */
+function scheduleWhere(f: ScheduleFilter): Where {
+  const w = new Where().add('m.account_id = ?', f.accountId).add('m.send_at is not null').add('m.status <> ?', CANCELLED);
+  if (f.domainId) w.add('m.domain_id = ?', f.domainId);
+  if (f.statuses) w.add('m.status = any(?::text[])', textArray(f.statuses));
+  return w;
+}
+
 /** Schedules are the messages with a send time; a cancelled one is gone (never read here). */
 export class ScheduleRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** Newest first. */
-  list(f: { accountId: string; domainId?: string | null; statuses?: readonly MessageStatus[] }, page: { limit: number; offset: number }): Promise<ScheduleRow[]> {
-    const w = new Where().add('m.account_id = ?', f.accountId).add('m.send_at is not null').add('m.status <> ?', CANCELLED);
-    if (f.domainId) w.add('m.domain_id = ?', f.domainId);
-    if (f.statuses) w.add('m.status = any(?::text[])', textArray(f.statuses));
+  list(f: ScheduleFilter, page: { limit: number; offset: number }): Promise<ScheduleRow[]> {
+    const w = scheduleWhere(f);
     return this.em.execute<ScheduleRow[]>(
       `select ${COLUMNS} from messages m where ${w.sql} order by m.created_at desc, m.id desc limit ? offset ?`,
       [...w.params, page.limit, page.offset],
     );
+  }
+
+  /** How many schedules `list` pages through, for the full pager's `total`. */
+  async count(f: ScheduleFilter): Promise<number> {
+    const w = scheduleWhere(f);
+    const [row] = await this.em.execute<{ n: number }[]>(`select count(*)::int as n from messages m where ${w.sql}`, w.params);
+    return row?.n ?? 0;
   }
 
   /** One schedule of the account with its domain; null when there is none. */

@@ -7,7 +7,7 @@ import { domainScope } from '../../db/scoped.js';
 import { HANDED_OVER_MESSAGE, isIn, WAITING_MESSAGE, type MessageStatus } from '../messages/status.js';
 import { assertDomainAccess, type Actor } from '../../core/actor.js';
 import { errors } from '../../core/errors.js';
-import { offsetOf } from '../../core/page.js';
+import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 /**
  * A schedule is a message sent with `send_at`. Its status folds the message's: still waiting
@@ -48,6 +48,15 @@ export class ScheduleService {
     const statuses = args.status ? MESSAGE_STATUSES[args.status] : undefined;
     const rows = await this.repo.list({ accountId: auth.accountId, domainId, statuses }, { limit: args.limit, offset: offsetOf(args) });
     return rows.map(toSchedule);
+  }
+
+  /** One page with the full pager's meta (GET /v1/message-schedules); the filters apply to `total` too. */
+  async page(auth: Actor, args: ScheduleListArgs): Promise<Page<MessageSchedule>> {
+    const domainId = await domainScope(this.em, auth, args.domain_id);
+    const filter = { accountId: auth.accountId, domainId, statuses: args.status ? MESSAGE_STATUSES[args.status] : undefined };
+    const rows = await this.repo.list(filter, { limit: args.limit, offset: offsetOf(args) });
+    const total = await this.repo.count(filter);
+    return { rows: rows.map(toSchedule), meta: pageMeta(args, rows.length, total) };
   }
 
   async get(auth: Actor, messageId: string): Promise<MessageScheduleDetail> {

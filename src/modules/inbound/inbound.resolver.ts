@@ -3,7 +3,7 @@ import { caller, type Ctx } from '../../graphql/context.js';
 import { CreateInboundArgs, InboundIdArgs, InboundListArgs, UpdateInboundArgs } from './inbound.inputs.js';
 import type { Inbound } from './inbound.entity.js';
 import { InboundService } from './inbound.service.js';
-import { InboundType, toInbound } from './inbound.type.js';
+import { InboundPage, InboundType, toInbound } from './inbound.type.js';
 
 const svc = (ctx: Ctx) => new InboundService(ctx.em, ctx.services);
 
@@ -19,6 +19,13 @@ export class InboundResolver {
   @Query(() => [InboundType], { description: 'The account\'s inbound routes, newest first; optionally of one domain.' })
   async inbounds(@Context() ctx: Ctx, @Args() args: InboundListArgs): Promise<InboundType[]> {
     return records(ctx, await svc(ctx).list(caller(ctx), args));
+  }
+
+  @Authorized('inbounds_full')
+  @Query(() => InboundPage, { description: 'The account\'s inbound routes, newest first, with the full pager (GET /v1/inbound).' })
+  async inbounds_page(@Context() ctx: Ctx, @Args() args: InboundListArgs): Promise<InboundPage> {
+    const { rows, meta } = await svc(ctx).page(caller(ctx), args);
+    return { data: await records(ctx, rows), meta };
   }
 
   @Authorized('inbounds_full')

@@ -24,7 +24,7 @@ import {
 } from './inbound.validate.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { msg, FieldErrorBag } from '../../core/errors.js';
-import { offsetOf } from '../../core/page.js';
+import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 /** What a create or update resolves to, once checked: the route's new settings. */
 interface Settings {
@@ -45,18 +45,24 @@ export class InboundService {
   ) {}
 
   async list(auth: Actor, args: InboundListArgs): Promise<Inbound[]> {
+    return (await this.page(auth, args)).rows;
+  }
+
+  /** One page with the full pager's meta (GET /v1/inbound). */
+  async page(auth: Actor, args: InboundListArgs): Promise<Page<Inbound>> {
     const where = visibleTo(auth);
     if (args.domain_id) {
       const domain = await findOwned(this.em, Domain, auth, { id: args.domain_id });
       assertDomainAccess(auth, domain.id);
       where.domain = domain.id;
     }
-    return this.em.find(Inbound, where, {
+    const [rows, total] = await this.em.findAndCount(Inbound, where, {
       populate: ['domain'],
       orderBy: { created_at: 'desc', id: 'desc' },
       limit: args.limit,
       offset: offsetOf(args),
     });
+    return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
   get(auth: Actor, id: string): Promise<Inbound> {

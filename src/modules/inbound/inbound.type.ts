@@ -5,6 +5,7 @@ import { DomainRef, toDomainRef } from '../domains/domain-ref.type.js';
 import type { Inbound } from './inbound.entity.js';
 import type { Confirmation } from './inbound.destination.js';
 import type { StoredFilter } from './inbound.match.js';
+import { PageMeta } from '../../graphql/pagination.js';
 
 @ObjectType('InboundFilterRule')
 export class InboundFilterRuleType {
@@ -117,4 +118,10 @@ export function toInbound(
     created_at: i.created_at,
     updated_at: i.updated_at,
   };
+}
+
+@ObjectType({ description: 'One page of inbound routes with the full pager (GET /v1/inbound).' })
+export class InboundPage {
+  @Field(() => [InboundType]) data!: InboundType[];
+  @Field(() => PageMeta) meta!: PageMeta;
 }

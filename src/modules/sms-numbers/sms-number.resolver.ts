@@ -2,7 +2,7 @@ import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'typ
 import { caller, type Ctx } from '../../graphql/context.js';
 import { SmsNumberIdArgs, SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';
 import { SmsNumberService } from './sms-number.service.js';
-import { SmsNumberType, toSmsNumber } from './sms-number.type.js';
+import { SmsNumberPage, SmsNumberType, toSmsNumber } from './sms-number.type.js';
 import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new SmsNumberService(ctx.em, ctx.services);
@@ -13,6 +13,13 @@ export class SmsNumberResolver {
   @Query(() => [SmsNumberType], { description: 'The account\'s SMS phone numbers, newest first.' })
   async sms_numbers(@Context() ctx: Ctx, @Args() args: SmsNumberListArgs): Promise<SmsNumberType[]> {
     return (await svc(ctx).list(caller(ctx), args)).map(toSmsNumber);
+  }
+
+  @Authorized(['sms_read', WHOLE_ACCOUNT])
+  @Query(() => SmsNumberPage, { description: 'The account\'s SMS phone numbers, newest first, with the full pager (GET /v1/sms-numbers).' })
+  async sms_numbers_page(@Context() ctx: Ctx, @Args() args: SmsNumberListArgs): Promise<SmsNumberPage> {
+    const { rows, meta } = await svc(ctx).page(caller(ctx), args);
+    return { data: rows.map(toSmsNumber), meta };
   }
 
   @Authorized(['sms_read', WHOLE_ACCOUNT])

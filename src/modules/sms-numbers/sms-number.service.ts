@@ -5,7 +5,7 @@ import { SmsNumber } from './sms-number.entity.js';
 import { smsNumberResumed } from './sms-number.events.js';
 import type { SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';
 import { type Actor } from '../../core/actor.js';
-import { offsetOf } from '../../core/page.js';
+import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 export class SmsNumberService {
   constructor(
@@ -13,10 +13,16 @@ export class SmsNumberService {
     private readonly services: Pick<AppServices, 'boss'>,
   ) {}
 
-  list(auth: Actor, args: SmsNumberListArgs): Promise<SmsNumber[]> {
+  async list(auth: Actor, args: SmsNumberListArgs): Promise<SmsNumber[]> {
+    return (await this.page(auth, args)).rows;
+  }
+
+  /** One page with the full pager's meta (GET /v1/sms-numbers); `paused` filters both. */
+  async page(auth: Actor, args: SmsNumberListArgs): Promise<Page<SmsNumber>> {
     const where: Record<string, unknown> = visibleTo(auth, null);
     if (args.paused != null) where.paused = args.paused;
-    return this.em.find(SmsNumber, where, { orderBy: { created_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) });
+    const [rows, total] = await this.em.findAndCount(SmsNumber, where, { orderBy: { created_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) });
+    return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
   get(auth: Actor, id: string): Promise<SmsNumber> {

@@ -5,7 +5,7 @@ import { Sms, SmsMessage } from './sms.entity.js';
 import { SmsRepository } from './sms.repository.js';
 import { QUEUED_SMS } from './statuses.js';
 import { type Actor } from '../../core/actor.js';
-import { offsetOf } from '../../core/page.js';
+import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 export interface MessageView {
   message: SmsMessage;
@@ -16,12 +16,21 @@ export class SmsMessageService {
   constructor(private readonly em: EntityManager) {}
 
   async list(auth: Actor, args: SmsMessageListArgs): Promise<MessageView[]> {
-    const messages = await this.em.find(SmsMessage, visibleTo(auth, null), {
+    return (await this.page(auth, args)).rows;
+  }
+
+  /** One page with the full pager's meta (GET /v1/sms-messages). */
+  async page(auth: Actor, args: SmsMessageListArgs): Promise<Page<MessageView>> {
+    const [messages, total] = await this.em.findAndCount(SmsMessage, visibleTo(auth, null), {
       populate: ['sms_number'],
       orderBy: { created_at: 'desc', id: 'desc' },
       limit: args.limit,
       offset: offsetOf(args),
     });
+    return { rows: await this.views(messages), meta: pageMeta(args, messages.length, total) };
+  }
+
+  private async views(messages: SmsMessage[]): Promise<MessageView[]> {
     // Only messages of paused numbers can wait.
     const waiting = await new SmsRepository(this.em).messagesWithQueued(messages.filter((m) => m.sms_number.paused).map((m) => m.id));
     return messages.map((message) => ({ message, paused: waiting.has(message.id) }));

@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { IsoTimestamp } from '../../graphql/scalars.js';
+import { PageMeta } from '../../graphql/pagination.js';
 import type { Sms, SmsMessage } from './sms.entity.js';
 import { SmsType, toSms } from './sms.type.js';
 
@@ -26,4 +27,10 @@ export function toSmsMessage(m: SmsMessage, paused: boolean): SmsMessageType {
 export function toSmsMessageDetail(m: SmsMessage, paused: boolean, sms: Sms[]): SmsMessageDetail {
   const order = (s: Sms) => m.to.indexOf(s.to);
   return { ...toSmsMessage(m, paused), sms: [...sms].sort((a, b) => order(a) - order(b)).map(toSms) };
+}
+
+@ObjectType({ description: 'One page of SMS messages with the full pager (GET /v1/sms-messages).' })
+export class SmsMessagePage {
+  @Field(() => [SmsMessageType]) data!: SmsMessageType[];
+  @Field(() => PageMeta) meta!: PageMeta;
 }

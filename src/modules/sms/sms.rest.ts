@@ -16,7 +16,8 @@ export const smsRoutes: RouteTable = {
 };
 
 export const smsMessageRoutes: RouteTable = {
-  'Query.sms_messages': { method: 'GET', path: '/sms-messages', envelope: 'data' },
+  // The full pager (COMPAT.md Pagers); GraphQL's `sms_messages` stays the plain list.
+  'Query.sms_messages_page': { method: 'GET', path: '/sms-messages', envelope: 'paged' },
   'Query.sms_message': { method: 'GET', path: '/sms-messages/:sms_message_id', envelope: 'data' },
 };
 

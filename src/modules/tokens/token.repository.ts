@@ -35,4 +35,12 @@ export class TokenRepository {
       : await preparedRows<StoredRow>(this.em, 'tokens.list', `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}`, [accountId, limit, offset]);
     return rows.map((r) => ({ ...r, created_at: asDate(r.created_at), scopes: r.scopes ? r.scopes.split(' ') : [] }));
   }
+
+  /** How many tokens `list` pages through, for the full pager's `total`. */
+  async count(accountId: string, domainId: string | null): Promise<number> {
+    const [row] = domainId
+      ? await preparedRows<{ n: number }>(this.em, 'tokens.count.domain', 'select count(*)::int as n from api_tokens where account_id = $1 and domain_id = $2', [accountId, domainId])
+      : await preparedRows<{ n: number }>(this.em, 'tokens.count', 'select count(*)::int as n from api_tokens where account_id = $1', [accountId]);
+    return row?.n ?? 0;
+  }
 }

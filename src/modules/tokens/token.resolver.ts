@@ -3,7 +3,7 @@ import { caller, type Ctx } from '../../graphql/context.js';
 import { CreateTokenArgs, TokenIdArgs, TokenListArgs, TokenSettingsArgs, UpdateTokenArgs } from './token.inputs.js';
 import { TokenService, tokenTopic, type TokenEventPayload } from './token.service.js';
 import { toToken } from './token.mapper.js';
-import { CreatedToken, Token, TokenEvent, Whoami, toCreatedToken } from './token.type.js';
+import { CreatedToken, Token, TokenEvent, TokenPage, Whoami, toCreatedToken } from './token.type.js';
 import { errors } from '../../core/errors.js';
 
 const svc = (ctx: Ctx) => new TokenService(ctx.em, ctx.services);
@@ -21,6 +21,13 @@ export class TokenResolver {
   @Query(() => [Token], { description: 'The account\'s API tokens, newest first.' })
   async tokens(@Context() ctx: Ctx, @Args() args: TokenListArgs): Promise<Token[]> {
     return (await svc(ctx).list(caller(ctx), args)).map(toToken);
+  }
+
+  @Authorized('tokens_full')
+  @Query(() => TokenPage, { description: 'The account\'s API tokens, newest first, with the full pager (GET /v1/token).' })
+  async tokens_page(@Context() ctx: Ctx, @Args() args: TokenListArgs): Promise<TokenPage> {
+    const { rows, meta } = await svc(ctx).page(caller(ctx), args);
+    return { data: rows.map(toToken), meta };
   }
 
   @Authorized('tokens_full')

@@ -1,7 +1,8 @@
 import type { RouteTable } from '../../../rest-mapping/types.js';
 
 export const tokenRoutes: RouteTable = {
-  'Query.tokens': { method: 'GET', path: '/token', envelope: 'data' },
+  // The full pager (COMPAT.md Pagers); GraphQL's `tokens` stays the plain list.
+  'Query.tokens_page': { method: 'GET', path: '/token', envelope: 'paged' },
   'Query.token': { method: 'GET', path: '/token/:token_id', envelope: 'data' },
   // This API family answers token creation with 200, not 201 (COMPAT.md).
   'Mutation.create_token': { method: 'POST', path: '/token', status: 200, envelope: 'data' },

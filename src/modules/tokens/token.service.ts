@@ -14,7 +14,7 @@ import { TokenRepository, type TokenRow } from './token.repository.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { scopeSatisfied } from '../../core/scopes.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
-import { offsetOf } from '../../core/page.js';
+import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 export const tokenTopic = (accountId: string) => `tokens.${accountId}`;
 
@@ -53,6 +53,12 @@ export class TokenService {
   /** Plain rows from one prepared statement: a list shows columns, it needs no entities. */
   list(auth: Actor, args: TokenListArgs): Promise<TokenRow[]> {
     return new TokenRepository(this.em).list(auth.accountId, auth.domainId, args.limit, offsetOf(args));
+  }
+
+  /** One page with the full pager's meta (GET /v1/token); the count runs beside it on the pool. */
+  async page(auth: Actor, args: TokenListArgs): Promise<Page<TokenRow>> {
+    const [rows, total] = await Promise.all([this.list(auth, args), new TokenRepository(this.em).count(auth.accountId, auth.domainId)]);
+    return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
   get(auth: Actor, id: string): Promise<ApiToken> {

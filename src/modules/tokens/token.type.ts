@@ -3,6 +3,7 @@ import { IsoTimestamp, PlainTimestamp } from '../../graphql/scalars.js';
 import { DomainRef, toDomainRef } from '../domains/domain-ref.type.js';
 import type { ApiToken } from './token.entity.js';
 import { SCOPES } from '../../core/scopes.js';
+import { PageMeta } from '../../graphql/pagination.js';
 
 @ObjectType({ description: 'An API token. The secret is never readable after creation.' })
 export class Token {
@@ -11,6 +12,12 @@ export class Token {
   @Field({ description: 'pause or unpause' }) status!: string;
   @Field(() => IsoTimestamp) created_at!: Date;
   @Field(() => [String]) scopes!: string[];
+}
+
+@ObjectType({ description: 'One page of tokens with the full pager (GET /v1/token).' })
+export class TokenPage {
+  @Field(() => [Token]) data!: Token[];
+  @Field(() => PageMeta) meta!: PageMeta;
 }
 
 @ObjectType({ description: 'The creation response: the only time the secret is shown.' })

@@ -14,7 +14,7 @@ import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { type Actor } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
-import { offsetOf } from '../../core/page.js';
+import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 const PURPOSE = 'invite';
 
@@ -30,11 +30,17 @@ export class InviteService {
   ) {}
 
   list(auth: Actor, args: InviteListArgs): Promise<Invite[]> {
-    return this.em.find(Invite, reachableBy(auth), {
+    return this.em.find(Invite, reachableBy(auth), { orderBy: { created_at: 'asc', id: 'asc' }, limit: args.limit, offset: offsetOf(args) });
+  }
+
+  /** The same page with the full pager's meta (GET /v1/invites). */
+  async page(auth: Actor, args: InviteListArgs): Promise<Page<Invite>> {
+    const [rows, total] = await this.em.findAndCount(Invite, reachableBy(auth), {
       orderBy: { created_at: 'asc', id: 'asc' },
       limit: args.limit,
       offset: offsetOf(args),
     });
+    return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
   async get(auth: Actor, id: string): Promise<Invite> {

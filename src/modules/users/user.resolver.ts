@@ -4,7 +4,7 @@ import { InviteService } from './invite.service.js';
 import type { AccountUser } from './user.entity.js';
 import { InviteIdArgs, InviteListArgs, InviteUserArgs, UpdateUserArgs, UserIdArgs, UserListArgs } from './user.inputs.js';
 import { UserService } from './user.service.js';
-import { InviteType, UserType, toInvite, toUser } from './user.type.js';
+import { InvitePage, InviteType, UserType, toInvite, toUser } from './user.type.js';
 
 const users = (ctx: Ctx) => new UserService(ctx.em);
 const invites = (ctx: Ctx) => new InviteService(ctx.em, ctx.services);
@@ -47,6 +47,13 @@ export class UserResolver {
   @Query(() => [InviteType], { description: 'Invitations not yet accepted, oldest first.' })
   async invites(@Context() ctx: Ctx, @Args() args: InviteListArgs): Promise<InviteType[]> {
     return (await invites(ctx).list(caller(ctx), args)).map(toInvite);
+  }
+
+  @Authorized('users_read')
+  @Query(() => InvitePage, { description: 'Invitations not yet accepted, oldest first, with the full pager (GET /v1/invites).' })
+  async invites_page(@Context() ctx: Ctx, @Args() args: InviteListArgs): Promise<InvitePage> {
+    const { rows, meta } = await invites(ctx).page(caller(ctx), args);
+    return { data: rows.map(toInvite), meta };
   }
 
   @Authorized('users_read')

@@ -10,7 +10,8 @@ export const userRoutes: RouteTable = {
   'Mutation.invite_user': { method: 'POST', path: '/users', status: 200, envelope: 'data' },
   'Mutation.update_user': { method: 'PUT', path: '/users/:user_id', envelope: 'data', rename },
   'Mutation.delete_user': { method: 'DELETE', path: '/users/:user_id', status: 204, envelope: 'none' },
-  'Query.invites': { method: 'GET', path: '/invites', envelope: 'data' },
+  // The full pager (COMPAT.md Pagers); GraphQL's `invites` stays the plain list.
+  'Query.invites_page': { method: 'GET', path: '/invites', envelope: 'paged' },
   'Query.invite': { method: 'GET', path: '/invites/:invite_id', envelope: 'data' },
   'Mutation.resend_invite': { method: 'POST', path: '/invites/:invite_id/resend', status: 200, envelope: 'data' },
   'Mutation.delete_invite': { method: 'DELETE', path: '/invites/:invite_id', status: 204, envelope: 'none' },

@@ -5,6 +5,7 @@ import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
 import type { AccountUser, Invite } from './user.entity.js';
 import { permissionsOf } from './roles.js';
+import { PageMeta } from '../../graphql/pagination.js';
 
 @ObjectType({ description: 'A template a user is limited to.' })
 export class UserTemplateRef {
@@ -84,4 +85,10 @@ export function toInvite(i: Invite): InviteType {
     created_at: i.created_at,
     updated_at: i.updated_at,
   };
+}
+
+@ObjectType({ description: 'One page of invitations with the full pager (GET /v1/invites).' })
+export class InvitePage {
+  @Field(() => [InviteType]) data!: InviteType[];
+  @Field(() => PageMeta) meta!: PageMeta;
 }
