@@ -14,9 +14,11 @@ export interface TokenRow {
 
 // Scopes come as one text (they are names from SCOPES, which hold no space): splitting it is
 // cheaper than the driver's text[] parser, on every row of every page.
-type StoredRow = Omit<TokenRow, 'scopes'> & { scopes: string };
+type StoredRow = Omit<TokenRow, 'scopes'> & { scopes: string; total: string | number };
 
-const COLUMNS = "id, name, status, created_at, array_to_string(scopes, ' ') as scopes";
+const toRow = ({ total: _total, ...r }: StoredRow): TokenRow => ({ ...r, created_at: asDate(r.created_at), scopes: r.scopes ? r.scopes.split(' ') : [] });
+
+const COLUMNS = "id, name, status, created_at, array_to_string(scopes, ' ') as scopes, count(*) over () as total";
 const ORDER = 'order by created_at desc, id desc limit $2 offset $3';
 
 /** The token list's SQL: one prepared statement for the account, one for a domain-limited caller. */
@@ -25,15 +27,29 @@ export class TokenRepository {
 
   /** One page of the account's tokens (or of one domain's), newest first. */
   async list(accountId: string, domainId: string | null, limit: number, offset: number): Promise<TokenRow[]> {
-    const rows = domainId
-      ? await preparedRows<StoredRow>(
+    return (await this.rows(accountId, domainId, limit, offset)).map(toRow);
+  }
+
+  /**
+   * One page with the count of all the tokens it pages through, in the same statement
+   * (`count(*) over ()`, computed before the limit); a page past the end has no row to carry it,
+   * and counts on its own.
+   */
+  async page(accountId: string, domainId: string | null, limit: number, offset: number): Promise<{ rows: TokenRow[]; total: number }> {
+    const rows = await this.rows(accountId, domainId, limit, offset);
+    const total = rows.length ? Number(rows[0].total) : offset === 0 ? 0 : await this.count(accountId, domainId);
+    return { rows: rows.map(toRow), total };
+  }
+
+  private rows(accountId: string, domainId: string | null, limit: number, offset: number): Promise<StoredRow[]> {
+    return domainId
+      ? preparedRows<StoredRow>(
           this.em,
           'tokens.list.domain',
           `select ${COLUMNS} from api_tokens where account_id = $1 and domain_id = $4 ${ORDER}`,
           [accountId, limit, offset, domainId],
         )
-      : await preparedRows<StoredRow>(this.em, 'tokens.list', `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}`, [accountId, limit, offset]);
-    return rows.map((r) => ({ ...r, created_at: asDate(r.created_at), scopes: r.scopes ? r.scopes.split(' ') : [] }));
+      : preparedRows<StoredRow>(this.em, 'tokens.list', `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}`, [accountId, limit, offset]);
   }
 
   /** How many tokens `list` pages through, for the full pager's `total`. */
