@@ -42,7 +42,7 @@ function core(d: DomainListRow, notQueued: number) {
   };
 }
 
-export function toDomainListItem(d: DomainListRow, notQueued = 0): DomainListItem {
+export function toDomainListItem(d: DomainListRow, notQueued: number): DomainListItem {
   return {
     ...core(d, notQueued),
     is_cname_verified: d.is_cname_verified,
@@ -55,7 +55,7 @@ export function toDomainListItem(d: DomainListRow, notQueued = 0): DomainListIte
   };
 }
 
-export function toDomain(d: Domain, notQueued = 0): DomainType {
+export function toDomain(d: Domain, notQueued: number): DomainType {
   return { ...toDomainListItem(d, notQueued), mx: d.mx };
 }
 

@@ -19,8 +19,8 @@ export class DomainResolver {
   @Authorized('domains_read')
   @Query(() => DomainPage)
   async domains(@Context() ctx: Ctx, @Args() args: DomainListArgs): Promise<DomainPage> {
-    const { rows, meta, notQueued } = await svc(ctx).list(caller(ctx), args);
-    return { data: rows.map((d) => toDomainListItem(d, notQueued.get(d.id) ?? 0)), meta };
+    const { rows, meta } = await svc(ctx).list(caller(ctx), args);
+    return { data: rows.map((d) => toDomainListItem(d, d.not_queued)), meta };
   }
 
   @Authorized('domains_read')

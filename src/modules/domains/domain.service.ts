@@ -73,10 +73,8 @@ async function lockNameFamily(em: EntityManager, name: string): Promise<void> {
   for (const n of names) await domains.lockName(n);
 }
 
-/** A page of domains with each one's count of messages not yet handed to delivery, read in one statement. */
-export interface CountedPage extends Page<DomainListRow> {
-  notQueued: ReadonlyMap<string, number>;
-}
+/** A page of domains, each row with its count of messages not yet handed to delivery (`not_queued`), read in one statement. */
+export type CountedPage = Page<DomainListRow & { not_queued: number }>;
 
 /** The domain's count of accepted messages not yet handed to delivery (domain.repository.ts). */
 export async function notQueuedOf(em: EntityManager, domainId: string): Promise<number> {
@@ -95,7 +93,7 @@ export class DomainService {
       args.limit,
       offsetOf(args),
     );
-    return { rows, meta: pageMeta(args, rows.length, total), notQueued: new Map(rows.map((r) => [r.id, r.not_queued])) };
+    return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
   async get(auth: Actor, id: string): Promise<Domain> {

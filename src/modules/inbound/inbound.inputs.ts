@@ -2,19 +2,6 @@ import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
 import { MaxInt, MaxLen, MinInt } from '../../graphql/validation.js';
 
-/** The comparers of the mailersend SDK's ComparerType (the same set as SMS inbound filters). */
-export const COMPARERS = [
-  'equal',
-  'not-equal',
-  'contains',
-  'not-contains',
-  'starts-with',
-  'ends-with',
-  'not-starts-with',
-  'not-ends-with',
-] as const;
-export type Comparer = (typeof COMPARERS)[number];
-
 export const CATCH_TYPES = ['catch_all', 'catch_recipient'] as const;
 export const MATCH_TYPES = ['match_all', 'match_sender', 'match_domain', 'match_header'] as const;
 /** Whether every filter of a list must hold (`all`, the default) or one is enough (`one`). */

@@ -1,5 +1,5 @@
 import type { InboundFilter, InboundFilterRule } from './inbound.entity.js';
-import type { Comparer } from './inbound.inputs.js';
+import type { Comparer } from '../../core/comparers.js';
 
 /**
  * The routing rules, as pure functions. Comparisons ignore case: addresses, domains and the

@@ -2,9 +2,9 @@ import { isIP } from 'node:net';
 import { isEmail } from '../sending/send.validate.js';
 import { webhookUrlProblem } from '../webhooks/http.js';
 import { refusal } from '../webhooks/ssrf.js';
+import { COMPARERS } from '../../core/comparers.js';
 import {
   CATCH_TYPES,
-  COMPARERS,
   FILTER_MODES,
   FORWARD_TYPES,
   INBOUND_LIMITS as L,

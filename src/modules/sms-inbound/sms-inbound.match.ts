@@ -13,17 +13,6 @@ export interface RouteFilter {
   filter_value: string | null;
 }
 
-/** The eight comparers, the same set as email inbound filters (SPEC.md "SMS inbound route"). */
-export const SMS_COMPARERS = [
-  'equal',
-  'not-equal',
-  'contains',
-  'not-contains',
-  'starts-with',
-  'ends-with',
-  'not-starts-with',
-  'not-ends-with',
-] as const;
 
 const fold = (s: string) => s.normalize('NFC').toLowerCase();
 

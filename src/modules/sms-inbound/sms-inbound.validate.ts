@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { webhookUrlProblem } from '../webhooks/http.js';
 import { refusal } from '../webhooks/ssrf.js';
 import type { SmsInboundFilterInput } from './sms-inbound.inputs.js';
-import { SMS_COMPARERS } from './sms-inbound.match.js';
+import { COMPARERS } from '../../core/comparers.js';
 import { label, msg, type FieldErrorBag } from '../../core/errors.js';
 
 /**
@@ -34,7 +34,7 @@ export function checkForwardUrl(bag: FieldErrorBag, url: string | null | undefin
 
 export function checkFilter(bag: FieldErrorBag, filter: SmsInboundFilterInput): void {
   if (blank(filter.comparer)) bag.add('filter.comparer', msg.required('filter.comparer'));
-  else if (!(SMS_COMPARERS as readonly string[]).includes(filter.comparer)) bag.add('filter.comparer', msg.in('filter.comparer'));
+  else if (!(COMPARERS as readonly string[]).includes(filter.comparer)) bag.add('filter.comparer', msg.in('filter.comparer'));
   if (blank(filter.value)) bag.add('filter.value', msg.required('filter.value'));
   else if (filter.value.length > L.filterValue) bag.add('filter.value', msg.maxString('filter.value', L.filterValue));
 }
