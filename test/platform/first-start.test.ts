@@ -2,7 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig, ConfigError } from '../../src/config/index.js';
 import { seedDomain } from '../support/factories.js';
-import { OPERATOR_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { OPERATOR_TOKEN, sameInstallEnv, startTestServer, type TestServer } from '../support/server.js';
 import { sql, until } from '../sending/helpers.js';
 
 /**
@@ -149,15 +149,5 @@ describe('leaving the sandbox', () => {
 
 /** A second process of the same install: the test server's settings, with its own data dir and port. */
 function workerEnv(s: TestServer): Record<string, string> {
-  return {
-    NODE_ENV: 'test',
-    DATABASE_URL: s.dbUrl,
-    DATA_DIR: s.dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    APP_SECRET: s.app.services.config.APP_SECRET,
-    DNS_SERVERS: s.dns.server,
-    MX_ALLOW_PRIVATE: 'true',
-  };
+  return sameInstallEnv(s, { DNS_SERVERS: s.dns.server, MX_ALLOW_PRIVATE: 'true' });
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { subscribe } from '../support/sse.js';
-import { ISO, OPERATOR_TOKEN, createAccount, startTestServer, type HttpAnswer, type TestServer } from '../support/server.js';
+import { ISO, OPERATOR_TOKEN, createAccount, sameInstallEnv, startTestServer, type HttpAnswer, type TestServer } from '../support/server.js';
 
 /**
  * Per-token rate limit and per-account daily quota, on /v1, GraphQL and the SSE stream. Each test
@@ -171,7 +171,7 @@ describe('the rate limit', () => {
 
   it('holds across two server instances on one database', async () => {
     const a = await createAccount(s, 'Two instances');
-    const twin: RunningApp = await startApp({ roles: ['api'], env: twinEnv() });
+    const twin: RunningApp = await startApp({ roles: ['api'], env: sameInstallEnv(s, ENV) });
     try {
       const viaTwin = (path: string) => fetch(`${twin.url}/v1${path}`, { headers: { authorization: `Bearer ${a.token}` } });
       for (let i = 0; i < LIMIT; i++) {
@@ -186,21 +186,6 @@ describe('the rate limit', () => {
   });
 });
 
-/** The settings of the test server, given to a second instance on the same database. */
-function twinEnv(): Record<string, string> {
-  const c = s.app.services.config;
-  return {
-    NODE_ENV: 'test',
-    DATABASE_URL: s.dbUrl,
-    DATA_DIR: s.dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    APP_SECRET: c.APP_SECRET,
-    OPERATOR_TOKEN,
-    ...ENV,
-  };
-}
 
 describe('the daily quota', () => {
   it('answers 429 naming the quota once the account has used it, whichever token asks', async () => {

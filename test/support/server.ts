@@ -132,6 +132,24 @@ export async function startTestServer(
   };
 }
 
+/**
+ * The settings of another process of the same install as `s` (same database, data dir and app
+ * secret; its own port), for tests that start a second app beside the test server.
+ */
+export function sameInstallEnv(s: TestServer, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: s.dbUrl,
+    DATA_DIR: s.dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    APP_SECRET: s.app.services.config.APP_SECRET,
+    OPERATOR_TOKEN,
+    ...extra,
+  };
+}
+
 /** A second account with its own full-scope token, through the operator API. */
 export async function createAccount(s: TestServer, name = 'Other account'): Promise<{ id: string; token: string }> {
   const res = await s.gql(

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { seedDomain } from '../support/factories.js';
-import { OPERATOR_TOKEN, createAccount, startTestServer, tokenWith, type TestServer } from '../support/server.js';
+import { OPERATOR_TOKEN, createAccount, sameInstallEnv, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 
 /**
  * Processes keep authenticated tokens for a few seconds (TOKEN_CACHE_SECONDS) instead of reading
@@ -15,21 +15,10 @@ let db: pg.Client;
 beforeAll(async () => {
   // A long age: only the invalidation can explain a refusal within the second.
   s = await startTestServer({ env: { TOKEN_CACHE_SECONDS: '300' } });
-  const c = s.app.services.config;
   // A second api process on the same database, with its own cache; plan limits apply there.
   twin = await startApp({
     roles: ['api'],
-    env: {
-      NODE_ENV: 'test',
-      DATABASE_URL: s.dbUrl,
-      DATA_DIR: s.dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      APP_SECRET: c.APP_SECRET,
-      OPERATOR_TOKEN,
-      TOKEN_CACHE_SECONDS: '300',
-    },
+    env: sameInstallEnv(s, { TOKEN_CACHE_SECONDS: '300' }),
   });
   db = new pg.Client({ connectionString: s.dbUrl });
   await db.connect();
