@@ -240,6 +240,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       }
       throw err;
     }
+    // The same resolvers serve both surfaces; what they count (postbox_sends_accepted_total) says which.
+    ctx.surface = 'rest';
     // The operator token is for the GraphQL operator API only.
     if (!ctx.auth) return reply.status(401).send({ message: 'Unauthenticated.' });
     const roles = rootFieldRoles(matched.route.field.name);

@@ -105,6 +105,21 @@ describe('delivery to a real SMTP server', () => {
     expect(after).toMatch(/^postbox_queue_depth\{queue="email\.deliver"\} \d+$/m);
   });
 
+  it('counts accepted sends by the surface they came through', async () => {
+    const count = (text: string, surface: string) =>
+      Number(new RegExp(`^postbox_sends_accepted_total\\{surface="${surface}",status="queued"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = await (await fetch(`${s.url}/metrics`)).text();
+    expect((await send({ to: [{ email: `rest-${Date.now()}@example.net` }] })).status).toBe(202);
+    const gql = await s.gql(
+      'mutation($from: EmailAddressInput, $to: [EmailAddressInput!]!) { send_email(from: $from, to: $to, subject: "Hello", text: "Hi") { message_id } }',
+      { from: { email: from }, to: [{ email: `gql-${Date.now()}@example.net` }] },
+    );
+    expect(gql.body.data?.send_email?.message_id).toBeTruthy();
+    const after = await (await fetch(`${s.url}/metrics`)).text();
+    expect(count(after, 'rest')).toBe(count(before, 'rest') + 1);
+    expect(count(after, 'graphql')).toBe(count(before, 'graphql') + 1);
+  });
+
   it('sends each to-recipient its own copy, and cc/bcc with the first', async () => {
     const a = `a-${Date.now()}@example.net`;
     const b = `b-${Date.now()}@example.org`;
