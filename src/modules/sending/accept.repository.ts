@@ -1,4 +1,5 @@
-import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { preparedRows } from '../../db/prepared.js';
 import { fromKysely, type KyselyTransactionLike } from 'pg-boss';
 import type { JobInsert } from '../../jobs/boss.js';
 import type { ActivityInsert } from '../activity/activity.repository.js';
@@ -205,7 +206,6 @@ export class AcceptRepository {
   private async run<R>(name: string, text: string, values: unknown[]): Promise<R[]> {
     const trx = this.em.getTransactionContext<KyselyTransactionLike>();
     if (trx) return (await fromKysely(trx).executeSql(text, values)).rows as R[];
-    const pool = await (this.em.getConnection() as PostgreSqlConnection).getNativeClient();
-    return (await pool.query({ name, text, values })).rows as R[];
+    return preparedRows<R>(this.em, name, text, values);
   }
 }
