@@ -31,7 +31,7 @@ export async function authenticate(
   // A cached entry is keyed by the full hash of the secret; a hit is as good as the lookup below.
   const cached = cache?.get(hash);
   if (cached) return { kind: 'token', auth: cached };
-  const mark = cache?.mark() ?? 0;
+  const mark = cache?.mark();
   // The account's plan comes in the same statement (a join): it sets the token's rate limits.
   const token = await em.findOne(
     ApiToken,
@@ -48,7 +48,7 @@ export async function authenticate(
     domainId: token.domain?.id ?? null,
     plan: token.account.plan,
   };
-  cache?.set(hash, auth, mark);
+  if (mark) cache?.set(hash, auth, mark);
   return { kind: 'token', auth };
 }
 

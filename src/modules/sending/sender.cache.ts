@@ -1,5 +1,6 @@
 import type { Plan } from '../accounts/account.entity.js';
 import type { AppServices } from '../../services.js';
+import { InvalidatedCache } from '../../lib/invalidated-cache.js';
 
 /** A domain as acceptance needs it: whether it may send and how its settings shape the send. */
 export interface SenderDomain {
@@ -25,34 +26,18 @@ export interface Sender {
  */
 export const SENDER_CHANGED = 'sender_changed';
 
-/** Accounts kept at most per process (the least recently used go first). */
-const MAX_ENTRIES = 10_000;
-
-interface Entry {
-  at: number;
-  epoch: number;
-  sender: Sender;
-}
-
 /**
  * Each process keeps accounts' plans and domains for up to SEND_CACHE_SECONDS, so that accepting a
  * send does not read them. A change reaches every process by NOTIFY within milliseconds of its
- * commit (SENDER_CHANGED); a paused or deleted domain stops accepting within a second. The NOTIFY
- * may be lost only while the LISTEN connection is down, and then nothing is kept: entries are
- * trusted only while the connection they were read under (the pubsub's `epoch`) is still up, so
- * the age bound is the worst case. A read that overlapped an invalidation is not kept.
+ * commit (SENDER_CHANGED); a paused or deleted domain stops accepting within a second. What is
+ * trusted while notices may be lost is lib/invalidated-cache.ts's rule.
  */
 export class SenderCache {
-  private readonly entries = new Map<string, Entry>();
-  /** Bumped by every invalidation: a read that started before one is used but not kept. */
-  private generation = 0;
-  /** Set when invalidations can no longer be heard: nothing is kept from then on. */
-  private deaf = false;
+  private readonly cache: InvalidatedCache<string, Sender>;
 
-  constructor(
-    private readonly pubsub: AppServices['pubsub'],
-    private readonly ttlMs: number,
-  ) {}
+  constructor(pubsub: AppServices['pubsub'], ttlMs: number) {
+    this.cache = new InvalidatedCache(ttlMs, () => pubsub.epoch);
+  }
 
   /**
    * The account's sender, kept or read by `load`; `kept` says it was not read now. `fresh` reads
@@ -60,35 +45,20 @@ export class SenderCache {
    * domain added or verified, or a plan raised, a moment ago is never refused for a stale entry.
    */
   async get(accountId: string, load: () => Promise<Sender | null>, fresh = false): Promise<{ sender: Sender | null; kept: boolean }> {
-    const epoch = this.pubsub.epoch;
-    if (!this.ttlMs || !epoch || this.deaf) return { sender: await load(), kept: false };
-    const now = Date.now();
-    const hit = fresh ? undefined : this.entries.get(accountId);
-    if (hit && hit.epoch === epoch && now - hit.at < this.ttlMs) {
-      // Most recently used last: the first key is the one to drop.
-      this.entries.delete(accountId);
-      this.entries.set(accountId, hit);
-      return { sender: hit.sender, kept: true };
-    }
-    const generation = this.generation;
+    const hit = fresh ? undefined : this.cache.get(accountId);
+    if (hit) return { sender: hit, kept: true };
+    const mark = this.cache.mark();
     const sender = await load();
-    if (sender && generation === this.generation && this.pubsub.epoch === epoch) {
-      this.entries.delete(accountId);
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(accountId, { at: now, epoch, sender });
-    }
+    if (sender) this.cache.set(accountId, sender, mark);
     return { sender, kept: false };
   }
 
   invalidate(accountId: string | undefined): void {
-    this.generation++;
-    if (accountId) this.entries.delete(accountId);
-    else this.entries.clear();
+    this.cache.invalidate(accountId);
   }
 
   stopListening(): void {
-    this.deaf = true;
-    this.entries.clear();
+    this.cache.stop();
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Actor } from '../../core/actor.js';
 import type { ClosablePubSub } from '../../lib/pubsub.js';
+import { InvalidatedCache, type CacheMark } from '../../lib/invalidated-cache.js';
 
 /**
  * The topic (lib/pubsub.ts `{topic, detail}` on the one NOTIFY channel) that says a token or an
@@ -15,75 +16,48 @@ export interface AuthChanged {
   account_id?: string;
 }
 
-interface Entry {
-  auth: Actor;
-  at: number;
-  /** The LISTEN connection it was read under (pubsub.epoch): notices missed by another are lost. */
-  epoch: number;
-}
-
 /** Every cache of this process: a change made here is forgotten by all of them at once. */
 const live = new Set<TokenCache>();
 
 /**
  * sha256(token) → the caller it authenticates (account, token, scopes, domain, plan), so that a
  * request does not read its token from the database. Only valid, unpaused tokens are kept;
- * unknown hashes are not (a new token works at once). Bounded by `max` entries (the oldest go
- * first) and by age: an entry older than `maxAgeMs` is read again. A change is forgotten by
- * every process when the AUTH_CHANGED notice arrives (milliseconds after its commit); the age is
- * the fallback for a notice lost while the LISTEN connection was down. The process that makes a
- * change also forgets it before answering (forgetTokenHere), so its next request never sees it.
+ * unknown hashes are not (a new token works at once). Bounded by `max` entries and by age (lib/
+ * invalidated-cache.ts). A change is forgotten by every process when the AUTH_CHANGED notice
+ * arrives (milliseconds after its commit); the age is the fallback for a notice lost while the
+ * LISTEN connection was down. The process that makes a change also forgets it before answering
+ * (forgetTokenHere), so its next request never sees it.
  */
 export class TokenCache {
-  private readonly entries = new Map<string, Entry>();
-  /** Moves on every forget: a lookup that began before one does not store what it read. */
-  private generation = 0;
-
+  private readonly cache: InvalidatedCache<string, Actor>;
   private stopListening: (() => void) | null = null;
 
-  constructor(
-    private readonly maxAgeMs: number,
-    /** Which LISTEN connection is up (pubsub.epoch), 0 while none is: nothing is kept then. */
-    private readonly epoch: () => number,
-    private readonly max = 10_000,
-  ) {
+  constructor(maxAgeMs: number, epoch: () => number, max = 10_000) {
+    this.cache = new InvalidatedCache(maxAgeMs, epoch, max);
     live.add(this);
   }
 
   get(hash: string): Actor | null {
-    const e = this.entries.get(hash);
-    if (!e) return null;
-    if (Date.now() - e.at > this.maxAgeMs || e.epoch !== this.epoch()) {
-      this.entries.delete(hash);
-      return null;
-    }
-    return e.auth;
+    return this.cache.get(hash) ?? null;
   }
 
   /** Where a lookup starts: pass it to `set`, which ignores the answer if anything was forgotten since. */
-  mark(): number {
-    return this.generation;
+  mark(): CacheMark {
+    return this.cache.mark();
   }
 
-  set(hash: string, auth: Actor, mark: number): void {
-    const epoch = this.epoch();
-    if (this.maxAgeMs <= 0 || mark !== this.generation || epoch === 0 || this.closed) return;
-    this.entries.delete(hash);
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, { auth, at: Date.now(), epoch });
+  set(hash: string, auth: Actor, mark: CacheMark): void {
+    this.cache.set(hash, auth, mark);
   }
 
   /** Drops the entries of a token, of a whole account, or (no argument) everything. */
   forget(change: AuthChanged = {}): void {
-    this.generation++;
-    if (!change.token_id && !change.account_id) return void this.entries.clear();
-    for (const [hash, { auth }] of this.entries) {
-      if (auth.tokenId === change.token_id || auth.accountId === change.account_id) this.entries.delete(hash);
-    }
+    if (!change.token_id && !change.account_id) return this.cache.invalidate();
+    this.cache.invalidate(undefined, (auth) => auth.tokenId === change.token_id || auth.accountId === change.account_id);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.cache.size;
   }
 
   /** Forgets what AUTH_CHANGED notices name, from whichever process they come, until close(). */
@@ -105,12 +79,7 @@ export class TokenCache {
     live.delete(this);
     this.stopListening?.();
     this.stopListening = null;
-    this.generation++;
-    this.entries.clear();
-  }
-
-  private get closed(): boolean {
-    return !live.has(this);
+    this.cache.stop();
   }
 }
 
