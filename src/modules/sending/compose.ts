@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index.js';
 import { decrypt } from '../../lib/secrets.js';
 import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
+import { linkConfigFor } from '../tracking/tokens.js';
 import type { ClaimedEmail, TakenMessage } from './delivery.repository.js';
 import { buildMime, type MimeInput } from './mime.js';
 import { personalize } from './render.js';
@@ -33,6 +34,13 @@ export async function compose(config: Config, p: Prepared, email: ClaimedEmail) 
   const data = m.personalization[email.to_email.toLowerCase()] ?? {};
   const settings = m.domain_settings;
   const unsubscribe = settings.track_unsubscribe;
+  // Tracking links go to the domain's own tracking host once its CNAME is verified.
+  const links = linkConfigFor(config, {
+    name: m.domain_name,
+    custom_tracking_enabled: settings.custom_tracking_enabled,
+    custom_tracking_subdomain: settings.custom_tracking_subdomain,
+    cname_verified: m.domain_cname_verified,
+  });
   const parts = instrument(
     {
       html: m.html === null ? null : personalize(m.html, data, 'html'),
@@ -46,9 +54,9 @@ export async function compose(config: Config, p: Prepared, email: ClaimedEmail) 
       unsubscribeHtml: settings.track_unsubscribe_html_enabled ? settings.track_unsubscribe_html : null,
       unsubscribePlain: settings.track_unsubscribe_plain_enabled ? settings.track_unsubscribe_plain : null,
     },
-    config,
+    links,
   );
-  const listUnsubscribe = m.list_unsubscribe ?? (unsubscribe ? `<${unsubscribeUrl(config, email.id)}>` : null);
+  const listUnsubscribe = m.list_unsubscribe ?? (unsubscribe ? `<${unsubscribeUrl(links, email.id)}>` : null);
   const messageId = `<${email.id}@${m.domain_name}>`;
   const first = email.position === 0;
   const built = await buildMime({

@@ -46,4 +46,19 @@ export class TrackingRepository {
     const set = stamps.map((c) => `${c} = coalesce(${c}, now())`).join(', ');
     await this.em.execute(`update emails set ${set}, updated_at = now() where id = ?`, [emailId]);
   }
+
+  /**
+   * Whether a request on `label.parent` may use a token of this email: yes unless that host is
+   * some domain's tracking host (`<custom_tracking_subdomain>.<name>`) other than the email's own
+   * domain's. Domain names and subdomains are stored lowercase; `domains.name` is unique (indexed).
+   */
+  async hostHonours(emailId: string, label: string, parent: string): Promise<boolean> {
+    const rows = await this.em.execute<{ ok: boolean }[]>(
+      `select not exists (select 1 from domains d where d.name = ? and lower(d.settings->>'custom_tracking_subdomain') = ?)
+           or exists (select 1 from emails e join domains d on d.id = e.domain_id
+                       where e.id = ? and d.name = ? and lower(d.settings->>'custom_tracking_subdomain') = ?) as ok`,
+      [parent, label, emailId, parent, label],
+    );
+    return rows[0]?.ok ?? false;
+  }
 }

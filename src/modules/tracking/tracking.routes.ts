@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as page } from '../../lib/html.js';
 import { describeClient } from './client.js';
-import { readToken, type TrackKind } from './tokens.js';
+import { readToken, type TrackKind, type TrackToken } from './tokens.js';
 import { TrackingService } from './tracking.service.js';
 
 // A transparent 1x1 GIF.
@@ -19,6 +19,15 @@ function httpTarget(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+const NOT_FOUND = { message: 'Resource not found.' };
+
+/** PUBLIC_URL's host name, read per request: without a PUBLIC_URL setting it is known once the server listens. */
+let publicHost = { url: '', host: '' };
+function hostOfPublicUrl(url: string): string {
+  if (publicHost.url !== url) publicHost = { url, host: new URL(url).hostname.toLowerCase() };
+  return publicHost.host;
 }
 
 const invalid = (reply: FastifyReply) =>
@@ -37,6 +46,11 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
   const tokenOf = (req: FastifyRequest, kind: TrackKind) =>
     readToken(config.APP_SECRET, kind, (req.params as Record<string, string>)['*'] ?? '');
   const client = (req: FastifyRequest) => describeClient(req.ip, String(req.headers['user-agent'] ?? ''));
+  // A token of one domain's mail is not honoured on another domain's tracking host (service.honoursOn).
+  const honoured = async (req: FastifyRequest, token: TrackToken) => {
+    const host = req.hostname.toLowerCase();
+    return host === hostOfPublicUrl(config.PUBLIC_URL) || service().honoursOn(token.emailId, host);
+  };
   // HEAD is what link checkers send: it answers like GET but never counts as a person's action.
   const counts = (req: FastifyRequest) => req.method !== 'HEAD';
 
@@ -47,6 +61,7 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
 
     scope.get('/t/o/*', async (req, reply) => {
       const token = tokenOf(req, 'open');
+      if (token && !(await honoured(req, token))) return reply.status(404).send(NOT_FOUND);
       if (token && counts(req)) {
         try {
           await service().open(token.emailId, await client(req));
@@ -65,10 +80,10 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
     scope.get('/t/c/*', async (req, reply) => {
       const token = tokenOf(req, 'click');
       const target = token && httpTarget(token.url!);
-      if (!token || !target) return reply.status(404).send({ message: 'Resource not found.' });
+      if (!token || !target || !(await honoured(req, token))) return reply.status(404).send(NOT_FOUND);
       if (counts(req)) {
         const outcome = await service().click(token.emailId, token.url!, await client(req));
-        if (outcome === 'missing') return reply.status(404).send({ message: 'Resource not found.' });
+        if (outcome === 'missing') return reply.status(404).send(NOT_FOUND);
       }
       return reply
         .status(302)
@@ -80,7 +95,7 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
 
     scope.get('/t/u/*', async (req, reply) => {
       const token = tokenOf(req, 'unsubscribe');
-      if (!token) return invalid(reply);
+      if (!token || !(await honoured(req, token))) return invalid(reply);
       const state = await service().lookup(token.emailId);
       if (state.kind === 'missing') return invalid(reply);
       if (state.kind === 'already') return already(reply, state.email);
@@ -98,7 +113,7 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
 
     scope.post('/t/u/*', { bodyLimit: BODY_LIMIT }, async (req, reply) => {
       const token = tokenOf(req, 'unsubscribe');
-      if (!token) return invalid(reply);
+      if (!token || !(await honoured(req, token))) return invalid(reply);
       const outcome = await service().unsubscribe(token.emailId, await client(req));
       if (outcome.kind === 'missing') return invalid(reply);
       if (outcome.kind === 'already') return already(reply, outcome.email);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityData } from '../activity/activity.entity.js';
 import { recordActivities, type NewActivity } from '../activity/record.js';
@@ -53,6 +54,18 @@ export class TrackingService {
       await recordActivities(em, items);
       return 'recorded';
     });
+  }
+
+  /**
+   * A token is honoured on PUBLIC_URL's host (the caller checks that first, with no statement),
+   * on its own domain's tracking host, and on a host that is no domain's tracking host (the api
+   * reached by its address); on another domain's tracking host it is not: one account's links
+   * never work under another account's domain.
+   */
+  async honoursOn(emailId: string, host: string): Promise<boolean> {
+    const at = host.indexOf('.');
+    if (at <= 0 || isIP(host)) return true;
+    return new TrackingRepository(this.em).hostHonours(emailId, host.slice(0, at), host.slice(at + 1));
   }
 
   /** Who a link unsubscribes, and whether it already did; nothing is written. */
