@@ -33,7 +33,8 @@ export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   track_unsubscribe_html_enabled: true,
   track_unsubscribe_plain: 'To unsubscribe from these emails, open this link: {{unsubscribe}}',
   track_unsubscribe_plain_enabled: true,
-  track_content: false,
+  // On: bodies are kept after delivery for the email log; off drops them once delivered.
+  track_content: true,
   custom_tracking_enabled: false,
   custom_tracking_subdomain: 'links',
   return_path_subdomain: 'mta',

@@ -58,3 +58,28 @@ export function toLoggedEmail(r: EmailRow): LoggedEmail {
     updated_at: asDate(r.updated_at),
   };
 }
+
+/** What the capture transport kept of an email (captured_mails), when it handled it. */
+export interface CapturedContent {
+  html: string | null;
+  text: string | null;
+  raw: string | null;
+}
+
+/**
+ * The content the single email shows: what the capture transport kept, else the message's (or its
+ * template's) bodies. With track_content off the bodies are dropped once delivered, and then
+ * nothing is shown: html, text and content are null, even where the capture transport (the
+ * sandbox's mailbox, the recipient's side) still holds its copy, or the template still exists.
+ */
+export function shownContent(
+  row: { html: string | null; text: string | null; content_cleared: boolean },
+  captured: CapturedContent | null,
+): { html: string | null; text: string | null; content: CapturedContent | null } {
+  if (row.content_cleared) return { html: null, text: null, content: null };
+  return {
+    html: captured?.html ?? row.html,
+    text: (captured?.text || null) ?? row.text,
+    content: captured ? { html: captured.html, text: captured.text || null, raw: captured.raw } : null,
+  };
+}

@@ -40,6 +40,8 @@ export interface EmailLogFilter {
 export type EmailDetailRow = EmailRow & {
   html: string | null;
   text: string | null;
+  /** Delivery dropped the message's bodies (track_content off): no content is shown. */
+  content_cleared: boolean;
   r_id: string;
   r_email: string;
   r_created_at: unknown;
@@ -81,7 +83,8 @@ export class EmailLogRepository {
   /** One email of the account, null when there is none. */
   async detail(emailId: string, accountId: string): Promise<EmailDetailRow | null> {
     const [row] = await this.em.execute<EmailDetailRow[]>(
-      `select ${COLUMNS}, coalesce(m.html, t.html) as html, coalesce(m.text, t.text) as text, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
+      `select ${COLUMNS}, coalesce(m.html, t.html) as html, coalesce(m.text, t.text) as text,
+              m.content_cleared_at is not null as content_cleared, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
               r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
          from ${FROM} join recipients r on r.id = e.recipient_id left join templates t on t.id = m.template_id
         where e.id = ? and e.account_id = ?`,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { toRecipient } from '../recipients/recipient.type.js';
-import { toLoggedEmail } from './email.mapper.js';
+import { shownContent, toLoggedEmail } from './email.mapper.js';
 import { EmailLogRepository } from './email.repository.js';
 import type { EmailListArgs } from './email.inputs.js';
 import type { LoggedEmail, LoggedEmailDetail } from './email.type.js';
@@ -60,7 +60,7 @@ export class EmailLogService {
     if (!row) throw errors.notFound();
     assertDomainAccess(auth, row.domain_id);
     const activity = await this.repo.activityOf(emailId);
-    const content = await this.repo.captured(emailId);
+    const content = row.content_cleared ? null : await this.repo.captured(emailId);
     return {
       ...toLoggedEmail(row),
       recipient: toRecipient({
@@ -76,9 +76,7 @@ export class EmailLogService {
         suppression_reason: a.type === 'suppressed' ? a.suppression_reason : null,
         created_at: asDate(a.created_at),
       })),
-      html: content?.html ?? row.html,
-      text: (content?.text || null) ?? row.text,
-      content: content ? { html: content.html, text: content.text || null, raw: content.raw } : null,
+      ...shownContent(row, content),
     };
   }
 }

@@ -111,6 +111,13 @@ export class Message extends BaseEntity {
   @Property({ type: 'boolean', nullable: true })
   precedence_bulk: boolean | null = null;
 
+  /**
+   * When delivery dropped the bodies (html, text, personalization, attachments' content) because
+   * track_content was off; the email log then shows no content. Null while they are kept.
+   */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  content_cleared_at: Date | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   send_at: Date | null = null;
 

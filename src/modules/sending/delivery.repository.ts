@@ -87,7 +87,7 @@ export class DeliveryRepository {
           returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id
        )
        select m.id, m.account_id, m.domain_id, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
-              coalesce(m.html, t.html) as html, coalesce(m.text, t.text) as text,
+              coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
               m.personalization, m.settings, m.headers, m.in_reply_to, m.references, m.list_unsubscribe, m.precedence_bulk,
               d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified, d.dkim_selector, d.dkim_private_key_enc,
               exists (select 1 from message_attachments a where a.message_id = m.id) as has_attachments,
@@ -96,6 +96,8 @@ export class DeliveryRepository {
          from messages m
          join domains d on d.id = m.domain_id
          left join templates t on t.id = m.template_id
+         -- The translation in the send's language, when the template has one (SPEC.md's language).
+         left join template_translations tr on tr.template_id = m.template_id and tr.language = m.language
         where m.id in (select id from taken)`,
       [
         SENDING,
@@ -169,14 +171,38 @@ export class DeliveryRepository {
     await this.em.execute('update emails set lease_until = null where id = any(?::text[])', [textArray(emailIds)]);
   }
 
-  /** `sent` for those of these messages with no email pending any more. */
+  /**
+   * `sent` for those of these messages with no email pending any more, in one statement that also
+   * drops the bodies of those whose track_content is off (the send's `settings.track_content`,
+   * else its domain's): html, text, personalization and the attachments. Until then they are kept,
+   * so a message is whole for every retry; once all its emails are settled nothing reads them.
+   */
   async finishDone(messageIds: string[]): Promise<void> {
     if (!messageIds.length) return;
     await this.em.execute(
-      `update messages m set status = ?, updated_at = now()
-        where m.id = any(?::text[]) and m.status = ?
-          and not exists (select 1 from emails e where e.message_id = m.id and e.status = any(?::text[]))`,
-      [SENT, textArray(messageIds), SENDING, textArray(PENDING_EMAIL)],
+      `with fin as (
+         select m.id,
+                not coalesce((m.settings->>'track_content')::boolean, (d.settings->>'track_content')::boolean, true) as drop_content
+           from messages m join domains d on d.id = m.domain_id
+          where m.id = any(?::text[]) and m.status = ?
+            and not exists (select 1 from emails e where e.message_id = m.id and e.status = any(?::text[]))
+       ),
+       done as (
+         update messages m
+            set status = ?, updated_at = now(),
+                html = case when fin.drop_content then null else m.html end,
+                text = case when fin.drop_content then null else m.text end,
+                personalization = case when fin.drop_content then '{}'::jsonb else m.personalization end,
+                content_cleared_at = case when fin.drop_content then now() else m.content_cleared_at end
+           from fin
+          where m.id = fin.id and m.status = ?
+          returning m.id, fin.drop_content
+       ),
+       attachments_dropped as (
+         delete from message_attachments a using done where a.message_id = done.id and done.drop_content
+       )
+       select count(*)::int as n from done`,
+      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT, SENDING],
     );
   }
 }
