@@ -105,6 +105,10 @@ export const configSchema = z.object({
   BLOCKLIST_CHECK_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
   /** DMARC monitoring: when every monitored domain's DMARC and SPF records are looked up again. */
   DMARC_CHECK_CRON: z.string().default('0 */6 * * *'),
+  /** Retention (accounts/plans.ts RETENTION_DAYS): when the purge runs, rows per delete statement, and its time budget per run. */
+  RETENTION_PURGE_CRON: z.string().default('41 * * * *'),
+  RETENTION_PURGE_BATCH: z.coerce.number().int().min(100).max(100_000).default(5000),
+  RETENTION_PURGE_SECONDS: z.coerce.number().int().min(1).max(3000).default(300),
   /** The domain of monitors' report addresses (`dmarc+<key>@<domain>`); INBOUND_MX_HOST when unset. */
   DMARC_REPORT_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'expected a domain name').optional(),
   /** SMS: capture (offline, every text delivered) or twilio (Messages REST API at TWILIO_BASE_URL). */

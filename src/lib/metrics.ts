@@ -95,3 +95,11 @@ export const unexpectedErrors = new Counter({
   help: 'Errors that were masked as 500 (each is logged with its request id)',
   registers: [registry],
 });
+
+/** Rows the retention purge deleted, by table (`messages` counts messages; their emails and activities go with them). */
+export const retentionPurged = new Counter({
+  name: 'postbox_retention_purged_total',
+  help: 'Rows deleted by the retention purge, by table',
+  labelNames: ['table'],
+  registers: [registry],
+});

@@ -31,6 +31,7 @@ import { auditModule } from './audit/index.js';
 import { trackingModule } from './tracking/index.js';
 import { smtpModule } from './smtp/index.js';
 import { bouncesModule } from './bounces/index.js';
+import { retentionModule } from './retention/index.js';
 
 /**
  * Every module of the app, in one list: the ORM's entities, the schema's resolvers, the jobs and
@@ -70,4 +71,5 @@ export const modules: readonly ModuleManifest[] = [
   trackingModule,
   smtpModule,
   bouncesModule,
+  retentionModule,
 ];

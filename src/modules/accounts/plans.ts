@@ -23,3 +23,19 @@ export function rateLimitsOf(
   const token = config.RATE_LIMIT_REQUESTS ?? TOKEN_REQUESTS[plan];
   return { token, account: config.ACCOUNT_RATE_LIMIT_REQUESTS ?? token * ACCOUNT_TOKENS };
 }
+
+/**
+ * Days the mail an account sends is kept (messages, their emails, bodies, attachments and
+ * activities), by the plan the account was on when the mail was sent (SPEC.md "Activity": retention
+ * depends on the account's data retention at send time), and the days its other logs are kept
+ * (webhook deliveries and attempts, domain events, inbound and SMS messages), by its current plan.
+ * Free keeps a week, enough to debug an integration; paid plans keep a month, a quarter and a
+ * year. Analytics' daily counts are aggregates and follow their own 6 months (sending/purge.job.ts).
+ */
+export const RETENTION_DAYS: Record<Plan, number> = { free: 7, starter: 30, professional: 90, enterprise: 365 };
+
+/** When mail accepted `at` (or scheduled for `sendAt`, if later) on `plan` may be purged. */
+export function purgeAfter(plan: Plan, at: Date, sendAt: Date | null = null): Date {
+  const from = sendAt && sendAt > at ? sendAt : at;
+  return new Date(from.getTime() + RETENTION_DAYS[plan] * 86_400_000);
+}

@@ -121,6 +121,14 @@ export class Message extends BaseEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   send_at: Date | null = null;
 
+  /**
+   * When the retention job (modules/retention) may delete the message with its emails, bodies and
+   * activities: fixed at acceptance by the account's plan then (accounts/plans.ts purgeAfter).
+   */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  @Index()
+  purge_after: Date | null = null;
+
   @Property({ type: 'string', length: 20 })
   status: Opt<MessageStatus> = 'queued';
 

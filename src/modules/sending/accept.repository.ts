@@ -22,6 +22,8 @@ export interface MessageRow extends MessageContentRow {
   tags: string[];
   language: string | null;
   send_at: string | null;
+  /** When the retention job may delete it: fixed at acceptance by the account's plan then. */
+  purge_after: string;
   status: MessageStatus;
 }
 
@@ -103,14 +105,14 @@ function acceptSql(job: JobInsert, v: Variant): string {
   msg as (
     insert into messages (id, created_at, updated_at, account_id, domain_id, bulk_email_id, template_id, from_email, from_name,
       reply_to, cc, bcc, subject, text, html, tags, language, personalization, settings, headers, in_reply_to, "references",
-      list_unsubscribe, precedence_bulk, send_at, status)
+      list_unsubscribe, precedence_bulk, send_at, purge_after, status)
     select id, at, at, account_id, domain_id, bulk_email_id, template_id, from_email, from_name,
       reply_to, cc, bcc, subject, text, html, tags, language, personalization, settings, headers, in_reply_to, "references",
-      list_unsubscribe, precedence_bulk, send_at, status
+      list_unsubscribe, precedence_bulk, send_at, purge_after, status
     from jsonb_to_recordset(${gate('$1::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, bulk_email_id text,
       template_id text, from_email text, from_name text, reply_to jsonb, cc jsonb, bcc jsonb, subject text, text text, html text,
       tags text[], language text, personalization jsonb, settings jsonb, headers jsonb, in_reply_to text, "references" jsonb,
-      list_unsubscribe text, precedence_bulk boolean, send_at timestamptz, status text)
+      list_unsubscribe text, precedence_bulk boolean, send_at timestamptz, purge_after timestamptz, status text)
   ),
   att as (
     insert into message_attachments (id, message_id, position, filename, disposition, content_id, content)

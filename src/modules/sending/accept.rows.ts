@@ -1,4 +1,5 @@
 import { newId } from '../../lib/ids.js';
+import { purgeAfter, type Plan } from '../accounts/plans.js';
 import { prepareActivities } from '../activity/record.js';
 import type { SuppressionReason } from '../suppressions/suppression.matcher.js';
 import type { Address, MessageSettings } from '../messages/message.entity.js';
@@ -21,6 +22,8 @@ export interface AcceptPlan {
   checked: CheckedSend;
   bulkEmailId: string | null;
   now: Date;
+  /** The account's plan at acceptance: it fixes the message's `purge_after` for good. */
+  accountPlan: Plan;
 }
 
 const lower = (s: string) => s.toLowerCase();
@@ -100,6 +103,7 @@ export function acceptRows(
       list_unsubscribe: args.list_unsubscribe?.trim() ?? null,
       precedence_bulk: args.precedence_bulk ?? null,
       send_at: p.checked.sendAt?.toISOString() ?? null,
+      purge_after: purgeAfter(p.accountPlan, p.now, p.checked.sendAt ?? null).toISOString(),
       status: sendable ? pendingStatus : 'sent',
     },
     attachments: p.checked.attachments.map((a, position) => ({

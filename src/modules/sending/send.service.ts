@@ -11,6 +11,7 @@ import { reasonsFrom, type SuppressionReason } from '../suppressions/suppression
 import { matchInput } from '../suppressions/suppression.repository.js';
 import { activityNotices } from '../activity/activity.notice.js';
 import type { Address } from '../messages/message.entity.js';
+import type { Plan } from '../accounts/plans.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend, type CheckedSend } from './send.validate.js';
 import { IdempotencyRepository, type IdempotencyClaim } from './idempotency.repository.js';
@@ -62,6 +63,8 @@ interface Judged {
   from: Address | null;
   subject: string | null;
   domain: SenderDomain | null;
+  /** The account's plan now: the sent mail keeps its retention (accounts/plans.ts purgeAfter). */
+  plan: Plan;
 }
 
 /** The send judged against the account's plan and domains: what it is, or its field errors. */
@@ -84,7 +87,7 @@ function judge(args: SendEmailArgs, template: Template | null, sender: Sender | 
     domain = senderDomain(sender.domains, from.email);
     if (!domain) bag.add('from.email', UNVERIFIED);
   }
-  return { bag, checked, from, subject, domain };
+  return { bag, checked, from, subject, domain, plan: sender.plan };
 }
 
 /**
@@ -126,7 +129,7 @@ export async function acceptSend(
   const addresses = [...list.to, ...list.cc, ...list.bcc].map((a) => a.email);
   const job = await jobInsert(services.boss, deliverJob);
   const draft: Draft = {
-    plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now },
+    plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now, accountPlan: judged.plan },
     list,
     job,
     key: key ? { key, requestHash: createHash('sha256').update(JSON.stringify(args)).digest('hex') } : null,

@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DELIVERABLE_MESSAGE } from '../messages/status.js';
+import { DELIVERY } from '../webhooks/webhook.entity.js';
+import { INBOUND_MESSAGE } from '../inbound/inbound.entity.js';
+import { QUEUED_SMS } from '../sms/statuses.js';
+
+/**
+ * A log table purged by its account's current plan: rows older than the plan's retention go,
+ * found through an index that starts with the owner's key (`owner`: the parent table whose rows
+ * carry `account_id`, joined on `fk`; `accounts` itself when the table has `account_id`), so each
+ * batch is a few index range scans, never a scan of the table. `keep` names rows that are still
+ * work in progress (a pending webhook delivery, an undispatched event): those stay whatever their
+ * age. Its `$n` parameters come after the three every statement takes.
+ */
+interface LogTable {
+  table: string;
+  owner: string;
+  fk: string;
+  at: string;
+  keep: string | null;
+  keepValues: unknown[];
+}
+
+/** Identifiers and status constants only: the values go in as parameters. */
+export const LOG_TABLES: readonly LogTable[] = [
+  { table: 'webhook_attempts', owner: 'webhooks', fk: 'webhook_id', at: 'attempted_at', keep: null, keepValues: [] },
+  { table: 'webhook_deliveries', owner: 'webhooks', fk: 'webhook_id', at: 'created_at', keep: 't.state = $4', keepValues: [DELIVERY.pending] },
+  { table: 'domain_events', owner: 'accounts', fk: 'account_id', at: 'created_at', keep: 't.dispatched_at is null', keepValues: [] },
+  { table: 'inbound_messages', owner: 'inbounds', fk: 'inbound_id', at: 'created_at', keep: 't.status = $4', keepValues: [INBOUND_MESSAGE.received] },
+  // Its texts (table sms) and their activities go with it (on delete cascade).
+  {
+    table: 'sms_messages',
+    owner: 'accounts',
+    fk: 'account_id',
+    at: 'created_at',
+    keep: 'exists (select 1 from sms s where s.message_id = t.id and s.status = $4)',
+    keepValues: [QUEUED_SMS],
+  },
+  { table: 'sms_inbound_messages', owner: 'sms_numbers', fk: 'sms_number_id', at: 'created_at', keep: null, keepValues: [] },
+];
+
+/**
+ * One batch of one log table: $1 now, $2 the retention days by plan (jsonb), $3 the batch size.
+ * An account on a plan the map lacks has no cutoff (null): nothing of it is deleted.
+ */
+function logBatchSql(t: LogTable): string {
+  const owner = t.owner === 'accounts' ? 'acc.id' : 'o.id';
+  const join = t.owner === 'accounts' ? '' : `join ${t.owner} o on o.account_id = acc.id`;
+  return `with acc as (
+      select a.id, $1::timestamptz - make_interval(days => ($2::jsonb ->> a.plan)::int) as cutoff from accounts a
+    ),
+    victim as (
+      select v.id from acc ${join}
+      cross join lateral (
+        select t.id from ${t.table} t
+         where t.${t.fk} = ${owner} and t.${t.at} < acc.cutoff${t.keep ? ` and not (${t.keep})` : ''}
+         limit $3
+      ) v
+      limit $3
+    )
+    delete from ${t.table} where id in (select id from victim)`;
+}
+
+/** Retention's SQL: the batches the purge job deletes (modules/retention/purge.ts). */
+export class RetentionRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Up to `batch` messages whose `purge_after` has passed and that no delivery will take up again
+   * (DELIVERABLE_MESSAGE stay whatever their age). Their emails, attachments and activities go
+   * with them (on delete cascade, through the indexes on message_id and email_id). Returns the
+   * messages deleted.
+   */
+  async purgeMessages(now: Date, batch: number): Promise<number> {
+    return this.run(
+      `delete from messages where id in (
+         select id from messages where purge_after < $1 and status <> all($2::text[]) limit $3
+       )`,
+      [now, [...DELIVERABLE_MESSAGE], batch],
+    );
+  }
+
+  /** Up to `batch` rows of one log table past its account's retention; returns the rows deleted. */
+  async purgeLog(t: LogTable, now: Date, days: Record<string, number>, batch: number): Promise<number> {
+    return this.run(logBatchSql(t), [now, JSON.stringify(days), batch, ...t.keepValues]);
+  }
+
+  /** A statement on the ORM's pool with its parameters sent apart; the rows it deleted. */
+  private async run(text: string, values: unknown[]): Promise<number> {
+    const pool = await this.em.getConnection().getNativeClient();
+    const result = await pool.query({ text, values });
+    return result.rowCount ?? 0;
+  }
+}

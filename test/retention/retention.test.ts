@@ -1,0 +1,110 @@
+import { accountIdOf, seedDomain } from '../support/factories.js';
+import { createAccount, startTestServer, type TestServer } from '../support/server.js';
+import { address, emailsOf, send, setPlan, sql, waitFor } from '../email-log/helpers.js';
+import { retentionPurgeWorker } from '../../src/modules/retention/retention.worker.js';
+import { RETENTION_DAYS } from '../../src/modules/accounts/plans.js';
+
+/**
+ * Per-plan retention, with a fast-forwarded clock: mail is kept for the days of the plan its
+ * account was on when it was sent, and the purge job (run as of a later instant) deletes it with
+ * its emails and activities; the public surfaces then answer 404 and leave it out of lists.
+ */
+let s: TestServer;
+let adminId: string;
+let mine: { id: string; name: string };
+let theirs: { id: string; name: string };
+let other: { id: string; token: string };
+const DAY = 86_400_000;
+
+/** Runs the purge job as the worker would, as of `days` from now. */
+async function purgeAt(days: number): Promise<void> {
+  await retentionPurgeWorker.run({ now: new Date(Date.now() + days * DAY).toISOString() }, s.app.services, { id: 'test', retryCount: 0, retryLimit: 0 });
+}
+
+const messageStatus = async (id: string, token?: string) => (await s.rest('GET', `/messages/${id}`, { token })).status;
+const emailStatus = async (id: string, token?: string) => (await s.rest('GET', `/email/${id}`, { token })).status;
+const range = () => `date_from=${Math.floor(Date.now() / 1000) - 3600}&date_to=${Math.floor(Date.now() / 1000) + 3600}`;
+const activityEmails = async (domainId: string, token?: string) =>
+  new Set(((await s.rest('GET', `/activity/${domainId}?${range()}&limit=100`, { token })).body.data as any[]).map((a) => a.email.id));
+
+beforeAll(async () => {
+  s = await startTestServer();
+  adminId = await accountIdOf(s);
+  other = await createAccount(s, 'Professional account');
+  await setPlan(s, other.id, 'professional');
+  mine = await seedDomain(s, { dkim: true });
+  theirs = await seedDomain(s, { accountId: other.id, dkim: true });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+it('states a retention for every plan, longer on dearer plans', () => {
+  expect(RETENTION_DAYS).toEqual({ free: 7, starter: 30, professional: 90, enterprise: 365 });
+});
+
+it('purges mail at the retention of the plan it was sent on, even after an upgrade, and keeps what is young, longer-kept or unfinished', async () => {
+  // Sent while the admin account is on the free plan (7 days)...
+  const onFree = await send(s, mine, { to: [address()] });
+  const [freeEmail] = await emailsOf(s, onFree);
+  // ...then the account upgrades: what it sends now is kept 365 days, what it sent before still 7.
+  await setPlan(s, adminId, 'enterprise');
+  const onEnterprise = await waitFor('a send stamped with the new plan', async () => {
+    const id = await send(s, mine, { to: [address()] });
+    const [row] = await sql(s, 'select purge_after - created_at > interval \'300 days\' as long from messages where id = ?', [id]);
+    return row.long ? id : null;
+  });
+  const [enterpriseEmail] = await emailsOf(s, onEnterprise);
+  // A schedule is never purged while it waits, however old its purge_after.
+  const scheduled = await send(s, mine, { to: [address()], send_at: Math.floor(Date.now() / 1000) + 3600 });
+  const onProfessional = await send(s, theirs, { to: [address()], token: other.token });
+  const [professionalEmail] = await emailsOf(s, onProfessional, 'delivered', other.token);
+  expect((await activityEmails(mine.id)).has(freeEmail.id)).toBe(true);
+
+  // Six days on: nothing is past its time.
+  await purgeAt(6);
+  expect(await messageStatus(onFree)).toBe(200);
+  expect(await emailStatus(freeEmail.id)).toBe(200);
+
+  // Eight days on: the mail sent on the free plan is gone, with its email and activity.
+  await purgeAt(8);
+  expect(await messageStatus(onFree)).toBe(404);
+  expect(await emailStatus(freeEmail.id)).toBe(404);
+  const listed = (await s.rest('GET', `/emails?message_id=${onFree}`)).body.data as any[];
+  expect(listed).toEqual([]);
+  const activity = await activityEmails(mine.id);
+  expect(activity.has(freeEmail.id)).toBe(false);
+  expect(activity.has(enterpriseEmail.id)).toBe(true);
+  expect(await messageStatus(onEnterprise)).toBe(200);
+  expect(await emailStatus(enterpriseEmail.id)).toBe(200);
+  expect(await messageStatus(onProfessional, other.token)).toBe(200);
+  expect(await emailStatus(professionalEmail.id, other.token)).toBe(200);
+  expect(await sql(s, 'select 1 from activities a join emails e on e.id = a.email_id where e.message_id = ?', [onFree])).toEqual([]);
+
+  // 91 days on: the professional account's mail is gone, the enterprise send stays.
+  await purgeAt(91);
+  expect(await messageStatus(onProfessional, other.token)).toBe(404);
+  expect(await emailStatus(professionalEmail.id, other.token)).toBe(404);
+  expect((await activityEmails(theirs.id, other.token)).has(professionalEmail.id)).toBe(false);
+  expect(await messageStatus(onEnterprise)).toBe(200);
+
+  // A year and more on: the enterprise send goes too; the waiting schedule stays.
+  await purgeAt(370);
+  expect(await messageStatus(onEnterprise)).toBe(404);
+  expect(await messageStatus(scheduled)).toBe(200);
+});
+
+it('purges the logs (domain events) by the account\'s current plan, never an undispatched one', async () => {
+  const events = (accountId: string) =>
+    sql<{ n: number; pending: number }>(s, 'select count(*)::int as n, count(*) filter (where dispatched_at is null)::int as pending from domain_events where account_id = ?', [accountId]);
+  await send(s, theirs, { to: [address()], token: other.token });
+  const [before] = await waitFor('the events to be dispatched', async () => {
+    const rows = await events(other.id);
+    return rows[0].n > 0 && rows[0].pending === 0 ? rows : null;
+  });
+  await purgeAt(80); // within the professional plan's 90 days
+  expect((await events(other.id))[0].n).toBe(before.n);
+  await purgeAt(91);
+  const [after] = await events(other.id);
+  expect(after.n).toBe(after.pending);
+});
