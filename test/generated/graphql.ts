@@ -99,7 +99,7 @@ export type AnalyticsByDate = {
   date_to: Scalars['Int']['output'];
   /** days, weeks, months or years */
   group_by: Scalars['String']['output'];
-  /** One item per unit of the range, oldest first, none left out: `date` (Unix timestamp of the unit start, UTC; weeks start on Monday) and an integer per queried event. */
+  /** One item per unit of the range, oldest first, none left out: `date` (Unix timestamp of the unit start in `timezone`, UTC by default; weeks start on Monday) and an integer per queried event. */
   stats: Array<Scalars['JSONObject']['output']>;
 };
 
@@ -948,6 +948,8 @@ export type Mutation = {
   /** The answer has category and domain null, as SPEC.md says. */
   create_template: Template;
   create_template_category: TemplateCategory;
+  /** One translation per language; sends naming the language use it. */
+  create_template_translation: TemplateTranslation;
   /** The secret (accessToken) is returned this once. */
   create_token: CreatedToken;
   /** Sends the signed webhook.test request first; a non-2xx answer is a 422 on url. */
@@ -975,6 +977,8 @@ export type Mutation = {
   delete_template: Scalars['Boolean']['output'];
   /** Its templates stay, without a category. */
   delete_template_category: Scalars['Boolean']['output'];
+  /** Sends naming the language get the template's own content again. */
+  delete_template_translation: Scalars['Boolean']['output'];
   delete_token: Scalars['Boolean']['output'];
   delete_unsubscribes: Scalars['Boolean']['output'];
   /** Removes a user; the last admin of the account stays. */
@@ -1026,6 +1030,7 @@ export type Mutation = {
   update_smtp_user: SmtpUser;
   /** Only templates created through the API can be updated. */
   update_template: Template;
+  update_template_translation: TemplateTranslation;
   /** Rename, pause or unpause. */
   update_token: Token;
   /** Pause or unpause. */
@@ -1188,6 +1193,16 @@ export type MutationCreate_Template_CategoryArgs = {
 };
 
 
+export type MutationCreate_Template_TranslationArgs = {
+  auto_generate?: InputMaybe<Scalars['Boolean']['input']>;
+  html: Scalars['String']['input'];
+  language: Scalars['String']['input'];
+  subject?: InputMaybe<Scalars['String']['input']>;
+  template_id: Scalars['ID']['input'];
+  text?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationCreate_TokenArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   name: Scalars['String']['input'];
@@ -1305,6 +1320,12 @@ export type MutationDelete_TemplateArgs = {
 
 export type MutationDelete_Template_CategoryArgs = {
   category_id: Scalars['ID']['input'];
+};
+
+
+export type MutationDelete_Template_TranslationArgs = {
+  language: Scalars['String']['input'];
+  template_id: Scalars['ID']['input'];
 };
 
 
@@ -1564,6 +1585,16 @@ export type MutationUpdate_TemplateArgs = {
 };
 
 
+export type MutationUpdate_Template_TranslationArgs = {
+  auto_generate?: InputMaybe<Scalars['Boolean']['input']>;
+  html?: InputMaybe<Scalars['String']['input']>;
+  language: Scalars['String']['input'];
+  subject?: InputMaybe<Scalars['String']['input']>;
+  template_id: Scalars['ID']['input'];
+  text?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationUpdate_TokenArgs = {
   name?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
@@ -1663,7 +1694,7 @@ export type Query = {
   analytics_country: AnalyticsByName;
   /** Event counts per day, week, month or year (GET /v1/analytics/date). */
   analytics_date: AnalyticsByDate;
-  /** Opens per user-agent name (browser or mail client). */
+  /** Opens per browser or mail client with its operating system when known, e.g. "Chrome (Windows)". */
   analytics_ua_name: AnalyticsByName;
   /** Opens per reading environment: webmail, mobile or desktop. */
   analytics_ua_type: AnalyticsByName;
@@ -1768,6 +1799,9 @@ export type Query = {
   template: Template;
   /** The account's template categories, by name. */
   template_categories: Array<TemplateCategory>;
+  template_translation: TemplateTranslation;
+  /** The template's translations, by language. */
+  template_translations: Array<TemplateTranslation>;
   /** The account's templates, newest first. */
   templates: TemplatePage;
   token: Token;
@@ -1821,6 +1855,7 @@ export type QueryAnalytics_DateArgs = {
   group_by?: Scalars['String']['input'];
   recipient_id?: InputMaybe<Array<Scalars['String']['input']>>;
   tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  timezone?: Scalars['String']['input'];
 };
 
 
@@ -2234,6 +2269,17 @@ export type QueryTemplate_CategoriesArgs = {
 };
 
 
+export type QueryTemplate_TranslationArgs = {
+  language: Scalars['String']['input'];
+  template_id: Scalars['ID']['input'];
+};
+
+
+export type QueryTemplate_TranslationsArgs = {
+  template_id: Scalars['ID']['input'];
+};
+
+
 export type QueryTemplatesArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
   limit?: Scalars['Int']['input'];
@@ -2608,7 +2654,7 @@ export type Template = {
   /** html */
   type: Scalars['String']['output'];
   updated_at: Scalars['IsoTimestamp']['output'];
-  /** The {{ name }} placeholders found, each null. */
+  /** The variables the template reads from personalization data, as its engine (Liquid) sees them, each null. */
   variables?: Maybe<Scalars['JSONObject']['output']>;
 };
 
@@ -2650,7 +2696,7 @@ export type TemplateListItem = {
   /** html */
   type: Scalars['String']['output'];
   updated_at: Scalars['PlainTimestamp']['output'];
-  /** The {{ name }} placeholders found, each null. */
+  /** The variables the template reads from personalization data, as its engine (Liquid) sees them, each null. */
   variables?: Maybe<Scalars['JSONObject']['output']>;
 };
 
@@ -2669,6 +2715,21 @@ export type TemplateStats = {
   rejected: Scalars['Int']['output'];
   sent: Scalars['Int']['output'];
   total: Scalars['Int']['output'];
+};
+
+/** A template's content in one language, used by sends that name it. */
+export type TemplateTranslation = {
+  __typename?: 'TemplateTranslation';
+  created_at: Scalars['IsoTimestamp']['output'];
+  html: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  language: Scalars['String']['output'];
+  subject?: Maybe<Scalars['String']['output']>;
+  template_id: Scalars['ID']['output'];
+  text: Scalars['String']['output'];
+  updated_at: Scalars['IsoTimestamp']['output'];
+  /** The variables this content reads from personalization data, each null. */
+  variables?: Maybe<Scalars['JSONObject']['output']>;
 };
 
 /** An API token. The secret is never readable after creation. */

@@ -66,7 +66,7 @@ export class Activity extends BaseEntity {
  * several tags is counted once when a filter matches any of them.
  */
 @Entity({ tableName: 'activity_stats' })
-@Unique({ properties: ['account_id', 'day', 'domain_id', 'type', 'tags', 'country', 'ua_name', 'ua_type', 'shard'] })
+@Unique({ name: 'activity_stats_key', properties: ['account_id', 'day', 'domain_id', 'type', 'tags', 'country', 'ua_name', 'ua_type', 'shard', 'hour'] })
 export class ActivityStat {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -79,6 +79,10 @@ export class ActivityStat {
 
   @Property({ type: 'date' })
   day!: string;
+
+  /** The UTC hour of `day` (0-23): analytics group by days of a time zone the caller names. */
+  @Property({ type: 'smallint' })
+  hour: Opt<number> = 0;
 
   @Property({ type: 'string', length: 30 })
   type!: string;

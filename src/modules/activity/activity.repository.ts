@@ -52,10 +52,11 @@ export function activityWrites(input: string): string {
     select id, at, at, account_id, domain_id, email_id, type, suppression_reason, data from ${input}
   ),
   stats as (
-    insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
-    select account_id, day, domain_id, type, array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
-      from ${input} group by account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard
-    on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
+    insert into activity_stats (account_id, day, hour, domain_id, type, tags, country, ua_name, ua_type, shard, count)
+    select account_id, day, extract(hour from at at time zone 'UTC')::smallint, domain_id, type,
+           array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
+      from ${input} group by account_id, day, 3, domain_id, type, tags, country, ua_name, ua_type, shard
+    on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, hour)
       do update set count = activity_stats.count + excluded.count
   ),
   evts as (

@@ -62,6 +62,15 @@ function metaOf(type: ActivityType, data: ActivityData): Record<string, string |
 }
 
 /**
+ * What analytics' ua-name counts: SPEC.md groups by browser and operating system under one `name`,
+ * so the system goes beside the browser ("Chrome (Windows)") when it is known.
+ */
+function uaLabel(data: ActivityData): string {
+  const name = data.ua_name ?? '';
+  return name && data.ua_os && data.ua_os !== 'unknown' ? `${name} (${data.ua_os})` : name;
+}
+
+/**
  * Records activities, in one statement and inside the caller's transaction: the activity rows,
  * the daily counts analytics read (activity_stats) and the `activity.*` internal events the
  * webhook engine delivers. Either all of it commits with the state change that caused it, or none
@@ -100,7 +109,7 @@ export function prepareActivities(items: NewActivity[]): ActivityInsert[] {
       day: at.toISOString().slice(0, 10),
       tags: [...it.email.tags].sort(),
       country: (data.country && data.country !== 'unknown' ? data.country : '').slice(0, 2),
-      ua_name: (data.ua_name ?? '').slice(0, 100),
+      ua_name: uaLabel(data).slice(0, 100),
       ua_type: (data.ua_type ?? '').slice(0, 20),
       shard: shardOf(it.email.id),
       event: event ?? null,

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { EachMaxLen, EachOneOf, MaxItems, OneOf } from '../../graphql/validation.js';
+import { EachMaxLen, EachOneOf, MaxItems, MaxLen, OneOf } from '../../graphql/validation.js';
 import { ACTIVITY_TYPES } from '../activity/activity.entity.js';
 
 /** SPEC.md "Analytics": every activity type but suppressed. */
@@ -30,6 +30,13 @@ export class AnalyticsDateArgs extends AnalyticsArgs {
   @Field(() => String, { defaultValue: 'days', description: 'days, weeks, months or years' })
   @OneOf(GROUP_BY)
   group_by: string = 'days';
+
+  @Field(() => String, {
+    defaultValue: 'UTC',
+    description: 'IANA time zone (e.g. America/New_York) whose days, weeks, months and years the counts are grouped by; `date` is the unit start in it.',
+  })
+  @MaxLen(64)
+  timezone: string = 'UTC';
 
   @Field(() => [String], { description: 'The events to count (`event[]`).' })
   @EachOneOf(ANALYTICS_EVENTS)

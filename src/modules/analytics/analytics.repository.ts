@@ -19,6 +19,16 @@ export type NameColumn = 'country' | 'ua_name' | 'ua_type';
 /** Per-name breakdowns count opens. */
 const OPENED = 'opened' satisfies ActivityType;
 
+/** A range counted by the days of a time zone: from the local day of `from` to that of `to`, whole. */
+export interface ZonedRange {
+  from: number;
+  to: number;
+  timeZone: string;
+}
+
+/** The names PostgreSQL's `at time zone` knows: read once per process (the view reads files). */
+let zoneNames: Promise<Set<string>> | undefined;
+
 function where(f: StatsFilter): Where {
   const w = new Where().add('account_id = ?', f.accountId).add('day >= ?::date', f.fromDay).add('day <= ?::date', f.toDay);
   if (f.domainId) w.add('domain_id = ?', f.domainId);
@@ -31,20 +41,47 @@ function where(f: StatsFilter): Where {
 export class AnalyticsRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** Sums by type for every unit of the range (units with nothing have one row with type null). */
-  byUnit(filter: StatsFilter, types: string[], unit: StatsUnit) {
+  /**
+   * Sums by type for every unit of the range in its time zone (units with nothing have one row
+   * with type null). A rollup row is one UTC hour, counted in the local unit its start falls in;
+   * the filter's days only narrow the index scan, the zone's day bounds decide.
+   */
+  byUnit(filter: StatsFilter, types: string[], unit: StatsUnit, range: ZonedRange) {
     const w = where(filter).add('type = any(?::text[])', textArray(types));
+    const hourStart = `((day + hour * interval '1 hour') at time zone 'UTC')`;
+    const tz = range.timeZone;
     return this.em.execute<{ ts: string | number; type: string | null; n: string | number | null }[]>(
-      `with agg as (
-         select date_trunc('${unit}', day::timestamp) as start, type, sum(count) as n
-           from activity_stats where ${w.sql} group by 1, 2
+      `with local as (
+         select date_trunc('day', to_timestamp(?) at time zone ?) as first_day,
+                date_trunc('day', to_timestamp(?) at time zone ?) as last_day
+       ),
+       rng as (
+         select first_day, last_day, first_day at time zone ? as lo, (last_day + interval '1 day') at time zone ? as hi from local
+       ),
+       agg as (
+         select date_trunc('${unit}', ${hourStart} at time zone ?) as start, type, sum(count) as n
+           from activity_stats, rng
+          where ${w.sql} and ${hourStart} >= rng.lo and ${hourStart} < rng.hi
+          group by 1, 2
        )
-       select extract(epoch from u.start)::bigint as ts, agg.type, agg.n
-         from generate_series(date_trunc('${unit}', ?::date::timestamp), ?::date::timestamp, interval '1 ${unit}') as u(start)
+       select extract(epoch from u.start at time zone ?)::bigint as ts, agg.type, agg.n
+         from rng cross join generate_series(date_trunc('${unit}', rng.first_day), rng.last_day, interval '1 ${unit}') as u(start)
          left join agg on agg.start = u.start
         order by u.start`,
-      [...w.params, filter.fromDay, filter.toDay],
+      [range.from, tz, range.to, tz, tz, tz, tz, ...w.params, tz],
     );
+  }
+
+  /** Whether `at time zone` knows the name (an IANA zone such as America/New_York). */
+  async isTimeZone(name: string): Promise<boolean> {
+    zoneNames ??= this.em
+      .execute<{ name: string }[]>('select name from pg_timezone_names')
+      .then((rows) => new Set(rows.map((r) => r.name)))
+      .catch((err: unknown) => {
+        zoneNames = undefined;
+        throw err;
+      });
+    return (await zoneNames).has(name);
   }
 
   /** Opens by one name column, most first. */

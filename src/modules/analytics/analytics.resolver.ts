@@ -21,7 +21,7 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics_read')
-  @Query(() => AnalyticsByName, { description: 'Opens per user-agent name (browser or mail client).' })
+  @Query(() => AnalyticsByName, { description: 'Opens per browser or mail client with its operating system when known, e.g. "Chrome (Windows)".' })
   analytics_ua_name(@Context() ctx: Ctx, @Args() args: AnalyticsArgs): Promise<AnalyticsByName> {
     return svc(ctx).byName(caller(ctx), args, 'ua_name');
   }

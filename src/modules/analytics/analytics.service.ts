@@ -56,9 +56,17 @@ export class AnalyticsService {
   async byDate(auth: Actor, args: AnalyticsDateArgs): Promise<AnalyticsByDate> {
     // GraphQL lets an empty list through a non-null list argument; /v1 answers it before here.
     if (!args.event.length) new FieldErrorBag().add('event', msg.required('event')).throwIfAny();
+    const repo = new AnalyticsRepository(this.em);
+    const bag = new FieldErrorBag();
+    if (!(await repo.isTimeZone(args.timezone))) bag.add('timezone', msg.in('timezone'));
+    bag.throwIfAny();
     const filter = await this.scope(auth, args);
+    // A local day reaches at most a day beyond the UTC days of the range's ends.
+    filter.fromDay = dayOf(args.date_from - 86400);
+    filter.toDay = dayOf(args.date_to + 86400);
     const events = [...new Set(args.event)];
-    const rows = await new AnalyticsRepository(this.em).byUnit(filter, events, UNIT[args.group_by]);
+    const range = { from: args.date_from, to: args.date_to, timeZone: args.timezone };
+    const rows = await repo.byUnit(filter, events, UNIT[args.group_by], range);
     const byStart = new Map<number, Record<string, number>>();
     for (const r of rows) {
       const date = Number(r.ts);

@@ -7,7 +7,7 @@ export class AnalyticsByDate {
   @Field(() => Int) date_to!: number;
   @Field({ description: 'days, weeks, months or years' }) group_by!: string;
   @Field(() => [JSONObject], {
-    description: 'One item per unit of the range, oldest first, none left out: `date` (Unix timestamp of the unit start, UTC; weeks start on Monday) and an integer per queried event.',
+    description: 'One item per unit of the range, oldest first, none left out: `date` (Unix timestamp of the unit start in `timezone`, UTC by default; weeks start on Monday) and an integer per queried event.',
   })
   stats!: Record<string, number>[];
 }
