@@ -178,6 +178,12 @@ export const configSchema = z.object({
    * writes before deciding. With P processes a limit can be passed by at most (P - 1) x this.
    */
   METER_MAX_PENDING: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** A console session ends after this long without a request (modules/users/session.service.ts). */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
+  /** A console session ends this long after login, however active. */
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(24 * 7),
+  /** How old a password may be for a user with requires_periodic_password_change before it must change. */
+  PASSWORD_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(90),
 });
 
 type Parsed = z.infer<typeof configSchema>;

@@ -12,6 +12,17 @@ export interface Actor {
   scopes: ReadonlySet<string>;
   /** Set when the caller is limited to one domain. */
   domainId: string | null;
+  /**
+   * Set (two or more ids) when the caller is limited to several domains: an account user whose
+   * access lists them. `domainId` is null then; scoped reads (db/scoped.ts) and
+   * assertDomainAccess honour this list. A user limited to one domain gets `domainId` instead,
+   * which every service already honours.
+   */
+  domainIds?: readonly string[] | null;
+  /** The account user behind a console session (modules/users/session.service.ts); absent for tokens. */
+  userId?: string;
+  /** Templates a session user is limited to (empty or absent: all). */
+  templateIds?: readonly string[] | null;
   /** The token's name, for the audit log; absent for callers that are no API token (SMTP relay, bulk jobs). */
   tokenName?: string;
   /** The client's address, for the audit log, when the entry point knows it. */
@@ -20,9 +31,17 @@ export interface Actor {
   plan?: Plan;
 }
 
+/** Whether the caller is limited to some domains (one or several), not the whole account. */
+export function isDomainLimited(actor: Actor): boolean {
+  return !!actor.domainId || !!actor.domainIds?.length;
+}
+
 /** 403 when a domain-limited caller reaches for another domain. */
 export function assertDomainAccess(actor: Actor, domainId: string): void {
   if (actor.domainId && actor.domainId !== domainId) {
     throw errors.forbidden('This token is limited to another domain.');
+  }
+  if (actor.domainIds?.length && !actor.domainIds.includes(domainId)) {
+    throw errors.forbidden('This user is limited to other domains.');
   }
 }

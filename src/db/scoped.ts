@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName, FilterObject, FilterQuery, Loaded, Populate } from '@mikro-orm/core';
-import { type Actor, assertDomainAccess } from '../core/actor.js';
+import { type Actor, assertDomainAccess, isDomainLimited } from '../core/actor.js';
 import { errors } from '../core/errors.js';
 
 /**
@@ -23,10 +23,14 @@ export async function findOwned<T extends object, P extends string = never>(
   const owned = { ...where, account: auth.accountId } as FilterQuery<NoInfer<T>>;
   const row = await em.findOne(entity, owned, { populate });
   if (!row) throw errors.notFound();
-  if (auth.domainId && hasDomain(em, entity)) {
+  if (isDomainLimited(auth) && hasDomain(em, entity)) {
     const domain = (row as { domain?: { id: string } | null }).domain;
     if (!domain) throw errors.notFound();
     assertDomainAccess(auth, domain.id);
+  }
+  // A session user limited to some templates (users' template access): others exist, but not for them.
+  if (auth.templateIds?.length && em.getMetadata().find(entity)?.tableName === 'templates') {
+    if (!auth.templateIds.includes((row as object as { id: string }).id)) throw errors.forbidden('This user is limited to other templates.');
   }
   return row;
 }
@@ -43,6 +47,7 @@ function hasDomain<T extends object>(em: EntityManager, entity: EntityName<T>): 
 export function visibleTo(auth: Actor, domainField: string | null = 'domain'): Record<string, unknown> {
   const where: Record<string, unknown> = { account: auth.accountId };
   if (domainField && auth.domainId) where[domainField] = auth.domainId;
+  else if (domainField && auth.domainIds?.length) where[domainField] = { $in: [...auth.domainIds] };
   return where;
 }
 
@@ -60,5 +65,7 @@ export async function ownedDomainId(em: EntityManager, auth: Actor, domainId: st
 /** The domain a list is limited to: the one asked for, else the token's own, else none. */
 export async function domainScope(em: EntityManager, auth: Actor, domainId: string | null | undefined): Promise<string | null> {
   if (domainId) return ownedDomainId(em, auth, domainId);
+  // A list scoped by one domain cannot show several: a user limited to several names one (fails closed).
+  if (auth.domainIds?.length) throw errors.invalid('domain_id', 'This user is limited to several domains; name one of them.');
   return auth.domainId;
 }

@@ -7,6 +7,7 @@ import type { Auth, Ctx } from './context.js';
 import { errors } from '../core/errors.js';
 import { OPERATOR, WHOLE_ACCOUNT, scopeSatisfied } from '../core/scopes.js';
 import { asGraphQLError } from './errors.js';
+import { isDomainLimited } from '../core/actor.js';
 
 export type Credential = { kind: 'none' } | { kind: 'invalid' } | { kind: 'operator' } | { kind: 'token'; auth: Auth };
 
@@ -54,7 +55,8 @@ export async function authenticate(
 
 /**
  * `@Authorized('domains_read')` next to each resolver declares the scope it needs; the same
- * declaration guards GraphQL and /v1, since /v1 runs the same resolvers.
+ * declaration guards GraphQL and /v1, since /v1 runs the same resolvers, and console sessions,
+ * whose Actor holds the scopes of its user's permissions (core/scopes.ts PERMISSION_SCOPES).
  */
 export const authChecker: AuthChecker<Ctx> = ({ context }, roles) => {
   // type-graphql runs this outside the schema's global middlewares: it converts for itself.
@@ -77,7 +79,7 @@ export function checkRoles(context: Ctx, roles: string[]): true {
   if (scopes.length > 0 && !scopes.some((r) => scopeSatisfied(context.auth!.scopes, r))) {
     throw errors.forbidden('This token does not have the scope this action needs.');
   }
-  if (context.auth.domainId && scopes.length < roles.length) throw errors.forbidden(WHOLE_ACCOUNT_ONLY);
+  if (isDomainLimited(context.auth) && scopes.length < roles.length) throw errors.forbidden(WHOLE_ACCOUNT_ONLY);
   return true;
 }
 

@@ -107,7 +107,8 @@ export function rateLimitPlugin(config: Config, log: Logger): ApolloServerPlugin
       const meter = async (rc: GraphQLRequestContext<Ctx>, countQuota: boolean, hits = 1) => {
         metered = true;
         const { auth, services } = rc.contextValue;
-        if (!auth) return null;
+        // Console sessions are not metered (http/context.ts): the counters are per API token.
+        if (!auth || auth.userId) return null;
         const m = await meterRequest(services, auth, countQuota, hits);
         for (const [k, v] of Object.entries(m.headers)) rc.response.http.headers.set(k, v);
         return m.refusal;

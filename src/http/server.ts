@@ -112,7 +112,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   });
 
   const ctxFor = (req: FastifyRequest, metering?: Metering) =>
-    contextFromHeaders(services, req.headers, req.id, baseUrlOf(services, req.headers.host, req.protocol), metering, req.ip);
+    contextFromHeaders(services, req.headers, req.id, baseUrlOf(services, req.headers.host, req.protocol), metering, req.ip, req.method);
   const meterInto = (reply: FastifyReply, countQuota = true): Metering => ({ countQuota, setHeaders: (h) => void reply.headers(h) });
 
   // --- GraphQL (Apollo Server 5) ---

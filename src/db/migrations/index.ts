@@ -27,6 +27,7 @@ import { Migration20261125120000_auth_notify } from './Migration20261125120000_a
 import { Migration20261125131700_template_categories } from './Migration20261125131700_template_categories.js';
 import { Migration20261125140000_inbound_routing_on } from './Migration20261125140000_inbound_routing_on.js';
 import { Migration20261125150500_stats_hour } from './Migration20261125150500_stats_hour.js';
+import { Migration20261125200000_user_login } from './Migration20261125200000_user_login.js';
 import { Migration20261125210000_retention } from './Migration20261125210000_retention.js';
 import { Migration20261125220000_track_content } from './Migration20261125220000_track_content.js';
 
@@ -60,6 +61,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125131700_template_categories', class: Migration20261125131700_template_categories },
   { name: 'Migration20261125140000_inbound_routing_on', class: Migration20261125140000_inbound_routing_on },
   { name: 'Migration20261125150500_stats_hour', class: Migration20261125150500_stats_hour },
+  { name: 'Migration20261125200000_user_login', class: Migration20261125200000_user_login },
   { name: 'Migration20261125210000_retention', class: Migration20261125210000_retention },
   { name: 'Migration20261125220000_track_content', class: Migration20261125220000_track_content },
 ];

@@ -19,3 +19,33 @@ export function inviteMail(accountName: string, link: string): Pick<OutgoingMail
   ].join('\n');
   return { subject, text, html, kind: 'invite' };
 }
+
+/** The password reset link (LoginService.requestReset): single use, one hour. */
+export function resetMail(accountName: string, link: string): Pick<OutgoingMail, 'subject' | 'text' | 'html' | 'kind'> {
+  const subject = `Reset your ${accountName} password`;
+  const text = [
+    `Someone asked to reset the password of your user in "${accountName}".`,
+    '',
+    'To choose a new password, open this link within an hour:',
+    link,
+    '',
+    'If you did not ask for this, you can ignore this message: your password stays as it is.',
+  ].join('\n');
+  const html = [
+    `<p>Someone asked to reset the password of your user in <strong>${escapeHtml(accountName)}</strong>.</p>`,
+    `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, within an hour).</p>`,
+    '<p>If you did not ask for this, you can ignore this message.</p>',
+  ].join('\n');
+  return { subject, text, html, kind: 'password_reset' };
+}
+
+/**
+ * The password field of the owner and invitation forms: optional (a reset sets one later), at
+ * least 10 characters when given. Never echoed back.
+ */
+export function passwordField(error?: string): string {
+  return `
+<label for="password">Password for the console (at least 10 characters; you can also set it later)</label>
+<input type="password" id="password" name="password" minlength="10" autocomplete="new-password">
+${error ? `<div class="error">${escapeHtml(error)}</div>` : ''}`;
+}

@@ -4,12 +4,14 @@ import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { InviteService } from './invite.service.js';
 import { registerFormRoutes } from '../../http/form-routes.js';
 import { msg } from '../../core/errors.js';
+import { passwordField } from './invite.mail.js';
+import { passwordProblem } from './login.service.js';
 
 const FORM_LIMIT = 16 * 1024;
 const NAME_MAX = 191;
 
 type Fields = { name: string; last_name: string };
-type FieldErrors = Partial<Record<keyof Fields, string>>;
+type FieldErrors = Partial<Record<keyof Fields | 'password', string>>;
 
 
 const badToken = (reply: FastifyReply) =>
@@ -27,6 +29,7 @@ ${errs[field] ? `<div class="error">${escapeHtml(errs[field]!)}</div>` : ''}`;
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 ${input('name', 'First name')}
 ${input('last_name', 'Last name')}
+${passwordField(errs.password)}
 <button type="submit">Join</button>
 </form>`;
 }
@@ -35,8 +38,10 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-function check(values: Fields): FieldErrors {
+function check(values: Fields, password: string): FieldErrors {
   const errs: FieldErrors = {};
+  const weak = password ? passwordProblem(password) : null;
+  if (weak) errs.password = weak;
   for (const field of ['name', 'last_name'] as const) {
     if (!values[field]) errs[field] = msg.required(field);
     else if (values[field].length > NAME_MAX) errs[field] = msg.maxString(field, NAME_MAX);
@@ -62,14 +67,15 @@ export function registerInviteRoutes(app: FastifyInstance, services: AppServices
       const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
       const token = text(body.token);
       const values: Fields = { name: text(body.name), last_name: text(body.last_name) };
-      const errs = check(values);
+      const password = typeof body.password === 'string' ? body.password : '';
+      const errs = check(values, password);
       if (Object.keys(errs).length) {
         const invite = await service().pending(token);
         if (invite === 'bad-token') return badToken(reply);
         if (invite === 'gone') return gone(reply);
         return send(reply, 422, 'Join the account', form(token, invite.account.name, values, errs));
       }
-      const outcome = await service().accept(token, values);
+      const outcome = await service().accept(token, { ...values, password });
       if (outcome.kind === 'bad-token') return badToken(reply);
       if (outcome.kind === 'gone') return gone(reply);
       return send(

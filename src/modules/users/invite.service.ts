@@ -9,6 +9,7 @@ import { accessOf, created, memberSubject, recordAudit } from '../audit/record.j
 import { systemMailJob } from '../mail/system-mail.job.js';
 import { assertConfined, assertVisible, reachableBy, resolveAccess } from './access.js';
 import { inviteMail } from './invite.mail.js';
+import { initialPassword } from './login.service.js';
 import { AccountUser, Invite } from './user.entity.js';
 import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
@@ -88,10 +89,12 @@ export class InviteService {
   }
 
   /** The invitee, identified by the signed link rather than an API token, joins the account. */
-  async accept(token: string, profile: { name: string; last_name: string }): Promise<AcceptOutcome> {
+  async accept(token: string, profile: { name: string; last_name: string; password?: string }): Promise<AcceptOutcome> {
     const payload = verifyToken<{ id?: unknown }>(this.services.config.APP_SECRET, PURPOSE, token);
     if (!payload || typeof payload.id !== 'string') return { kind: 'bad-token' };
     const inviteId = payload.id;
+    // Hashed before the transaction: scrypt takes tens of milliseconds, not worth holding the lock for.
+    const password = await initialPassword(profile.password ?? '');
     try {
       return await this.em.transactional(async (tx): Promise<AcceptOutcome> => {
         // The row lock makes a double submit wait, then find the invite gone.
@@ -107,6 +110,7 @@ export class InviteService {
           domain_ids: invite.domain_ids,
           template_ids: invite.template_ids,
           requires_periodic_password_change: invite.requires_periodic_password_change,
+          ...password,
         });
         tx.remove(invite);
         recordAudit(

@@ -3,6 +3,7 @@ import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { OwnerService, type OwnerFieldErrors, type OwnerProfile } from './owner.service.js';
 import { registerFormRoutes } from '../../http/form-routes.js';
+import { passwordField } from './invite.mail.js';
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -12,7 +13,7 @@ const claimed = (reply: FastifyReply) =>
   send(reply, 410, 'Account already has an owner', '<p>This account already has an owner. Ask them to invite you.</p>');
 
 function form(token: string, accountName: string, values: OwnerProfile, errs: OwnerFieldErrors = {}): string {
-  const input = (field: keyof OwnerProfile, label: string, type: string) => `
+  const input = (field: Exclude<keyof OwnerProfile, 'password'>, label: string, type: string) => `
 <label for="${field}">${label}</label>
 <input type="${type}" id="${field}" name="${field}" required value="${escapeHtml(values[field])}">
 ${errs[field] ? `<div class="error">${escapeHtml(errs[field]!)}</div>` : ''}`;
@@ -22,6 +23,7 @@ ${errs[field] ? `<div class="error">${escapeHtml(errs[field]!)}</div>` : ''}`;
 ${input('email', 'Email', 'text')}
 ${input('name', 'First name', 'text')}
 ${input('last_name', 'Last name', 'text')}
+${passwordField(errs.password)}
 <button type="submit">Become the owner</button>
 </form>`;
 }
@@ -45,7 +47,12 @@ export function registerOwnerRoutes(app: FastifyInstance, services: AppServices)
     scope.post('/owner/claim', { bodyLimit: FORM_LIMIT }, async (req, reply) => {
       const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
       const token = text(body.token);
-      const profile: OwnerProfile = { email: text(body.email), name: text(body.name), last_name: text(body.last_name) };
+      const profile: OwnerProfile = {
+        email: text(body.email),
+        name: text(body.name),
+        last_name: text(body.last_name),
+        password: typeof body.password === 'string' ? body.password : '',
+      };
       const outcome = await service().claim(token, profile);
       if (outcome.kind === 'bad-token') return badToken(reply);
       if (outcome.kind === 'claimed') return claimed(reply);

@@ -7,6 +7,7 @@ import { created, memberSubject, recordAudit } from '../audit/record.js';
 import { ADMIN_ROLE } from './roles.js';
 import { AccountUser } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
+import { initialPassword, passwordProblem } from './login.service.js';
 
 const PURPOSE = 'owner-claim';
 const NAME_MAX = 191;
@@ -16,6 +17,8 @@ export interface OwnerProfile {
   email: string;
   name: string;
   last_name: string;
+  /** For the console's login; optional (a password reset sets one later), checked when given. */
+  password?: string;
 }
 
 export type OwnerFieldErrors = Partial<Record<keyof OwnerProfile, string>>;
@@ -43,6 +46,8 @@ export function checkOwnerProfile(p: OwnerProfile): OwnerFieldErrors {
     if (!p[field]) errs[field] = `The ${field.replace('_', ' ')} field is required.`;
     else if (p[field].length > NAME_MAX) errs[field] = `The ${field.replace('_', ' ')} may not be greater than ${NAME_MAX} characters.`;
   }
+  const weak = p.password ? passwordProblem(p.password) : null;
+  if (weak) errs.password = weak;
   return errs;
 }
 
@@ -73,7 +78,8 @@ export class OwnerService {
       const errors = checkOwnerProfile(profile);
       if (Object.keys(errors).length) return { kind: 'invalid', errors, account };
       const email = profile.email.toLowerCase();
-      const user = tx.create(AccountUser, { account, email, name: profile.name, last_name: profile.last_name, role: ADMIN_ROLE });
+      const password = await initialPassword(profile.password ?? '');
+      const user = tx.create(AccountUser, { account, email, name: profile.name, last_name: profile.last_name, role: ADMIN_ROLE, ...password });
       recordAudit(
         tx,
         { accountId, actor: { type: 'invitee', id: user.id, name: email, ip: null } },

@@ -43,6 +43,32 @@ export class AccountUser extends AccountMember {
 
   @Property({ type: 'boolean' })
   two_fa: Opt<boolean> = false;
+
+  /** scrypt (lib/secrets.ts); null until set through the owner link, the invitation or a reset. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  password_hash: Opt<string> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  password_changed_at: Opt<Date> | null = null;
+
+  /** The TOTP secret (base32), encrypted with APP_SECRET; set once enrolment is confirmed. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  totp_secret: Opt<string> | null = null;
+
+  /** A secret being enrolled, until a code from it is confirmed. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  totp_pending: Opt<string> | null = null;
+
+  /** sha256 of each unused recovery code; one is removed as it is used. */
+  @Property({ type: 'text[]', hidden: true })
+  recovery_codes: Opt<string[]> = [];
+
+  /** sha256 of the password reset link's token, while one is out; single use. */
+  @Property({ type: 'string', length: 64, nullable: true, hidden: true })
+  reset_hash: Opt<string> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  reset_expires_at: Opt<Date> | null = null;
 }
 
 @Entity({ tableName: 'invites' })

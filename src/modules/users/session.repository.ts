@@ -1,0 +1,70 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Plan } from '../accounts/plans.js';
+
+/** A live session with its user and the account's plan: what a request authenticated by it needs. */
+export interface SessionRow {
+  csrf_token: string;
+  last_seen_at: Date;
+  user_id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  role: string;
+  permissions: string[];
+  domain_ids: string[];
+  template_ids: string[];
+  requires_periodic_password_change: boolean;
+  password_changed_at: Date | null;
+  user_created_at: Date;
+  plan: Plan;
+}
+
+/** The SQL of console sessions (session.service.ts). */
+export class SessionRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** One statement: the session if it is neither idle too long nor too old, its user and plan. */
+  async live(idHash: string, idleMinutes: number, maxHours: number): Promise<SessionRow | null> {
+    const rows = await this.em.execute<SessionRow[]>(
+      `select s.csrf_token, s.last_seen_at, u.id as user_id, u.account_id, u.email, u.name, u.role, u.permissions,
+              u.domain_ids, u.template_ids, u.requires_periodic_password_change, u.password_changed_at,
+              u.created_at as user_created_at, a.plan
+         from user_sessions s
+         join account_users u on u.id = s.user_id
+         join accounts a on a.id = u.account_id
+        where s.id = ?
+          and s.last_seen_at > now() - make_interval(mins => ?)
+          and s.created_at > now() - make_interval(hours => ?)`,
+      [idHash, idleMinutes, maxHours],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Moves the idle clock; called at most once a minute per session, so most requests write nothing. */
+  async touch(idHash: string): Promise<void> {
+    await this.em.execute(`update user_sessions set last_seen_at = now() where id = ? and last_seen_at < now() - interval '1 minute'`, [idHash]);
+  }
+
+  /** Ends every session of a user but `keep` (a password change keeps the session that made it). */
+  async endOthers(userId: string, keep: string | null): Promise<void> {
+    await this.em.execute('delete from user_sessions where user_id = ? and id <> ?', [userId, keep ?? '']);
+  }
+
+  /** Removes one recovery code if it is still there; true when it was (single use, even in a race). */
+  async useRecoveryCode(userId: string, codeHash: string): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update account_users set recovery_codes = array_remove(recovery_codes, ?) where id = ? and ? = any(recovery_codes) returning id',
+      [codeHash, userId, codeHash],
+    );
+    return rows.length > 0;
+  }
+
+  /** Takes a reset link's token once: clears it and answers the user, if it was live. */
+  async takeReset(resetHash: string): Promise<string | null> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update account_users set reset_hash = null, reset_expires_at = null where reset_hash = ? and reset_expires_at > now() returning id',
+      [resetHash],
+    );
+    return rows[0]?.id ?? null;
+  }
+}
