@@ -19,6 +19,7 @@ import { baseUrlOf, contextFromHeaders, type Metering } from './context.js';
 import { rateLimitPlugin, UNCOUNTED_FIELDS } from './ratelimit.js';
 import { createMetrics } from './metrics.js';
 import { registerPlainRoutes } from './plain-routes.js';
+import { registerConsole } from './console.js';
 import { BODY_TOO_LARGE, bodyTooLargeMessage, largeBodyRoutes } from './body-limits.js';
 import { apolloGuard, yogaGuard } from './graphql-guard.js';
 import { StreamGuard } from './stream-guard.js';
@@ -282,6 +283,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     return metrics.registry.metrics();
   });
   registerPlainRoutes(app, services);
+  // The console SPA at / and /assets/* (console/dist).
+  registerConsole(app);
 
   return app;
 }

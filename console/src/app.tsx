@@ -1,0 +1,101 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { Provider } from 'urql';
+import { makeClient } from './client';
+import { LoginPage } from './login';
+import { allowed, logout, restore, session } from './session';
+import { useRoute } from './ui';
+import { DomainsPage } from './pages/domains';
+import { ActivityPage } from './pages/activity';
+import { EmailsPage } from './pages/emails';
+import { WebhooksPage } from './pages/webhooks';
+import { AnalyticsPage } from './pages/analytics';
+import { TemplatesPage } from './pages/templates';
+import { SuppressionsPage } from './pages/suppressions';
+import { TokensPage } from './pages/tokens';
+import { SmtpUsersPage } from './pages/smtp-users';
+import { UsersPage } from './pages/users';
+import { VerificationPage } from './pages/verification';
+import { MonitorsPage } from './pages/monitors';
+import { SmsPage, useHasSmsNumbers } from './pages/sms';
+
+interface Section {
+  path: string;
+  label: string;
+  /** Any one of these permissions shows the page to a signed-in user. */
+  needs: string[];
+  page: ComponentType<{ rest: string[] }>;
+}
+
+const SECTIONS: Section[] = [
+  { path: 'domains', label: 'Domains', needs: ['manage-domain'], page: DomainsPage },
+  { path: 'activity', label: 'Activity', needs: ['read-activity'], page: ActivityPage },
+  { path: 'emails', label: 'Email log', needs: ['read-email'], page: EmailsPage },
+  { path: 'webhooks', label: 'Webhooks', needs: ['manage-webhook'], page: WebhooksPage },
+  { path: 'analytics', label: 'Analytics', needs: ['read-analytics'], page: AnalyticsPage },
+  { path: 'templates', label: 'Templates', needs: ['read-own-templates', 'read-all-templates', 'manage-template'], page: TemplatesPage },
+  { path: 'suppressions', label: 'Suppressions', needs: ['read-suppressions', 'manage-suppressions'], page: SuppressionsPage },
+  { path: 'tokens', label: 'API tokens', needs: ['manage-api-token'], page: TokensPage },
+  { path: 'smtp-users', label: 'SMTP users', needs: ['view-smtp-users', 'manage-smtp-users'], page: SmtpUsersPage },
+  { path: 'users', label: 'Users', needs: ['manage-account'], page: UsersPage },
+  { path: 'verification', label: 'Verification', needs: ['read-email-verification', 'manage-email-verification'], page: VerificationPage },
+  { path: 'monitors', label: 'Monitors', needs: ['manage-dmarc', 'manage-blocklist'], page: MonitorsPage },
+  { path: 'sms', label: 'SMS', needs: ['read-sms'], page: SmsPage },
+];
+
+function Signed({ onOut }: { onOut: () => void }) {
+  const [client] = useState(makeClient);
+  return (
+    <Provider value={client}>
+      <Shell onOut={onOut} />
+    </Provider>
+  );
+}
+
+function Shell({ onOut }: { onOut: () => void }) {
+  const [first, ...rest] = useRoute();
+  const hasSms = useHasSmsNumbers(allowed(['read-sms']));
+  const visible = SECTIONS.filter((s) => allowed(s.needs) && (s.path !== 'sms' || hasSms));
+  const current = visible.find((s) => s.path === first) ?? visible[0];
+  const who = session().user;
+  const Page = current?.page;
+  return (
+    <div className="shell">
+      <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Postbox</span>
+        <span className="who">{who ? `${who.email} (${who.role})` : 'API token'}</span>
+        <button type="button" onClick={() => void logout().then(onOut)}>
+          Sign out
+        </button>
+      </header>
+      <nav className="side" aria-label="Console">
+        <ul>
+          {visible.map((s) => (
+            <li key={s.path}>
+              <a href={`#/${s.path}`} aria-current={s === current ? 'page' : undefined}>
+                {s.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {Page ? <Page key={current.path} rest={rest} /> : <p>Your role has no pages in the console.</p>}
+      </main>
+    </div>
+  );
+}
+
+export function App() {
+  const [state, setState] = useState<'loading' | 'in' | 'out'>('loading');
+  useEffect(() => {
+    restore()
+      .then((s) => setState(s.user || s.token ? 'in' : 'out'))
+      .catch(() => setState('out'));
+  }, []);
+  if (state === 'loading') return <p className="loading">Loading…</p>;
+  if (state === 'out') return <LoginPage onIn={() => setState('in')} />;
+  return <Signed onOut={() => setState('out')} />;
+}

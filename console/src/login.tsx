@@ -1,0 +1,70 @@
+import { useState, type FormEvent } from 'react';
+import { login, useToken } from './session';
+import { ErrorNote } from './ui';
+
+/** Email and password (and a TOTP code when the account asks for one), or an API token. */
+export function LoginPage({ onIn }: { onIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [totp, setTotp] = useState('');
+  const [needTotp, setNeedTotp] = useState(false);
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    const answer = await login(email, password, needTotp ? totp : undefined).catch(() => ({ ok: false, message: 'The server did not answer.', totpRequired: false }));
+    setBusy(false);
+    if (answer.ok) return onIn();
+    if (answer.totpRequired) setNeedTotp(true);
+    setError(answer.message ?? 'Sign-in failed.');
+  }
+
+  async function submitToken(e: FormEvent) {
+    e.preventDefault();
+    const answer = await useToken(token.trim());
+    if (answer.ok) return onIn();
+    setError(answer.message ?? 'That token is not valid.');
+  }
+
+  return (
+    <main className="login">
+      <h1>Postbox</h1>
+      <form onSubmit={submit} aria-label="Sign in">
+        <label>
+          Email
+          <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+        </label>
+        <label>
+          Password
+          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        {needTotp ? (
+          <label>
+            Authenticator code
+            <input inputMode="numeric" autoComplete="one-time-code" value={totp} onChange={(e) => setTotp(e.target.value)} />
+          </label>
+        ) : null}
+        <ErrorNote error={error} />
+        <button type="submit" className="primary" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <details>
+        <summary>Use an API token instead</summary>
+        <form onSubmit={submitToken} aria-label="Use an API token">
+          <label>
+            API token
+            <input type="password" value={token} onChange={(e) => setToken(e.target.value)} />
+          </label>
+          <button type="submit">Use token</button>
+        </form>
+      </details>
+      <p className="muted">
+        Forgot your password? <a href="/auth/reset">Reset it</a>.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import { graphql } from '../gql';
+import { ErrorNote, PageTitle, Pager, useDomainChoice } from '../ui';
+
+const STATUSES = ['queued', 'scheduled', 'paused', 'deferred', 'sent', 'delivered', 'soft_bounced', 'hard_bounced', 'suppressed', 'rejected', 'cancelled'];
+
+const Emails = graphql(`
+  query ConsoleEmails($domain: ID, $status: [String!], $recipient: String, $page: Int!) {
+    emails(domain_id: $domain, status: $status, recipient: $recipient, limit: 25, page: $page) {
+      id
+      created_at
+      to
+      subject
+      status
+    }
+  }
+`);
+
+const Email = graphql(`
+  query ConsoleEmail($id: ID!) {
+    email(email_id: $id) {
+      id
+      created_at
+      from
+      from_name
+      to
+      to_name
+      subject
+      status
+      tags
+      message_id
+      interaction
+      content { html text }
+      activity { id type created_at suppression_reason }
+    }
+  }
+`);
+
+export function EmailsPage({ rest }: { rest: string[] }) {
+  return rest[0] ? <EmailDetail id={rest[0]} /> : <EmailList />;
+}
+
+function EmailList() {
+  const { domainId, picker } = useDomainChoice();
+  const [status, setStatus] = useState('');
+  const [recipient, setRecipient] = useState('');
+  const [page, setPage] = useState(1);
+  const [{ data, error }] = useQuery({
+    query: Emails,
+    variables: { domain: domainId, status: status ? [status] : null, recipient: recipient.trim() || null, page },
+    pause: !domainId,
+  });
+  const rows = data?.emails ?? [];
+  return (
+    <>
+      <PageTitle actions={picker}>Email log</PageTitle>
+      <form className="row" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Status
+          <select value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Recipient
+          <input type="search" value={recipient} onChange={(e) => (setRecipient(e.target.value), setPage(1))} />
+        </label>
+      </form>
+      <ErrorNote error={error} />
+      <table>
+        <thead>
+          <tr>
+            <th>Created (UTC)</th>
+            <th>To</th>
+            <th>Subject</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((e) => (
+            <tr key={e.id}>
+              <td>{e.created_at}</td>
+              <td>{e.to}</td>
+              <td>
+                <a href={`#/emails/${e.id}`}>{e.subject || '(no subject)'}</a>
+              </td>
+              <td>
+                <span className={`badge ev-${e.status}`}>{e.status}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager page={page} setPage={setPage} more={rows.length === 25} />
+    </>
+  );
+}
+
+function EmailDetail({ id }: { id: string }) {
+  const [{ data, error }] = useQuery({ query: Email, variables: { id } });
+  const email = data?.email;
+  if (!email) return <ErrorNote error={error} />;
+  return (
+    <>
+      <PageTitle>{email.subject || '(no subject)'}</PageTitle>
+      <dl className="facts">
+        <dt>From</dt>
+        <dd>{email.from_name ? `${email.from_name} <${email.from}>` : email.from}</dd>
+        <dt>To</dt>
+        <dd>{email.to_name ? `${email.to_name} <${email.to}>` : email.to}</dd>
+        <dt>Status</dt>
+        <dd>{email.status}</dd>
+        <dt>Created (UTC)</dt>
+        <dd>{email.created_at}</dd>
+        <dt>Message</dt>
+        <dd>
+          <code>{email.message_id}</code>
+        </dd>
+        <dt>Tags</dt>
+        <dd>{email.tags?.join(', ') || '—'}</dd>
+      </dl>
+      <h2>Content</h2>
+      {email.content?.html ? (
+        // sandbox="" : no scripts, no forms, no navigation, its own opaque origin.
+        <iframe className="preview" title="Email content" sandbox="" srcDoc={email.content.html} />
+      ) : email.content?.text ? (
+        <pre className="text">{email.content.text}</pre>
+      ) : (
+        <p className="muted">The content is not kept for this email.</p>
+      )}
+      <h2>Events</h2>
+      <ol className="timeline">
+        {email.activity.map((a) => (
+          <li key={a.id}>
+            <span className={`badge ev-${a.type}`}>{a.type}</span> {a.created_at}
+            {a.suppression_reason ? ` (${a.suppression_reason})` : ''}
+          </li>
+        ))}
+      </ol>
+      <h2>Webhook deliveries</h2>
+      <p className="muted">
+        The API does not link webhook deliveries to one email yet; see each webhook&apos;s <a href="#/webhooks">delivery log</a>.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { CopyButton, ErrorNote, PageTitle, Pager } from '../ui';
+
+export const SCOPES = [
+  'email_full', 'domains_read', 'domains_full', 'activity_read', 'activity_full', 'analytics_read', 'analytics_full',
+  'tokens_full', 'webhooks_full', 'templates_full', 'suppressions_read', 'suppressions_full', 'sms_full', 'sms_read',
+  'email_verification_read', 'email_verification_full', 'inbounds_full', 'recipients_read', 'recipients_full',
+  'sender_identity_read', 'sender_identity_full', 'users_read', 'users_full', 'smtp_users_read', 'smtp_users_full',
+  'dmarc_monitoring_read', 'dmarc_monitoring_full', 'blocklist_monitoring_read', 'blocklist_monitoring_full', 'whatsapp_full',
+];
+
+const Tokens = graphql(`
+  query ConsoleTokens($page: Int!) {
+    tokens_page(limit: 25, page: $page) {
+      data { id name status scopes created_at }
+      meta { last_page }
+    }
+    domains(limit: 100, page: 1) { data { id name } }
+  }
+`);
+
+const Create = graphql(`
+  mutation ConsoleCreateToken($name: String!, $scopes: [String!]!, $domain: ID) {
+    create_token(name: $name, scopes: $scopes, domain_id: $domain) { id name accessToken }
+  }
+`);
+
+const Status = graphql(`
+  mutation ConsoleTokenStatus($id: ID!, $status: String!) {
+    update_token_settings(token_id: $id, status: $status) { id status }
+  }
+`);
+
+const Delete = graphql(`mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }`);
+
+export function TokensPage() {
+  const [page, setPage] = useState(1);
+  const [{ data, error }, refetch] = useQuery({ query: Tokens, variables: { page } });
+  const [created, create] = useMutation(Create);
+  const [changed, setStatus] = useMutation(Status);
+  const [deleted, del] = useMutation(Delete);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>(['email_full']);
+  const [domain, setDomain] = useState('');
+  const again = () => refetch({ requestPolicy: 'network-only' });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const res = await create({ name, scopes, domain: domain || null });
+    if (!res.error) {
+      setName('');
+      again();
+    }
+  }
+
+  const secret = created.data?.create_token;
+  return (
+    <>
+      <PageTitle>API tokens</PageTitle>
+      {secret ? (
+        <div className="secret" role="status">
+          <p>
+            Token <strong>{secret.name}</strong> created. Copy it now: it is not shown again.
+          </p>
+          <code className="wrap">{secret.accessToken}</code> <CopyButton value={secret.accessToken} label="Copy token" />
+        </div>
+      ) : null}
+      <form className="stack" onSubmit={submit} aria-label="Create a token">
+        <label>
+          Name
+          <input required value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label>
+          Domain
+          <select value={domain} onChange={(e) => setDomain(e.target.value)}>
+            <option value="">All domains</option>
+            {data?.domains.data.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset>
+          <legend>Scopes</legend>
+          <div className="checks">
+            {SCOPES.map((s) => (
+              <label key={s}>
+                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <button type="submit" className="primary" disabled={created.fetching || !scopes.length}>
+          Create token
+        </button>
+      </form>
+      <ErrorNote error={error ?? created.error ?? changed.error ?? deleted.error} />
+      <table aria-label="Tokens">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Status</th>
+            <th>Scopes</th>
+            <th>Created</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data?.tokens_page.data.map((t) => (
+            <tr key={t.id}>
+              <td>{t.name}</td>
+              <td>{t.status}</td>
+              <td className="wrap small">{t.scopes.join(' ')}</td>
+              <td>{t.created_at}</td>
+              <td className="nowrap">
+                <button type="button" className="small" onClick={() => void setStatus({ id: t.id, status: t.status === 'pause' ? 'unpause' : 'pause' }).then(again)}>
+                  {t.status === 'pause' ? 'Unpause' : 'Pause'}
+                </button>{' '}
+                <button
+                  type="button"
+                  className="small danger"
+                  onClick={() => window.confirm(`Delete token ${t.name}?`) && void del({ id: t.id }).then(again)}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager page={page} setPage={setPage} more={page < (data?.tokens_page.meta.last_page ?? 1)} />
+    </>
+  );
+}

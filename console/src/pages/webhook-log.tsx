@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useSubscription } from 'urql';
+import { graphql } from '../gql';
+import { ErrorNote, Notice, Pager } from '../ui';
+
+const Log = graphql(`
+  query ConsoleWebhookLog($id: ID!, $page: Int!) {
+    webhook_log(webhook_id: $id, limit: 25, page: $page) {
+      data { id type attempted_at status success duration_ms error response_excerpt delivery_id }
+      meta { last_page }
+    }
+  }
+`);
+
+const Live = graphql(`
+  subscription ConsoleWebhookLive($id: ID!) {
+    webhook_deliveries(webhook_id: $id) { id }
+  }
+`);
+
+const Replay = graphql(`
+  mutation ConsoleReplayWebhook($id: ID!, $since: String!) {
+    replay_webhook(webhook_id: $id, since: $since) { replayed }
+  }
+`);
+
+/** Each request the webhook made: status, time, error and the start of the answer; failed ones can be replayed. */
+export function WebhookLog({ id }: { id: string }) {
+  const [page, setPage] = useState(1);
+  const [{ data, error }, refetch] = useQuery({ query: Log, variables: { id, page } });
+  // A new attempt anywhere refreshes the list.
+  const [live] = useSubscription({ query: Live, variables: { id } }, (seen: number = 0) => seen + 1);
+  useEffect(() => {
+    if (live.data) refetch({ requestPolicy: 'network-only' });
+  }, [live.data, refetch]);
+  const [replayed, replay] = useMutation(Replay);
+  const [hours, setHours] = useState('24');
+  const rows = data?.webhook_log.data ?? [];
+  return (
+    <section aria-labelledby="webhook-log">
+      <h2 id="webhook-log">Delivery log</h2>
+      <form
+        className="row"
+        aria-label="Replay"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const since = new Date(Date.now() - Number(hours) * 3600_000).toISOString();
+          void replay({ id, since }).then(() => refetch({ requestPolicy: 'network-only' }));
+        }}
+      >
+        <label>
+          Failed deliveries of the last
+          <select value={hours} onChange={(e) => setHours(e.target.value)}>
+            <option value="1">hour</option>
+            <option value="24">24 hours</option>
+            <option value="168">7 days</option>
+          </select>
+        </label>
+        <button type="submit">Replay failed deliveries</button>
+      </form>
+      <ErrorNote error={error ?? replayed.error} />
+      {replayed.data ? <Notice>{replayed.data.replay_webhook.replayed} deliveries queued again.</Notice> : null}
+      <table aria-label="Delivery log">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Event</th>
+            <th>Result</th>
+            <th>Response</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className={r.success ? 'ok' : 'failed'}>
+              <td>{r.attempted_at}</td>
+              <td>
+                {r.type}
+                {r.delivery_id ? <div className="muted small">{r.delivery_id}</div> : null}
+              </td>
+              <td>
+                <span className={`badge ${r.success ? 'ev-delivered' : 'ev-hard_bounced'}`}>{r.success ? 'success' : 'failed'}</span> {r.status ?? 'no answer'} · {r.duration_ms} ms
+                {r.error ? <div className="muted small">{r.error}</div> : null}
+              </td>
+              <td>
+                <code className="wrap">{r.response_excerpt ?? ''}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager page={page} setPage={setPage} more={page < (data?.webhook_log.meta.last_page ?? 1)} />
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { ErrorNote, PageTitle, go, useDomainChoice } from '../ui';
+import { WebhookForm } from './webhook-form';
+import { WebhookLog } from './webhook-log';
+
+const Webhooks = graphql(`
+  query ConsoleWebhooks($domain: ID!) {
+    webhooks(domain_id: $domain, limit: 100, page: 1) {
+      data { id name url enabled events }
+    }
+  }
+`);
+
+const Webhook = graphql(`
+  query ConsoleWebhook($id: ID!) {
+    webhook(webhook_id: $id) { id name url enabled events secret domain { id name } }
+  }
+`);
+
+const Create = graphql(`
+  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {
+    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }
+  }
+`);
+
+const Update = graphql(`
+  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {
+    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }
+  }
+`);
+
+export function WebhooksPage({ rest }: { rest: string[] }) {
+  if (rest[0] === 'new') return <NewWebhook />;
+  return rest[0] ? <WebhookDetail id={rest[0]} /> : <WebhookList />;
+}
+
+function WebhookList() {
+  const { domainId, picker } = useDomainChoice();
+  const [{ data, error }] = useQuery({ query: Webhooks, variables: { domain: domainId ?? '' }, pause: !domainId });
+  return (
+    <>
+      <PageTitle
+        actions={
+          <>
+            {picker}
+            <a className="button primary" href="#/webhooks/new">
+              New webhook
+            </a>
+          </>
+        }
+      >
+        Webhooks
+      </PageTitle>
+      <ErrorNote error={error} />
+      <table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>URL</th>
+            <th>Enabled</th>
+            <th>Events</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data?.webhooks.data.map((w) => (
+            <tr key={w.id}>
+              <td>
+                <a href={`#/webhooks/${w.id}`}>{w.name}</a>
+              </td>
+              <td className="wrap">{w.url}</td>
+              <td>{w.enabled ? 'yes' : 'no'}</td>
+              <td>{w.events.length}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function NewWebhook() {
+  const { domainId, picker } = useDomainChoice();
+  const [created, create] = useMutation(Create);
+  return (
+    <>
+      <PageTitle actions={picker}>New webhook</PageTitle>
+      <ErrorNote error={created.error} />
+      <WebhookForm
+        submitLabel="Create webhook"
+        busy={created.fetching}
+        onSubmit={async (v) => {
+          if (!domainId) return;
+          const res = await create({ domain: domainId, ...v });
+          if (res.data) go(`webhooks/${res.data.create_webhook.id}`);
+        }}
+      />
+    </>
+  );
+}
+
+function WebhookDetail({ id }: { id: string }) {
+  const [{ data, error }] = useQuery({ query: Webhook, variables: { id } });
+  const [updated, update] = useMutation(Update);
+  const [saved, setSaved] = useState('');
+  const hook = data?.webhook;
+  if (!hook) return <ErrorNote error={error} />;
+  return (
+    <>
+      <PageTitle
+        actions={
+          // Every update sends the signed webhook.test request; with nothing changed, that is the test.
+          <button type="button" onClick={() => void update({ id }).then((r) => setSaved(r.error ? '' : 'Test request sent: see the log.'))}>
+            Send test request
+          </button>
+        }
+      >
+        Webhook: {hook.name}
+      </PageTitle>
+      <p className="muted">
+        Domain {hook.domain.name}. Signing secret: <code>{hook.secret}</code>
+      </p>
+      <ErrorNote error={updated.error} />
+      {saved ? <p role="status">{saved}</p> : null}
+      <WebhookForm
+        key={`${hook.url}|${hook.enabled}|${hook.events.join()}`}
+        initial={hook}
+        submitLabel="Save"
+        busy={updated.fetching}
+        onSubmit={async (v) => {
+          const res = await update({ id, ...v });
+          setSaved(res.error ? '' : 'Saved.');
+        }}
+      />
+      <WebhookLog id={id} />
+    </>
+  );
+}

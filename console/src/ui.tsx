@@ -1,0 +1,129 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery, type CombinedError } from 'urql';
+import { graphql } from './gql';
+
+/** The hash route as path segments: `#/webhooks/42` -> ['webhooks', '42']. */
+export function useRoute(): string[] {
+  const read = () => window.location.hash.replace(/^#\/?/, '').split('?')[0].split('/').filter(Boolean).map(decodeURIComponent);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const on = () => setRoute(read());
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
+  return route;
+}
+
+export function go(path: string): void {
+  window.location.hash = `#/${path}`;
+}
+
+export function ErrorNote({ error }: { error?: CombinedError | string | null }) {
+  if (!error) return null;
+  const text = typeof error === 'string' ? error : (error.graphQLErrors[0]?.message ?? error.message);
+  return (
+    <p className="error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p className="notice" role="status">
+      {children}
+    </p>
+  );
+}
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <header className="page-head">
+      <h1>{children}</h1>
+      {actions ? <div className="actions">{actions}</div> : null}
+    </header>
+  );
+}
+
+/** Copies a value; says so where a screen reader hears it. */
+export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      className="small"
+      aria-label={`${label}: ${value.slice(0, 40)}`}
+      onClick={() => {
+        void navigator.clipboard?.writeText(value).catch(() => undefined);
+        setDone(true);
+        setTimeout(() => setDone(false), 1500);
+      }}
+    >
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+const DomainsForPicker = graphql(`
+  query ConsoleDomainPicker {
+    domains(limit: 100, page: 1) {
+      data {
+        id
+        name
+      }
+    }
+  }
+`);
+
+const DOMAIN_KEY = 'pb_domain';
+
+/** The domain the domain-bound pages show, remembered across pages. */
+export function useDomainChoice(): { domainId: string | null; picker: ReactNode } {
+  const [{ data, error }] = useQuery({ query: DomainsForPicker });
+  const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(DOMAIN_KEY));
+  const domains = data?.domains.data ?? [];
+  const domainId = domains.some((d) => d.id === chosen) ? chosen : (domains[0]?.id ?? null);
+  const picker = error ? (
+    <ErrorNote error={error} />
+  ) : (
+    <label className="inline">
+      Domain{' '}
+      <select
+        value={domainId ?? ''}
+        onChange={(e) => {
+          localStorage.setItem(DOMAIN_KEY, e.target.value);
+          setChosen(e.target.value);
+        }}
+      >
+        {domains.map((d) => (
+          <option key={d.id} value={d.id}>
+            {d.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return { domainId, picker };
+}
+
+/** Previous / next for the pages of a list. */
+export function Pager({ page, setPage, more }: { page: number; setPage: (p: number) => void; more: boolean }) {
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+        Previous
+      </button>
+      <span>Page {page}</span>
+      <button type="button" disabled={!more} onClick={() => setPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function lines(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestServer } from '../support/server.js';
+
+/**
+ * Debian's Chromium for the console's journeys (playwright-core never downloads a browser). One
+ * browser per test file; each journey gets its own context (cookies), so files run in parallel.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+// Without the background-networking flags Chromium calls Google's hosts at start.
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the console's browser tests need Debian's Chromium. Run .ci/run, or apt-get install -y chromium`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+}
+
+export interface Watched {
+  context: BrowserContext;
+  page: Page;
+  /** Every URL the page asked for. */
+  requests: string[];
+  /** Page errors and CSP refusals. */
+  problems: string[];
+}
+
+export async function watchedPage(browser: Browser, opts: { width?: number } = {}): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (req) => requests.push(req.url()));
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (/Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(`console: ${msg.text()}`);
+  });
+  return { context, page, requests, problems };
+}
+
+/** Requests that left the test server (data: and blob: URLs are the page's own). */
+export function outsideRequests(s: TestServer, requests: string[]): string[] {
+  const origin = new URL(s.url).origin;
+  return requests.filter((url) => !url.startsWith('blob:') && !url.startsWith('data:') && !url.startsWith('about:') && new URL(url).origin !== origin);
+}
+
+/** Signs in on the console's login page with an API token (the console's second way in). */
+export async function signInWithToken(page: Page, s: TestServer, token: string): Promise<void> {
+  await page.goto(`${s.url}/`);
+  await page.getByText('Use an API token instead').click();
+  await page.getByRole('textbox', { name: 'API token' }).fill(token);
+  await page.getByRole('button', { name: 'Use token' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+/** Signs in with email and password, as a person does. */
+export async function signIn(page: Page, s: TestServer, email: string, password: string): Promise<void> {
+  await page.goto(`${s.url}/`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+export function screenshotPath(name: string): string {
+  // Jest runs from the project root.
+  return path.resolve('docs', `console-${name}.png`);
+}

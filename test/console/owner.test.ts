@@ -1,0 +1,119 @@
+import type { Browser } from 'playwright-core';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
+import { launch, outsideRequests, screenshotPath, signInWithToken, watchedPage } from './browser.js';
+
+/**
+ * Journey 1: the owner signs in, adds a domain, publishes the DNS records the console shows,
+ * verifies it, sends a test email from the console and watches queued -> delivered arrive live on
+ * the activity page. Takes the README's screenshots on the way.
+ */
+
+let s: TestServer;
+let sink: SmtpSink;
+let browser: Browser;
+
+beforeAll(async () => {
+  // Held a moment, so "delivered" arrives after the activity page shows "queued".
+  sink = await startSmtpSink({ holdMs: 1500 });
+  s = await startTestServer({ env: { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` } });
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+  await sink?.close();
+});
+
+it('serves the console at / under a CSP with no other origin, and hashed assets as immutable', async () => {
+  const res = await fetch(`${s.url}/`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  const csp = res.headers.get('content-security-policy')!;
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toMatch(/https?:|\*/);
+  const html = await res.text();
+  const script = html.match(/src="(\/assets\/[^"]+\.js)"/)![1];
+  const asset = await fetch(`${s.url}${script}`);
+  expect(asset.status).toBe(200);
+  expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  expect((await fetch(`${s.url}/assets/..%2Fpackage.json`)).status).toBe(404);
+  expect((await fetch(`${s.url}/assets/nothing-here.js`)).status).toBe(404);
+});
+
+it('adds a domain, verifies it, sends a test email and shows queued then delivered live', async () => {
+  const w = await watchedPage(browser);
+  const { page } = w;
+  await signInWithToken(page, s, ADMIN_TOKEN);
+
+  const name = `console-${Date.now().toString(36)}.example.com`;
+  s.dns.addName(name);
+  await page.getByRole('link', { name: 'Domains' }).click();
+  await page.getByLabel('New domain').fill(name);
+  await page.getByRole('button', { name: 'Add domain' }).click();
+  await page.getByRole('heading', { name: new RegExp(name) }).waitFor();
+
+  // Publish what the page says to publish, read from its DNS table.
+  const rows = page.locator('table.dns tbody tr');
+  await rows.first().waitFor();
+  for (const row of await rows.all()) {
+    const [label, type, host, value] = await row.locator('td').allInnerTexts();
+    const hostname = host.replace(/\s*Copy host$/, '').trim();
+    const data = value.replace(/\s*Copy value$/, '').trim();
+    if (type === 'TXT') s.dns.add(hostname, { type: 'TXT', data });
+    else if (type === 'CNAME') s.dns.add(hostname, { type: 'CNAME', domain: data });
+    else if (type === 'MX') s.dns.add(hostname, { type: 'MX', exchange: data, priority: 10 });
+    else throw new Error(`unexpected record ${label} ${type}`);
+  }
+  await page.getByRole('button', { name: 'Verify now' }).click();
+  await page.locator('.badge', { hasText: /^verified$/ }).waitFor();
+
+  // The activity page, open before the email exists: what it shows next comes over SSE.
+  const watcher = await watchedPage(browser);
+  await signInWithToken(watcher.page, s, ADMIN_TOKEN);
+  await watcher.page.getByRole('link', { name: 'Activity' }).click();
+  await watcher.page.getByText('Live: new events appear at the top.').waitFor();
+
+  const to = `someone-${Date.now()}@example.net`;
+  await page.getByLabel('To', { exact: true }).fill(to);
+  await page.getByRole('button', { name: 'Send test email' }).click();
+  await page.getByText(/Accepted as message/).waitFor();
+
+  const table = watcher.page.getByRole('table', { name: 'Activity' });
+  await table.locator('tr[data-event="queued"]', { hasText: to }).waitFor({ timeout: 15_000 });
+  // Not there yet: the sink holds the message; it arrives without a reload.
+  expect(await table.locator('tr[data-event="delivered"]', { hasText: to }).count()).toBe(0);
+  await table.locator('tr[data-event="delivered"]', { hasText: to }).waitFor({ timeout: 20_000 });
+  expect((await sink.waitFor(to)).raw).toContain('Test email from the Postbox console');
+
+  await watcher.page.screenshot({ path: screenshotPath('activity') });
+  await page.screenshot({ path: screenshotPath('domain') });
+
+  // Keyboard: the menu is real links.
+  await watcher.page.getByRole('link', { name: 'Email log' }).focus();
+  await watcher.page.keyboard.press('Enter');
+  await watcher.page.getByRole('link', { name: 'Test email from the Postbox console' }).first().click();
+  await watcher.page.getByRole('heading', { name: 'Test email from the Postbox console' }).waitFor();
+  await watcher.page.locator('.timeline', { hasText: 'delivered' }).waitFor();
+
+  for (const x of [w, watcher]) {
+    expect(outsideRequests(s, x.requests)).toEqual([]);
+    expect(x.problems).toEqual([]);
+    await x.context.close();
+  }
+});
+
+it('is readable at 360 px: nothing wider than the screen', async () => {
+  const w = await watchedPage(browser, { width: 360 });
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  for (const path of ['domains', 'activity', 'tokens', 'webhooks']) {
+    await w.page.goto(`${s.url}/#/${path}`);
+    await w.page.locator('main h1').waitFor();
+    const width = await w.page.evaluate(() => document.documentElement.scrollWidth);
+    expect({ path, width }).toEqual({ path, width: 360 });
+  }
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+});
