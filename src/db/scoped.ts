@@ -28,6 +28,8 @@ export async function findOwned<T extends object, P extends string = never>(
     if (!domain) throw errors.notFound();
     assertDomainAccess(auth, domain.id);
   }
+  // A domain itself, for a caller limited to several (services check `domainId` themselves).
+  if (auth.domainIds?.length && em.getMetadata().find(entity)?.tableName === 'domains') assertDomainAccess(auth, (row as object as { id: string }).id);
   // A session user limited to some templates (users' template access): others exist, but not for them.
   if (auth.templateIds?.length && em.getMetadata().find(entity)?.tableName === 'templates') {
     if (!auth.templateIds.includes((row as object as { id: string }).id)) throw errors.forbidden('This user is limited to other templates.');
