@@ -27,6 +27,12 @@ export class BounceRepository {
     return rows.length > 0;
   }
 
+  /** Whether an email with this id exists (a return path at RETURN_PATH_TARGET's host names one). */
+  async emailExists(emailId: string): Promise<boolean> {
+    const rows = await this.em.execute<unknown[]>('select 1 from emails where id = ?', [emailId]);
+    return rows.length > 0;
+  }
+
   /** The email with this id, locked until the transaction ends (two copies of a report queue up). */
   async lockEmail(id: string): Promise<ReportedEmail | null> {
     const [row] = await this.em.execute<ReportedEmail[]>(

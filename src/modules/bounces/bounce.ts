@@ -13,7 +13,7 @@ export interface ReportOutcome {
   emailId: string | null;
 }
 
-/** The return path delivery writes: `bounces+<email id>@<return-path subdomain>.<domain>`. */
+/** The return path delivery writes: `bounces+<email id>@<return-path subdomain>.<domain>` (or `@<RETURN_PATH_TARGET>`). */
 const VERP = /^bounces\+([a-z0-9]{16})@/i;
 
 export function isReturnPath(address: string): boolean {
@@ -24,14 +24,17 @@ const VERP_ADDRESS = /^bounces\+([a-z0-9]{16})@([a-z0-9-]{1,63})\.([a-z0-9.-]{1,
 
 /**
  * A return path this service wrote: `bounces+<id>@<sub>.<domain>` where <domain> is one of its
- * domains and <sub> that domain's return-path subdomain. The subdomain can be changed after mail
+ * domains and <sub> that domain's return-path subdomain, or `bounces+<id>@<RETURN_PATH_TARGET>`
+ * for an email that exists. The subdomain can be changed after mail
  * went out, so an email of that domain with the id in the address vouches for an older one.
  * Anything else is not ours, however it is spelled: reports to it need a login like any relay.
  */
-export async function isOurReturnPath(em: EntityManager, address: string): Promise<boolean> {
+export async function isOurReturnPath(em: EntityManager, address: string, returnPathTarget: string): Promise<boolean> {
   const m = VERP_ADDRESS.exec(address.trim());
   if (!m) return false;
   const [, id, sub, domain] = m.map((x) => x.toLowerCase());
+  // A domain whose return-path CNAME is not verified sends with RETURN_PATH_TARGET's host (compose.ts).
+  if (`${sub}.${domain}` === returnPathTarget.toLowerCase().replace(/\.$/, '')) return new BounceRepository(em).emailExists(id);
   return new BounceRepository(em).isReturnPathOf(domain, sub, id);
 }
 

@@ -77,8 +77,12 @@ export async function compose(config: Config, p: Prepared, email: ClaimedEmail) 
     listUnsubscribe,
     oneClick: !!listUnsubscribe && listUnsubscribe.includes('<https://'),
     precedenceBulk: m.precedence_bulk ?? settings.precedence_bulk,
-    // VERP: a bounce that comes back names the email it is about.
-    returnPath: `bounces+${email.id}@${settings.return_path_subdomain}.${m.domain_name}`,
+    // VERP: a bounce that comes back names the email it is about. The domain's own return-path host
+    // only once its CNAME is verified (is_dns_active); until then RETURN_PATH_TARGET itself, where
+    // bounces still reach us (a host with no CNAME would lose them).
+    returnPath: `bounces+${email.id}@${
+      m.domain_dns_active ? `${settings.return_path_subdomain}.${m.domain_name}` : config.RETURN_PATH_TARGET.toLowerCase()
+    }`,
     dkim: { domainName: m.domain_name, keySelector: m.dkim_selector, privateKey: p.privateKey },
   });
   return { ...built, messageId, html: parts.html, text: parts.text };

@@ -28,6 +28,8 @@ export interface TakenMessage extends MessageContentRow {
   domain_settings: DomainSettings;
   /** The domain's tracking CNAME is verified: its links may use its own tracking host. */
   domain_cname_verified: boolean;
+  /** Verified with its return-path CNAME found (domains.is_dns_active): bounces to its return-path host reach us. */
+  domain_dns_active: boolean;
   dkim_selector: string;
   dkim_private_key_enc: string;
   has_attachments: boolean;
@@ -89,7 +91,8 @@ export class DeliveryRepository {
        select m.id, m.account_id, m.domain_id, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
               coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
               m.personalization, m.settings, m.headers, m.in_reply_to, m.references, m.list_unsubscribe, m.precedence_bulk,
-              d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified, d.dkim_selector, d.dkim_private_key_enc,
+              d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified,
+              d.is_dns_active as domain_dns_active, d.dkim_selector, d.dkim_private_key_enc,
               exists (select 1 from message_attachments a where a.message_id = m.id) as has_attachments,
               (select count(*)::int from emails p where p.message_id = m.id and p.status = any(?::text[])) as pending,
               coalesce((select json_agg(c order by c.position) from claimed c where c.message_id = m.id), '[]'::json) as emails

@@ -16,7 +16,7 @@ export type Ingress = 'report' | 'inbound' | 'dmarc';
 export async function ingressOf(services: AppServices, address: string): Promise<Ingress | null> {
   const feedback = services.config.FEEDBACK_ADDRESS?.toLowerCase();
   if (feedback && address.toLowerCase() === feedback) return 'report';
-  if (await isOurReturnPath(services.orm.em.fork(), address)) return 'report';
+  if (await isOurReturnPath(services.orm.em.fork(), address, services.config.RETURN_PATH_TARGET)) return 'report';
   if (await dmarcMonitorOf(services, address)) return 'dmarc';
   if (await hasInboundRoute(services, address)) return 'inbound';
   return null;
