@@ -35,10 +35,11 @@ type Settings = Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS' | 'PAS
 /** Whether a user who must change their password periodically has kept this one too long. */
 export function passwordExpired(
   config: Pick<Config, 'PASSWORD_MAX_AGE_DAYS'>,
-  u: { requires_periodic_password_change: boolean; password_changed_at: Date | null; created_at: Date },
+  u: { requires_periodic_password_change: boolean; password_changed_at: Date | string | null; created_at: Date | string },
 ): boolean {
   if (!u.requires_periodic_password_change) return false;
-  const since = (u.password_changed_at ?? u.created_at).getTime();
+  // Raw rows (session.repository.ts) may carry timestamps as text.
+  const since = new Date(u.password_changed_at ?? u.created_at).getTime();
   return Date.now() - since > config.PASSWORD_MAX_AGE_DAYS * 86_400_000;
 }
 
@@ -90,7 +91,7 @@ export class SessionService {
       id,
       actor: actorOfUser(row, ip),
       csrfToken: row.csrf_token,
-      passwordChangeRequired: passwordExpired(this.config, { ...row, created_at: new Date(row.user_created_at) }),
+      passwordChangeRequired: passwordExpired(this.config, { ...row, created_at: row.user_created_at }),
       user: sessionUserOf({ id: row.user_id, email: row.email, name: row.name, role: row.role, permissions: row.permissions }),
     };
   }
