@@ -103,3 +103,18 @@ export const retentionPurged = new Counter({
   labelNames: ['table'],
   registers: [registry],
 });
+
+/** Tracking requests refused (404) because they came for another domain's tracking host (modules/tracking). */
+export const trackingForeignHost = new Counter({
+  name: 'postbox_tracking_foreign_host_total',
+  help: 'Tracking requests refused because the token belongs to another domain than the tracking host they came for, by kind (open, click, unsubscribe)',
+  labelNames: ['kind'],
+  registers: [registry],
+});
+
+/** Messages whose bodies delivery dropped once sent, because track_content was off (sending/delivery.repository.ts). */
+export const messageContentDropped = new Counter({
+  name: 'postbox_message_content_dropped_total',
+  help: 'Messages whose html, text, personalization and attachments were dropped after delivery (track_content off)',
+  registers: [registry],
+});

@@ -15,6 +15,13 @@ let a: { id: string; name: string };
 let other: { token: string; domain: { id: string; name: string } };
 let n = 0;
 
+/** A counter's value in GET /metrics (0 when it has no sample yet). */
+async function metric(line: string): Promise<number> {
+  const text = await (await fetch(`${s.url}/metrics`)).text();
+  const hit = text.split('\n').find((l) => l.startsWith(`${line} `));
+  return hit ? Number(hit.split(' ')[1]) : 0;
+}
+
 /** A request to the api as if it arrived for `host` (what a CNAME to TRACKING_TARGET delivers). */
 function onHost(host: string, url: string, method = 'GET'): Promise<{ status: number; location?: string; body: string }> {
   const u = new URL(url);
@@ -138,10 +145,12 @@ describe('custom tracking domains', () => {
     const [theirUnsub] = trackingLinks(theirs.html!, 'u');
     expect(theirOpen.startsWith(s.app.services.config.PUBLIC_URL)).toBe(true);
     const mine = `links.${a.name}`;
+    const refusedClicks = await metric('postbox_tracking_foreign_host_total{kind="click"}');
     expect((await onHost(mine, theirOpen)).status).toBe(404);
     expect((await onHost(mine, theirClick)).status).toBe(404);
     expect((await onHost(mine, theirUnsub)).status).toBe(404);
     expect((await onHost(mine, theirUnsub, 'POST')).status).toBe(404);
+    expect(await metric('postbox_tracking_foreign_host_total{kind="click"}')).toBe(refusedClicks + 1);
     expect(await interactions(s, theirs.emailId)).toEqual([]);
 
     const ours = await deliver(a);

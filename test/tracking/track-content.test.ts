@@ -58,6 +58,12 @@ const sentRow = (messageId: string) =>
     return row.status === 'sent' ? row : null;
   }, `message ${messageId} sent`);
 
+async function dropped(): Promise<number> {
+  const text = await (await fetch(`${s.url}/metrics`)).text();
+  const hit = text.split('\n').find((l) => l.startsWith('postbox_message_content_dropped_total '));
+  return hit ? Number(hit.split(' ')[1]) : 0;
+}
+
 async function logged(emailId: string) {
   const rest = await s.rest('GET', `/email/${emailId}`);
   expect(rest.status).toBe(200);
@@ -95,6 +101,7 @@ describe('track_content', () => {
   });
 
   it('off: delivered mail is whole, then the rows no longer hold the bodies and the log shows no content', async () => {
+    const before = await dropped();
     const m = await send(off);
     const got = await sink.waitFor(m.to);
     expect(got.raw).toContain('Secret html for Ada');
@@ -102,6 +109,7 @@ describe('track_content', () => {
     const row = await sentRow(m.messageId);
     expect(row).toMatchObject({ html: null, text: null, personalization: {}, attachments: 0 });
     expect(row.content_cleared_at).not.toBeNull();
+    expect(await dropped()).toBe(before + 1);
     const log = await logged(m.emailId);
     expect(log.rest).toMatchObject({ html: null, text: null, content: null, status: 'delivered', subject: 'Private Ada' });
     expect(log.gql).toEqual({ html: null, text: null, content: null });

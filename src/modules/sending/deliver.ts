@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deliverySeconds } from '../../lib/metrics.js';
+import { deliverySeconds, messageContentDropped } from '../../lib/metrics.js';
 import type { AppServices } from '../../services.js';
 import type { ActivityEmail } from '../activity/record.js';
 import { PermanentMailError } from '../mail/smtp-transport.js';
@@ -89,7 +89,8 @@ export async function deliverBatch(services: AppServices, jobs: DeliveryJob[]): 
     }),
   );
   try {
-    await repo.finishDone(finished);
+    const { dropped } = await repo.finishDone(finished);
+    if (dropped) messageContentDropped.inc(dropped);
     for (const id of finished) result.set(id, null);
   } catch (err) {
     for (const id of finished) result.set(id, err as Error);

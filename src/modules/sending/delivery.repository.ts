@@ -179,10 +179,11 @@ export class DeliveryRepository {
    * drops the bodies of those whose track_content is off (the send's `settings.track_content`,
    * else its domain's): html, text, personalization and the attachments. Until then they are kept,
    * so a message is whole for every retry; once all its emails are settled nothing reads them.
+   * Answers how many messages had their bodies dropped.
    */
-  async finishDone(messageIds: string[]): Promise<void> {
-    if (!messageIds.length) return;
-    await this.em.execute(
+  async finishDone(messageIds: string[]): Promise<{ dropped: number }> {
+    if (!messageIds.length) return { dropped: 0 };
+    const [row] = await this.em.execute<{ dropped: number }[]>(
       `with fin as (
          select m.id,
                 not coalesce((m.settings->>'track_content')::boolean, (d.settings->>'track_content')::boolean, true) as drop_content
@@ -204,8 +205,9 @@ export class DeliveryRepository {
        attachments_dropped as (
          delete from message_attachments a using done where a.message_id = done.id and done.drop_content
        )
-       select count(*)::int as n from done`,
+       select (count(*) filter (where drop_content))::int as dropped from done`,
       [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT, SENDING],
     );
+    return { dropped: row?.dropped ?? 0 };
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as page } from '../../lib/html.js';
+import { trackingForeignHost } from '../../lib/metrics.js';
 import { describeClient } from './client.js';
 import { readToken, type TrackKind, type TrackToken } from './tokens.js';
 import { TrackingService } from './tracking.service.js';
@@ -47,9 +48,11 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
     readToken(config.APP_SECRET, kind, (req.params as Record<string, string>)['*'] ?? '');
   const client = (req: FastifyRequest) => describeClient(req.ip, String(req.headers['user-agent'] ?? ''));
   // A token of one domain's mail is not honoured on another domain's tracking host (service.honoursOn).
-  const honoured = async (req: FastifyRequest, token: TrackToken) => {
+  const honoured = async (req: FastifyRequest, token: TrackToken, kind: TrackKind) => {
     const host = req.hostname.toLowerCase();
-    return host === hostOfPublicUrl(config.PUBLIC_URL) || service().honoursOn(token.emailId, host);
+    if (host === hostOfPublicUrl(config.PUBLIC_URL) || (await service().honoursOn(token.emailId, host))) return true;
+    trackingForeignHost.inc({ kind });
+    return false;
   };
   // HEAD is what link checkers send: it answers like GET but never counts as a person's action.
   const counts = (req: FastifyRequest) => req.method !== 'HEAD';
@@ -61,7 +64,7 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
 
     scope.get('/t/o/*', async (req, reply) => {
       const token = tokenOf(req, 'open');
-      if (token && !(await honoured(req, token))) return reply.status(404).send(NOT_FOUND);
+      if (token && !(await honoured(req, token, 'open'))) return reply.status(404).send(NOT_FOUND);
       if (token && counts(req)) {
         try {
           await service().open(token.emailId, await client(req));
@@ -80,7 +83,7 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
     scope.get('/t/c/*', async (req, reply) => {
       const token = tokenOf(req, 'click');
       const target = token && httpTarget(token.url!);
-      if (!token || !target || !(await honoured(req, token))) return reply.status(404).send(NOT_FOUND);
+      if (!token || !target || !(await honoured(req, token, 'click'))) return reply.status(404).send(NOT_FOUND);
       if (counts(req)) {
         const outcome = await service().click(token.emailId, token.url!, await client(req));
         if (outcome === 'missing') return reply.status(404).send(NOT_FOUND);
@@ -95,7 +98,7 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
 
     scope.get('/t/u/*', async (req, reply) => {
       const token = tokenOf(req, 'unsubscribe');
-      if (!token || !(await honoured(req, token))) return invalid(reply);
+      if (!token || !(await honoured(req, token, 'unsubscribe'))) return invalid(reply);
       const state = await service().lookup(token.emailId);
       if (state.kind === 'missing') return invalid(reply);
       if (state.kind === 'already') return already(reply, state.email);
@@ -113,7 +116,7 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
 
     scope.post('/t/u/*', { bodyLimit: BODY_LIMIT }, async (req, reply) => {
       const token = tokenOf(req, 'unsubscribe');
-      if (!token || !(await honoured(req, token))) return invalid(reply);
+      if (!token || !(await honoured(req, token, 'unsubscribe'))) return invalid(reply);
       const outcome = await service().unsubscribe(token.emailId, await client(req));
       if (outcome.kind === 'missing') return invalid(reply);
       if (outcome.kind === 'already') return already(reply, outcome.email);
