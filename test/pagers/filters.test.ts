@@ -66,12 +66,14 @@ const rows: [string, () => Promise<Seeded>][] = [
     const { token } = await account('monitors');
     const a = ok(await s.rest('POST', '/blocklist-monitoring', { token, body: { address: '198.51.100.9', name: 'alpha' } })).body.data.id;
     const b = ok(await s.rest('POST', '/blocklist-monitoring', { token, body: { address: '192.0.2.1', name: 'beta' } })).body.data.id;
+    // The check's outcome, written straight (test/blocklist runs the checks).
+    await sql(s, 'update blocklist_monitors set blocklisted = true where id = ?', [a]);
     return {
       path: '/blocklist-monitoring', token, all: [b, a],
       filters: [['query=ALPH', [a]], ['query=192.0', [b]]],
       sorts: [
         ['sort_by=name&order=asc', [a, b]], ['sort_by=name&order=desc', [b, a]],
-        ['sort_by=address&order=asc', [b, a]], ['sort_by=created_at&order=asc', [a, b]], ['order=asc', [a, b]],
+        ['sort_by=address&order=asc', [b, a]], ['sort_by=blocklisted&order=desc', [a, b]], ['sort_by=blocklisted&order=asc', [b, a]], ['sort_by=created_at&order=asc', [a, b]], ['order=asc', [a, b]],
       ],
       invalid: [['sort_by=size', ['sort_by']], ['order=up', ['order']], [`query=${'q'.repeat(256)}`, ['query']], ['limit=0', ['limit']]],
     };
@@ -82,10 +84,12 @@ const rows: [string, () => Promise<Seeded>][] = [
     const [d1, d2] = [await seedDomain(s, { token }), await seedDomain(s, { token })];
     const a = ok(await s.rest('POST', '/identities', { token, body: { domain_id: d1.id, email: `zed@${d1.name}`, name: 'Zed' } })).body.data.id;
     const b = ok(await s.rest('POST', '/identities', { token, body: { domain_id: d2.id, email: `amy@${d2.name}`, name: 'Amy' } })).body.data.id;
+    await sql(s, "update sender_identities set verified_at = now() - interval '1 day' where id = ?", [a]);
     return {
       path: '/identities', token, all: [b, a],
       filters: [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]], ['query=AMY', [b]]],
-      sorts: [['order_by=email&order=asc', [b, a]], ['order_by=email&order=desc', [a, b]], ['order_by=created_at&order=asc', [a, b]]],
+      sorts: [['order_by=email&order=asc', [b, a]], ['order_by=email&order=desc', [a, b]], ['order_by=created_at&order=asc', [a, b]],
+        ['order_by=verified_at&order=asc', [a, b]], ['order_by=verified_at&order=desc', [a, b]]],
       invalid: [['order_by=name', ['order_by']], ['order=up', ['order']], LIMIT],
     };
   }],
@@ -194,7 +198,7 @@ const rows: [string, () => Promise<Seeded>][] = [
         ['event[0]=opened&event[1]=clicked', [clicked, opened]],
         [`date_from=${t - 3 * hour}&date_to=${t - 90 * 60}`, [opened]],
       ],
-      invalid: [['event[]=bounced', ['event.0']], ['date_from=yesterday', ['date_from']], LIMIT],
+      invalid: [['event[]=bounced', ['event.0']], ['date_from=yesterday', ['date_from']], ['page=1001', ['page']], LIMIT],
     };
   }],
 
