@@ -3,6 +3,8 @@ import { createAccount, startTestServer, type TestServer } from '../support/serv
 import { address, emailsOf, send, setPlan, sql, waitFor } from '../email-log/helpers.js';
 import { retentionPurgeWorker } from '../../src/modules/retention/retention.worker.js';
 import { RETENTION_DAYS } from '../../src/modules/accounts/plans.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { createWebhook } from '../webhooks/engine-support.js';
 
 /**
  * Per-plan retention, with a fast-forwarded clock: mail is kept for the days of the plan its
@@ -14,6 +16,7 @@ let adminId: string;
 let mine: { id: string; name: string };
 let theirs: { id: string; name: string };
 let other: { id: string; token: string };
+let receiver: Receiver;
 const DAY = 86_400_000;
 
 /** Runs the purge job as the worker would, as of `days` from now. */
@@ -28,7 +31,8 @@ const activityEmails = async (domainId: string, token?: string) =>
   new Set(((await s.rest('GET', `/activity/${domainId}?${range()}&limit=100`, { token })).body.data as any[]).map((a) => a.email.id));
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
   adminId = await accountIdOf(s);
   other = await createAccount(s, 'Professional account');
   await setPlan(s, other.id, 'professional');
@@ -36,6 +40,7 @@ beforeAll(async () => {
   theirs = await seedDomain(s, { accountId: other.id, dkim: true });
 });
 afterAll(async () => {
+  await receiver?.close();
   await s?.close();
 });
 
@@ -60,6 +65,8 @@ it('purges mail at the retention of the plan it was sent on, even after an upgra
   const onProfessional = await send(s, theirs, { to: [address()], token: other.token });
   const [professionalEmail] = await emailsOf(s, onProfessional, 'delivered', other.token);
   expect((await activityEmails(mine.id)).has(freeEmail.id)).toBe(true);
+  const captured = (emailId: string) => sql(s, 'select 1 from captured_mails where email_id = ?', [emailId]);
+  expect(await captured(freeEmail.id)).toHaveLength(1);
 
   // Six days on: nothing is past its time.
   await purgeAt(6);
@@ -80,6 +87,9 @@ it('purges mail at the retention of the plan it was sent on, even after an upgra
   expect(await messageStatus(onProfessional, other.token)).toBe(200);
   expect(await emailStatus(professionalEmail.id, other.token)).toBe(200);
   expect(await sql(s, 'select 1 from activities a join emails e on e.id = a.email_id where e.message_id = ?', [onFree])).toEqual([]);
+  // What the capture transport kept of it (its body) goes too; the enterprise send's stays.
+  expect(await captured(freeEmail.id)).toEqual([]);
+  expect(await captured(enterpriseEmail.id)).toHaveLength(1);
 
   // 91 days on: the professional account's mail is gone, the enterprise send stays.
   await purgeAt(91);
@@ -107,4 +117,20 @@ it('purges the logs (domain events) by the account\'s current plan, never an und
   await purgeAt(91);
   const [after] = await events(other.id);
   expect(after.n).toBe(after.pending);
+});
+
+it('purges a webhook\'s log (deliveries and attempts) by the account\'s current plan', async () => {
+  const hook = await createWebhook(s, receiver, { domainId: theirs.id, events: ['activity.sent', 'activity.delivered'], path: '/retention', token: other.token });
+  await send(s, theirs, { to: [address()], token: other.token });
+  await receiver.waitFor((all) => all.filter((r) => r.path.startsWith('/retention')).length >= 3);
+  const log = async () => ((await s.rest('GET', `/webhooks/${hook.id}/log?limit=100`, { token: other.token })).body.data as any[]).length;
+  const before = await waitFor('the deliveries in the log', async () => ((await log()) >= 3 ? log() : null));
+  const deliveries = () => sql(s, 'select 1 from webhook_deliveries where webhook_id = ?', [hook.id]);
+  expect((await deliveries()).length).toBeGreaterThanOrEqual(2);
+  await purgeAt(RETENTION_DAYS.professional - 10);
+  expect(await log()).toBe(before);
+  await purgeAt(RETENTION_DAYS.professional + 1);
+  expect(await log()).toBe(0);
+  expect(await deliveries()).toEqual([]);
+  expect((await s.rest('GET', `/webhooks/${hook.id}`, { token: other.token })).status).toBe(200);
 });

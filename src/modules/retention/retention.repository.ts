@@ -68,16 +68,25 @@ export class RetentionRepository {
   /**
    * Up to `batch` messages whose `purge_after` has passed and that no delivery will take up again
    * (DELIVERABLE_MESSAGE stay whatever their age). Their emails, attachments and activities go
-   * with them (on delete cascade, through the indexes on message_id and email_id). Returns the
-   * messages deleted.
+   * with them (on delete cascade, through the indexes on message_id and email_id), and so does
+   * what the capture transport kept of their emails (captured_mails has no foreign key: the
+   * statement deletes it by email, read from the same snapshot). Returns the messages deleted.
    */
   async purgeMessages(now: Date, batch: number): Promise<number> {
-    return this.run(
-      `delete from messages where id in (
-         select id from messages where purge_after < $1 and status <> all($2::text[]) limit $3
-       )`,
+    const [row] = await this.rows<{ n: number }>(
+      `with gone as (
+         delete from messages where id in (
+           select id from messages where purge_after < $1 and status <> all($2::text[]) limit $3
+         )
+         returning id
+       ),
+       captured as (
+         delete from captured_mails c using emails e, gone where e.message_id = gone.id and c.email_id = e.id
+       )
+       select count(*)::int as n from gone`,
       [now, [...DELIVERABLE_MESSAGE], batch],
     );
+    return row.n;
   }
 
   /** Up to `batch` rows of one log table past its account's retention; returns the rows deleted. */
@@ -90,5 +99,10 @@ export class RetentionRepository {
     const pool = await this.em.getConnection().getNativeClient();
     const result = await pool.query({ text, values });
     return result.rowCount ?? 0;
+  }
+
+  private async rows<R>(text: string, values: unknown[]): Promise<R[]> {
+    const pool = await this.em.getConnection().getNativeClient();
+    return (await pool.query({ text, values })).rows as R[];
   }
 }

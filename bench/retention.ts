@@ -1,0 +1,72 @@
+/**
+ * How fast does the retention purge delete, and what does batching cost against one plain delete?
+ * One run on a throwaway embedded PostgreSQL: N messages past their purge_after (default 100,000),
+ * each with one email and two activities (4 rows per message), are deleted by the purge as the job
+ * runs it (purgeExpired: RETENTION_PURGE_BATCH messages per statement, cascading to emails and
+ * activities); then the same rows are made again and deleted by one
+ * `DELETE FROM messages WHERE created_at < x` (the same cascade, one statement, one transaction).
+ * Ends with one line `BENCH {...}`: rows/s of both and their ratio (purge ÷ plain).
+ * Usage: npm run bench:retention [-- messages [batch]]
+ */
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createOrm, migrate } from '../src/db/orm.js';
+import { parseConfig } from '../src/config/index.js';
+import type { AppServices } from '../src/services.js';
+import { purgeExpired } from '../src/modules/retention/purge.js';
+import { printBench, startDb } from './service.js';
+
+const messages = Number(process.argv[2] ?? 100_000);
+const batch = Number(process.argv[3] ?? 5000);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-retention-'));
+const database = await startDb(dir);
+const orm = await createOrm(database.url, 4);
+await migrate(orm);
+const sql = (q: string) => orm.em.fork().getConnection().execute(q);
+
+await sql(`insert into accounts (id, created_at, updated_at, name, plan) values ('acc', now(), now(), 'Bench', 'free')`);
+await sql(`insert into domains (id, created_at, updated_at, account_id, name, dkim_selector, dkim_public_key, dkim_private_key_enc, settings)
+           values ('dom', now(), now(), 'acc', 'retention.example.com', 'pb1', 'x', 'x', '{}')`);
+await sql(`insert into recipients (id, created_at, updated_at, account_id, domain_id, email) values ('rcpt', now(), now(), 'acc', 'dom', 'r@example.net')`);
+
+/** N sent messages from 30 days ago (purge_after 23 days ago), each with one email and two activities. */
+async function fill(): Promise<void> {
+  await sql(`insert into messages (id, created_at, updated_at, account_id, domain_id, from_email, cc, bcc, subject, text, html, tags,
+               personalization, settings, headers, "references", status, purge_after)
+             select 'm' || g, now() - interval '30 days', now() - interval '30 days', 'acc', 'dom', 'a@retention.example.com', '[]', '[]',
+               'Subject ' || g, repeat('text ', 40), repeat('<p>html</p>', 40), '{}', '{}', '{}', '[]', '[]', 'sent', now() - interval '23 days'
+             from generate_series(1, ${messages}) g`);
+  await sql(`insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, to_email, subject, tags, status)
+             select 'e' || g, now() - interval '30 days', now() - interval '30 days', 'acc', 'dom', 'm' || g, 'rcpt', 'r@example.net', 'Subject', '{}', 'delivered'
+             from generate_series(1, ${messages}) g`);
+  await sql(`insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, data)
+             select 'a' || g || t, now() - interval '30 days', now() - interval '30 days', 'acc', 'dom', 'e' || g, t, '{}'
+             from generate_series(1, ${messages}) g, unnest(array['queued', 'delivered']) t`);
+  await sql('vacuum analyze messages, emails, activities');
+}
+
+const ROWS = messages * 4;
+await fill();
+const services = { config: parseConfig({ RETENTION_PURGE_BATCH: String(batch), RETENTION_PURGE_SECONDS: '3000' }), orm } as unknown as AppServices;
+let started = performance.now();
+const result = await purgeExpired(services);
+const purgeSeconds = (performance.now() - started) / 1000;
+if (result.deleted.messages !== messages || !result.done) throw new Error(`purge deleted ${JSON.stringify(result)}`);
+
+await fill();
+started = performance.now();
+await sql(`delete from messages where created_at < now() - interval '1 day'`);
+const plainSeconds = (performance.now() - started) / 1000;
+const [{ n }] = (await sql('select (select count(*) from messages) + (select count(*) from emails) + (select count(*) from activities) as n')) as { n: string }[];
+if (Number(n) !== 0) throw new Error(`plain delete left ${n} rows`);
+
+await orm.close();
+await database.stop();
+rmSync(dir, { recursive: true, force: true });
+const purgeRate = Math.round(ROWS / purgeSeconds);
+const plainRate = Math.round(ROWS / plainSeconds);
+console.log(`purge: ${messages} messages (${ROWS} rows) in ${purgeSeconds.toFixed(2)} s, ${purgeRate} rows/s, batches of ${batch}`);
+console.log(`plain delete: the same rows in ${plainSeconds.toFixed(2)} s, ${plainRate} rows/s`);
+printBench({ messages, rows: ROWS, batch, purge_rows_per_s: purgeRate, plain_rows_per_s: plainRate, ratio: Math.round((purgeRate / plainRate) * 100) / 100 });
