@@ -785,7 +785,7 @@ export type LoggedEmail = {
   from_name?: Maybe<Scalars['String']['output']>;
   /** The custom headers of the send. */
   headers?: Maybe<Array<EmailHeader>>;
-  /** Null in lists; the single email has it. */
+  /** Null in lists, and once delivered with track_content off (the bodies are dropped); the single email has it otherwise. */
   html?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /** opened, clicked, unsubscribed: what the recipient has done. */
@@ -803,7 +803,7 @@ export type LoggedEmail = {
   /** Null when the message had no tags. */
   tags?: Maybe<Array<Scalars['String']['output']>>;
   template_id?: Maybe<Scalars['ID']['output']>;
-  /** Null in lists; the single email has it. */
+  /** Null in lists, and once delivered with track_content off (the bodies are dropped); the single email has it otherwise. */
   text?: Maybe<Scalars['String']['output']>;
   /** The recipient address. */
   to: Scalars['String']['output'];
@@ -818,7 +818,7 @@ export type LoggedEmailDetail = {
   activity: Array<EmailActivityEntry>;
   /** First click. */
   clicked_at?: Maybe<Scalars['PlainTimestamp']['output']>;
-  /** Null unless the capture transport stored the message. */
+  /** Null unless the capture transport stored the message, and once delivered with track_content off. */
   content?: Maybe<EmailContent>;
   created_at: Scalars['PlainTimestamp']['output'];
   domain_id: Scalars['ID']['output'];
@@ -826,7 +826,7 @@ export type LoggedEmailDetail = {
   from_name?: Maybe<Scalars['String']['output']>;
   /** The custom headers of the send. */
   headers?: Maybe<Array<EmailHeader>>;
-  /** Null in lists; the single email has it. */
+  /** Null in lists, and once delivered with track_content off (the bodies are dropped); the single email has it otherwise. */
   html?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /** opened, clicked, unsubscribed: what the recipient has done. */
@@ -845,7 +845,7 @@ export type LoggedEmailDetail = {
   /** Null when the message had no tags. */
   tags?: Maybe<Array<Scalars['String']['output']>>;
   template_id?: Maybe<Scalars['ID']['output']>;
-  /** Null in lists; the single email has it. */
+  /** Null in lists, and once delivered with track_content off (the bodies are dropped); the single email has it otherwise. */
   text?: Maybe<Scalars['String']['output']>;
   /** The recipient address. */
   to: Scalars['String']['output'];
@@ -916,6 +916,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Marks a source IP of the monitor's reports as a favorite. */
   add_dmarc_favorite: Scalars['Boolean']['output'];
+  /** Adds a chunk of addresses (up to 10,000) to a list created with uploading: true. */
+  add_email_verification_list_emails: EmailVerificationListType;
   /** Entries added, or already there. */
   add_hard_bounces: Array<SuppressionEntry>;
   /** Entries added, or already there (an expired hold starts anew). */
@@ -933,7 +935,7 @@ export type Mutation = {
   /** Starts monitoring a verified domain; its DNS records are checked at once. */
   create_dmarc_monitor: DmarcMonitor;
   create_domain: CreatedDomain;
-  /** Stores a list in status created; start it with verify_email_verification_list. */
+  /** Stores a list in status created (or uploading, with uploading: true); start it with verify_email_verification_list. */
   create_email_verification_list: EmailVerificationListType;
   /** The route gets its own address; each webhook forward its own signing secret. */
   create_inbound: Inbound;
@@ -984,6 +986,8 @@ export type Mutation = {
   /** Removes a user; the last admin of the account stays. */
   delete_user: Scalars['Boolean']['output'];
   delete_webhook: Scalars['Boolean']['output'];
+  /** Ends the upload of an uploading list: it moves to created, ready to start. */
+  finish_email_verification_list_upload: EmailVerificationListType;
   /** Invites a person by email; they join by opening the emailed link. */
   invite_user: Invite;
   operator_add_verification_credits: AccountType;
@@ -1058,6 +1062,12 @@ export type MutationAdd_Dmarc_FavoriteArgs = {
 };
 
 
+export type MutationAdd_Email_Verification_List_EmailsArgs = {
+  email_verification_id: Scalars['ID']['input'];
+  emails: Array<Scalars['String']['input']>;
+};
+
+
 export type MutationAdd_Hard_BouncesArgs = {
   domain_id: Scalars['ID']['input'];
   recipients: Array<Scalars['String']['input']>;
@@ -1120,6 +1130,7 @@ export type MutationCreate_DomainArgs = {
 export type MutationCreate_Email_Verification_ListArgs = {
   emails: Array<Scalars['String']['input']>;
   name: Scalars['String']['input'];
+  uploading?: Scalars['Boolean']['input'];
 };
 
 
@@ -1348,6 +1359,11 @@ export type MutationDelete_UserArgs = {
 
 export type MutationDelete_WebhookArgs = {
   webhook_id: Scalars['ID']['input'];
+};
+
+
+export type MutationFinish_Email_Verification_List_UploadArgs = {
+  email_verification_id: Scalars['ID']['input'];
 };
 
 
@@ -2007,6 +2023,7 @@ export type QueryEmail_Verification_List_ResultsArgs = {
   email_verification_id: Scalars['ID']['input'];
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
+  result?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 

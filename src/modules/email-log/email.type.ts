@@ -27,8 +27,10 @@ export class LoggedEmail {
   suppression_reason!: string | null;
   @Field(() => [String], { description: 'opened, clicked, unsubscribed: what the recipient has done.' }) interaction!: string[];
   @Field(() => [EmailHeaderType], { nullable: true, description: 'The custom headers of the send.' }) headers!: EmailHeaderType[] | null;
-  @Field(() => String, { nullable: true, description: 'Null in lists; the single email has it.' }) text!: string | null;
-  @Field(() => String, { nullable: true, description: 'Null in lists; the single email has it.' }) html!: string | null;
+  @Field(() => String, { nullable: true, description: 'Null in lists, and once delivered with track_content off (the bodies are dropped); the single email has it otherwise.' })
+  text!: string | null;
+  @Field(() => String, { nullable: true, description: 'Null in lists, and once delivered with track_content off (the bodies are dropped); the single email has it otherwise.' })
+  html!: string | null;
   @Field(() => PlainTimestamp, { nullable: true, description: 'First open.' }) opened_at!: Date | null;
   @Field(() => PlainTimestamp, { nullable: true, description: 'First click.' }) clicked_at!: Date | null;
   @Field(() => PlainTimestamp, { nullable: true }) unsubscribed_at!: Date | null;
@@ -55,6 +57,6 @@ export class EmailContent {
 export class LoggedEmailDetail extends LoggedEmail {
   @Field(() => RecipientType) recipient!: RecipientType;
   @Field(() => [EmailActivityEntry], { description: 'Oldest first.' }) activity!: EmailActivityEntry[];
-  @Field(() => EmailContent, { nullable: true, description: 'Null unless the capture transport stored the message.' })
+  @Field(() => EmailContent, { nullable: true, description: 'Null unless the capture transport stored the message, and once delivered with track_content off.' })
   content!: EmailContent | null;
 }
