@@ -27,6 +27,7 @@ export function largeBodyRoutes(config: Pick<Config, 'MAX_BODY_BYTES' | 'DEFAULT
     { method: 'POST', url: '/v1/dmarc-monitoring/:monitor_id/reports', bodyLimit: max },
     // 10,000 addresses of up to 320 characters.
     { method: 'POST', url: '/v1/email-verification', bodyLimit: atLeast(4 * MB) },
+    { method: 'POST', url: '/v1/email-verification/:email_verification_id/emails', bodyLimit: atLeast(4 * MB) },
     // A template's html and text, 2 MB each like a send's.
     { method: 'POST', url: '/v1/templates', bodyLimit: atLeast(5 * MB) },
     { method: 'PUT', url: '/v1/templates/:template_id', bodyLimit: atLeast(5 * MB) },

@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
-import { CreateVerificationListArgs, VerificationListArgs, VerificationListIdArgs, VerificationListResultsArgs, VerificationListsArgs } from './list.inputs.js';
+import { AddVerificationListEmailsArgs, CreateVerificationListArgs, VerificationListArgs, VerificationListIdArgs, VerificationListResultsArgs, VerificationListsArgs } from './list.inputs.js';
 import { VerificationListService } from './list.service.js';
 import { EmailVerificationListType, VerificationListMessage, VerificationListResultsPage, VerificationListsPage } from './list.type.js';
 import { WHOLE_ACCOUNT } from '../../core/scopes.js';
@@ -28,9 +28,21 @@ export class VerificationListResolver {
   }
 
   @Authorized(['email_verification_full', WHOLE_ACCOUNT])
-  @Mutation(() => EmailVerificationListType, { description: 'Stores a list in status created; start it with verify_email_verification_list.' })
+  @Mutation(() => EmailVerificationListType, { description: 'Stores a list in status created (or uploading, with uploading: true); start it with verify_email_verification_list.' })
   async create_email_verification_list(@Context() ctx: Ctx, @Args() args: CreateVerificationListArgs): Promise<EmailVerificationListType> {
     return svc(ctx).create(caller(ctx), args);
+  }
+
+  @Authorized(['email_verification_full', WHOLE_ACCOUNT])
+  @Mutation(() => EmailVerificationListType, { description: 'Adds a chunk of addresses (up to 10,000) to a list created with uploading: true.' })
+  async add_email_verification_list_emails(@Context() ctx: Ctx, @Args() args: AddVerificationListEmailsArgs): Promise<EmailVerificationListType> {
+    return svc(ctx).addEmails(caller(ctx), args);
+  }
+
+  @Authorized(['email_verification_full', WHOLE_ACCOUNT])
+  @Mutation(() => EmailVerificationListType, { description: 'Ends the upload of an uploading list: it moves to created, ready to start.' })
+  async finish_email_verification_list_upload(@Context() ctx: Ctx, @Args() { email_verification_id }: VerificationListIdArgs): Promise<EmailVerificationListType> {
+    return svc(ctx).finishUpload(caller(ctx), email_verification_id);
   }
 
   @Authorized(['email_verification_full', WHOLE_ACCOUNT])

@@ -7,7 +7,7 @@ import { refundCredits } from './credits.js';
 import { EmailVerificationList } from './list.entity.js';
 import { verificationListJob } from './list.job.js';
 import { toVerificationList } from './list.view.js';
-import { LIST_ADDRESS, QUEUED_CHECK, statusOf, VERIFYING } from './statuses.js';
+import { FAILED_LIST, LIST_ADDRESS, QUEUED_CHECK, statusOf, VERIFYING } from './statuses.js';
 import { EmailVerification } from './verification.entity.js';
 import { VerificationRepository } from './verification.repository.js';
 
@@ -70,11 +70,16 @@ export async function runListChunk(services: AppServices, listId: string, runId:
   });
 }
 
-/** Marks the list verified, settles its credits and records `email_list.verified`, all at once. */
+/**
+ * Marks the list verified, or `failed` when no check of it could run (every result `failed`:
+ * DNS or every MX unreachable), settles its credits and records `email_list.verified`, all at
+ * once. A failed list completes too, so the event still tells the client; it costs no credit.
+ */
 async function finishList(tx: EntityManager, listId: string): Promise<void> {
   const ended = new Date();
+  const status = (await new VerificationRepository(tx).allFailed(listId)) ? FAILED_LIST : 'verified';
   // Only the run that moves it out of `verifying` finishes it (a paused or canceled list stays so).
-  const moved = await tx.nativeUpdate(EmailVerificationList, { id: listId, status: VERIFYING }, { status: 'verified', verification_ended: ended, updated_at: ended });
+  const moved = await tx.nativeUpdate(EmailVerificationList, { id: listId, status: VERIFYING }, { status, verification_ended: ended, updated_at: ended });
   if (!moved) return;
   await settleCredits(tx, listId);
   const list = await tx.findOneOrFail(EmailVerificationList, { id: listId }, { refresh: true });

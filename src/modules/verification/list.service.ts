@@ -4,12 +4,13 @@ import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
 import { takeCredits } from './credits.js';
 import { EmailVerificationList } from './list.entity.js';
-import type { CreateVerificationListArgs, VerificationListArgs, VerificationListResultsArgs, VerificationListsArgs } from './list.inputs.js';
+import type { AddVerificationListEmailsArgs, CreateVerificationListArgs, VerificationListArgs, VerificationListResultsArgs, VerificationListsArgs } from './list.inputs.js';
 import { verificationListJob } from './list.job.js';
 import { newId } from '../../lib/ids.js';
 import { settleCredits } from './list.run.js';
 import { listPageMeta, toVerificationList, type ListPageMeta, type ListResultsPage, type ListView } from './list.view.js';
-import { isIn, LIST_ADDRESS, STARTABLE_LIST, VERIFYING, type ListStatus } from './statuses.js';
+import { isIn, LIST_ADDRESS, STARTABLE_LIST, UPLOADING, VERIFYING, type ListStatus, type VerificationResult } from './statuses.js';
+import { appendChunk, emptyUpload, storeAddresses } from './list.upload.js';
 import { EmailVerification } from './verification.entity.js';
 import { VerificationRepository } from './verification.repository.js';
 import { type Actor } from '../../core/actor.js';
@@ -23,20 +24,38 @@ export class VerificationListService {
     private readonly services: AppServices,
   ) {}
 
+  /** Stores a list `created`, or `uploading` (its first chunk) when the caller sends it in chunks. */
   async create(auth: Actor, args: CreateVerificationListArgs): Promise<ListView> {
     const list = await this.em.transactional(async (tx) => {
-      const row = tx.create(EmailVerificationList, { account: auth.accountId, name: args.name, total: args.emails.length });
+      const status = args.uploading ? UPLOADING : 'created';
+      const row = tx.create(EmailVerificationList, { account: auth.accountId, name: args.name, total: args.emails.length, status });
       await tx.flush();
-      // The list's order is the upload order: created_at steps by a millisecond per address.
-      const base = row.created_at.getTime();
-      args.emails.forEach((address, i) => {
-        const at = new Date(base + i);
-        tx.create(EmailVerification, { account: auth.accountId, kind: LIST_ADDRESS, list_id: row.id, address, created_at: at, updated_at: at });
-      });
-      await tx.flush();
+      await storeAddresses(tx, auth.accountId, row.id, args.emails);
       return row;
     });
     return toVerificationList(list, {});
+  }
+
+  /** Adds a chunk of addresses to an `uploading` list (422 in any other state). */
+  async addEmails(auth: Actor, args: AddVerificationListEmailsArgs): Promise<ListView> {
+    const id = args.email_verification_id;
+    await findOwned(this.em, EmailVerificationList, auth, { id });
+    await this.em.transactional((tx) => appendChunk(tx, auth.accountId, id, args.emails));
+    return this.view(id);
+  }
+
+  /** Ends an upload: the list moves to `created`, the state SPEC.md names after `uploading`. */
+  async finishUpload(auth: Actor, id: string): Promise<ListView> {
+    const list = await findOwned(this.em, EmailVerificationList, auth, { id });
+    if (list.status === UPLOADING && list.total < 1) throw emptyUpload();
+    const moved = await this.em.nativeUpdate(EmailVerificationList, { id, status: UPLOADING }, { status: 'created', updated_at: new Date() });
+    if (!moved) throw errors.invalid('email_verification_id', `The list is not uploading; it is ${list.status}.`);
+    return this.view(id);
+  }
+
+  private async view(id: string): Promise<ListView> {
+    const list = await this.em.findOneOrFail(EmailVerificationList, { id }, { refresh: true });
+    return toVerificationList(list, (await this.counts([id])).get(id)!);
   }
 
   async list(auth: Actor, args: VerificationListsArgs): Promise<{ data: ListView[]; meta: ListPageMeta }> {
@@ -65,10 +84,11 @@ export class VerificationListService {
     return this.page(list.id, args);
   }
 
-  private async page(listId: string, args: { page: number; limit: number }): Promise<ListResultsPage> {
+  private async page(listId: string, args: { page: number; limit: number; result?: string[] | null }): Promise<ListResultsPage> {
+    const only = args.result?.length ? { result: { $in: args.result as VerificationResult[] } } : {};
     const rows = await this.em.find(
       EmailVerification,
-      { list_id: listId, kind: LIST_ADDRESS },
+      { list_id: listId, kind: LIST_ADDRESS, ...only },
       { orderBy: { created_at: 'asc', id: 'asc' }, limit: args.limit, offset: offsetOf(args), fields: ['address', 'result'] },
     );
     return { data: rows.map((r) => ({ address: r.address, result: r.result })), meta: listPageMeta(args, rows.length) };
@@ -104,7 +124,7 @@ export class VerificationListService {
 
   /** Ends the list; credits of the addresses not verified yet go back to the account. */
   async cancel(auth: Actor, id: string): Promise<ListView> {
-    return this.move(auth, id, ['created', 'verifying', 'paused'], 'canceled');
+    return this.move(auth, id, [UPLOADING, 'created', 'verifying', 'paused'], 'canceled');
   }
 
   private async move(auth: Actor, id: string, from: ListStatus[], to: ListStatus): Promise<ListView> {
@@ -117,8 +137,7 @@ export class VerificationListService {
         await settleCredits(tx, id);
       }
     });
-    const list = await this.em.findOneOrFail(EmailVerificationList, { id }, { refresh: true });
-    return toVerificationList(list, (await this.counts([id])).get(id)!);
+    return this.view(id);
   }
 
   private counts(listIds: string[]) {

@@ -26,6 +26,10 @@ export const LIST_STATUSES = ['uploading', 'created', 'verifying', 'verified', '
 export type ListStatus = (typeof LIST_STATUSES)[number];
 /** A list whose addresses are being checked: the only status in which results are stored. */
 export const VERIFYING = 'verifying' satisfies ListStatus;
+/** A list still taking chunks of addresses; finishing the upload makes it `created`. */
+export const UPLOADING = 'uploading' satisfies ListStatus;
+/** A list whose every check failed (none could run): it ends `failed` instead of `verified`. */
+export const FAILED_LIST = 'failed' satisfies ListStatus;
 /** Lists verify_email_verification_list may start (`created`) or resume (`paused`). */
 export const STARTABLE_LIST = ['created', 'paused'] as const satisfies readonly ListStatus[];
 

@@ -62,6 +62,24 @@ export class VerificationRepository {
     );
   }
 
+  /** When the list's last stored address was created (its order is created_at), null when it has none. */
+  async lastAddressAt(listId: string): Promise<Date | null> {
+    const [row] = await this.em.execute<{ at: Date | null }[]>(
+      'select max(created_at) as at from email_verifications where list_id = ? and kind = ?',
+      [listId, LIST_ADDRESS],
+    );
+    return row?.at ? new Date(row.at) : null;
+  }
+
+  /** Whether every address of the list ended `failed` (and it has at least one). */
+  async allFailed(listId: string): Promise<boolean> {
+    const [row] = await this.em.execute<{ n: string; failed: string }[]>(
+      'select count(*) as n, count(*) filter (where result = ?) as failed from email_verifications where list_id = ? and kind = ?',
+      [FAILED_RESULT, listId, LIST_ADDRESS],
+    );
+    return Number(row.n) > 0 && row.n === row.failed;
+  }
+
   /** The account's credits now, read past the identity map (another request may just have spent some). */
   async creditBalance(accountId: string): Promise<number> {
     const account = await this.em.findOne(Account, { id: accountId }, { fields: ['verification_credits'], disableIdentityMap: true });
