@@ -134,3 +134,24 @@ it('purges a webhook\'s log (deliveries and attempts) by the account\'s current 
   expect(await deliveries()).toEqual([]);
   expect((await s.rest('GET', `/webhooks/${hook.id}`, { token: other.token })).status).toBe(200);
 });
+
+it('purges a bulk request and its messages once they are past the retention', async () => {
+  const made = await s.rest('POST', '/bulk-email', {
+    token: other.token,
+    body: [{ from: { email: `sender@${theirs.name}` }, to: [{ email: address() }], subject: 'Bulk', text: 'b' }],
+  });
+  expect(made.status).toBe(202);
+  const id = made.body.bulk_email_id;
+  const done = await waitFor('the bulk send to complete', async () => {
+    const res = await s.rest('GET', `/bulk-email/${id}`, { token: other.token });
+    return res.body.data?.state === 'completed' ? res.body.data : null;
+  });
+  const [messageId] = done.messages_id;
+  await emailsOf(s, messageId, 'delivered', other.token);
+  await purgeAt(RETENTION_DAYS.professional - 10);
+  expect((await s.rest('GET', `/bulk-email/${id}`, { token: other.token })).status).toBe(200);
+  expect(await messageStatus(messageId, other.token)).toBe(200);
+  await purgeAt(RETENTION_DAYS.professional + 1);
+  expect((await s.rest('GET', `/bulk-email/${id}`, { token: other.token })).status).toBe(404);
+  expect(await messageStatus(messageId, other.token)).toBe(404);
+});

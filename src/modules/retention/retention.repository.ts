@@ -3,6 +3,10 @@ import { DELIVERABLE_MESSAGE } from '../messages/status.js';
 import { DELIVERY } from '../webhooks/webhook.entity.js';
 import { INBOUND_MESSAGE } from '../inbound/inbound.entity.js';
 import { QUEUED_SMS } from '../sms/statuses.js';
+import type { BulkState } from '../bulk/bulk-email.entity.js';
+
+/** Bulk requests the job has not finished: their status is still asked for. */
+const UNFINISHED_BULK: readonly BulkState[] = ['queued', 'processing'];
 
 /**
  * A log table purged by its account's current plan: rows older than the plan's retention go,
@@ -37,6 +41,8 @@ export const LOG_TABLES: readonly LogTable[] = [
     keepValues: [QUEUED_SMS],
   },
   { table: 'sms_inbound_messages', owner: 'sms_numbers', fk: 'sms_number_id', at: 'created_at', keep: null, keepValues: [] },
+  // A bulk request's status (GET /v1/bulk-email/{id}) lists message ids that are gone by then.
+  { table: 'bulk_emails', owner: 'accounts', fk: 'account_id', at: 'created_at', keep: 't.state = any($4::text[])', keepValues: [UNFINISHED_BULK] },
 ];
 
 /**
