@@ -21,6 +21,8 @@ export interface Actor {
   domainIds?: readonly string[] | null;
   /** The account user behind a console session (modules/users/session.service.ts); absent for tokens. */
   userId?: string;
+  /** That session's id (the sha256 of its cookie): live streams end when it does (http/stream-guard.ts). */
+  sessionId?: string;
   /** Templates a session user is limited to (empty or absent: all). */
   templateIds?: readonly string[] | null;
   /** The token's name, for the audit log; absent for callers that are no API token (SMTP relay, bulk jobs). */

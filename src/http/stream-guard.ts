@@ -4,15 +4,27 @@ import type { Auth } from '../graphql/context.js';
 import type { Orm } from '../db/orm.js';
 import type { ClosablePubSub } from '../lib/pubsub.js';
 import { TOKEN_REVOKED, type TokenRevoked } from '../modules/tokens/token.service.js';
+import { SessionRepository } from '../modules/users/session.repository.js';
+import { actorOfUser } from '../modules/users/session.service.js';
 
 
 interface Open {
   res: ServerResponse;
   scopes: string;
   domainId: string | null;
+  /** A console session's domains (Actor.domainIds), as a key. */
+  domains: string;
 }
 
 const scopeKey = (scopes: Iterable<string>) => [...scopes].sort().join(' ');
+/** A console session's streams are keyed by the session, not by its user's pseudo token id. */
+const SESSION = 'session:';
+const keyOf = (auth: Auth) => (auth.sessionId ? `${SESSION}${auth.sessionId}` : auth.tokenId);
+const accessOf = (auth: Pick<Auth, 'scopes' | 'domainId' | 'domainIds'>): Omit<Open, 'res'> => ({
+  scopes: scopeKey(auth.scopes),
+  domainId: auth.domainId,
+  domains: (auth.domainIds ?? []).join(' '),
+});
 
 /**
  * Live streams (`/graphql/stream`) are authenticated once, when they connect; this ends them when
@@ -40,13 +52,14 @@ export class StreamGuard {
 
   /** Watches one stream's response until it closes. */
   watch(auth: Auth, res: ServerResponse): void {
-    const entry: Open = { res, scopes: scopeKey(auth.scopes), domainId: auth.domainId };
-    const set = this.open.get(auth.tokenId) ?? new Set<Open>();
+    const entry: Open = { res, ...accessOf(auth) };
+    const key = keyOf(auth);
+    const set = this.open.get(key) ?? new Set<Open>();
     set.add(entry);
-    this.open.set(auth.tokenId, set);
+    this.open.set(key, set);
     res.once('close', () => {
       set.delete(entry);
-      if (!set.size && this.open.get(auth.tokenId) === set) this.open.delete(auth.tokenId);
+      if (!set.size && this.open.get(key) === set) this.open.delete(key);
     });
   }
 
@@ -78,8 +91,10 @@ export class StreamGuard {
 
   private async sweep(): Promise<void> {
     if (!this.open.size) return;
-    const ids = [...this.open.keys()];
+    const ids = [...this.open.keys()].filter((k) => !k.startsWith(SESSION));
     try {
+      await this.sweepSessions();
+      if (!ids.length) return;
       const rows = await this.orm.em
         .getConnection()
         .execute<{ id: string; status: string; scopes: string[]; domain_id: string | null }[]>(
@@ -97,6 +112,21 @@ export class StreamGuard {
     } catch (err) {
       // The database is away: the next sweep tries again (streams cannot outlive that by much).
       this.log.warn({ err }, 'live stream token sweep failed');
+    }
+  }
+
+  /** Console sessions: a stream ends when its session does (logout, password change) or its user's access changed. */
+  private async sweepSessions(): Promise<void> {
+    const keys = [...this.open.keys()].filter((k) => k.startsWith(SESSION));
+    if (!keys.length) return;
+    const rows = await new SessionRepository(this.orm.em.fork()).streamsOf(keys.map((k) => k.slice(SESSION.length)));
+    const now = new Map(rows.map((r) => [`${SESSION}${r.session_id}`, accessOf(actorOfUser(r, null))]));
+    for (const key of keys) {
+      const current = now.get(key);
+      const set = this.open.get(key);
+      if (!set) continue;
+      const changed = (o: Open) => !current || current.scopes !== o.scopes || current.domainId !== o.domainId || current.domains !== o.domains;
+      if ([...set].some(changed)) this.close(key, current ? 'changed' : 'session ended');
     }
   }
 }

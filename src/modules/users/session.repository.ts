@@ -40,6 +40,18 @@ export class SessionRepository {
     return rows[0] ?? null;
   }
 
+  /** The sessions of these ids that still exist, with their users as they are now (for open live streams). */
+  streamsOf(ids: string[]): Promise<(Omit<SessionRow, 'csrf_token' | 'last_seen_at' | 'name' | 'requires_periodic_password_change' | 'password_changed_at' | 'user_created_at'> & { session_id: string })[]> {
+    return this.em.execute(
+      `select s.id as session_id, u.id as user_id, u.account_id, u.email, u.role, u.permissions, u.domain_ids, u.template_ids, a.plan
+         from user_sessions s
+         join account_users u on u.id = s.user_id
+         join accounts a on a.id = u.account_id
+        where s.id in (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+  }
+
   /** Moves the idle clock; called at most once a minute per session, so most requests write nothing. */
   async touch(idHash: string): Promise<void> {
     await this.em.execute(`update user_sessions set last_seen_at = now() where id = ? and last_seen_at < now() - interval '1 minute'`, [idHash]);

@@ -89,7 +89,7 @@ export class SessionService {
     if (Date.now() - new Date(row.last_seen_at).getTime() > 60_000) await repo.touch(id);
     return {
       id,
-      actor: actorOfUser(row, ip),
+      actor: { ...actorOfUser(row, ip), sessionId: id },
       csrfToken: row.csrf_token,
       passwordChangeRequired: passwordExpired(this.config, { ...row, created_at: row.user_created_at }),
       user: sessionUserOf({ id: row.user_id, email: row.email, name: row.name, role: row.role, permissions: row.permissions }),
