@@ -129,6 +129,24 @@ describe('track_content', () => {
     expect(await sentRow(m.messageId)).toMatchObject({ html: null, text: null, attachments: 0 });
   });
 
+  it('off, a template send shows no content either: not the template\'s, in the log nor in activity', async () => {
+    const t = await s.rest('POST', '/templates', {
+      body: { name: 'Private', html: '<p>Template secret {{ name }}</p>', text: 'Template secret {{ name }}', subject: 'Tpl', domain_id: off.id },
+    });
+    expect(t.status).toBe(201);
+    const m = await send(off, { template_id: t.body.data.id, html: undefined, text: undefined, attachments: undefined, subject: undefined });
+    const got = await sink.waitFor(m.to);
+    expect(got.raw).toContain('Template secret Ada');
+    await sentRow(m.messageId);
+    expect((await logged(m.emailId)).rest).toMatchObject({ html: null, text: null, content: null, template_id: t.body.data.id });
+    const now = Math.floor(Date.now() / 1000);
+    const act = await s.rest('GET', `/activity/${off.id}?date_from=${now - 600}&date_to=${now + 60}&limit=100`);
+    expect(act.status).toBe(200);
+    const mine = act.body.data.filter((a: any) => a.email.id === m.emailId);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const a of mine) expect(a.email).toMatchObject({ html: null, text: null });
+  });
+
   it('a send\'s settings.track_content overrides its domain\'s', async () => {
     const kept = await send(off, { settings: { track_content: true } });
     const dropped = await send(on, { settings: { track_content: false } });

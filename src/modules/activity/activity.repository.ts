@@ -90,7 +90,10 @@ export interface ActivityRow {
 }
 
 const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
-    e.id as e_id, m.from_email, e.subject, coalesce(m.text, t.text) as text, coalesce(m.html, t.html) as html,
+    e.id as e_id, m.from_email, e.subject,
+    -- Bodies dropped after delivery (track_content off) are not shown, not even the template's.
+    case when m.content_cleared_at is null then coalesce(m.text, t.text) end as text,
+    case when m.content_cleared_at is null then coalesce(m.html, t.html) end as html,
     e.status, e.tags, e.created_at as e_created_at, e.updated_at as e_updated_at,
     r.id as r_id, r.email as r_email, r.created_at as r_created_at, r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
   from activities a
