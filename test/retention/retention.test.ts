@@ -117,6 +117,14 @@ it('purges the logs (domain events) by the account\'s current plan, never an und
   await purgeAt(91);
   const [after] = await events(other.id);
   expect(after.n).toBe(after.pending);
+  // An event of no account (a maintenance window, sent to every account) is kept the longest retention.
+  await sql(s, `insert into domain_events (id, account_id, domain_id, type, payload, created_at, dispatched_at)
+                values ('unowned-event', null, null, 'maintenance.scheduled', '{}', now(), now())`);
+  const unowned = () => sql(s, `select 1 from domain_events where id = 'unowned-event'`);
+  await purgeAt(RETENTION_DAYS.enterprise - 1);
+  expect(await unowned()).toHaveLength(1);
+  await purgeAt(RETENTION_DAYS.enterprise + 1);
+  expect(await unowned()).toEqual([]);
 });
 
 it('purges a webhook\'s log (deliveries and attempts) by the account\'s current plan', async () => {

@@ -95,6 +95,21 @@ export class RetentionRepository {
     return row.n;
   }
 
+  /**
+   * Up to `batch` dispatched events of no account (maintenance windows, sent to every account)
+   * older than `days`: the longest retention, since every account's webhooks received them.
+   */
+  async purgeUnownedEvents(now: Date, days: number, batch: number): Promise<number> {
+    return this.run(
+      `delete from domain_events where id in (
+         select id from domain_events
+          where account_id is null and created_at < $1::timestamptz - make_interval(days => $2) and dispatched_at is not null
+          limit $3
+       )`,
+      [now, days, batch],
+    );
+  }
+
   /** Up to `batch` rows of one log table past its account's retention; returns the rows deleted. */
   async purgeLog(t: LogTable, now: Date, days: Record<string, number>, batch: number): Promise<number> {
     return this.run(logBatchSql(t), [now, JSON.stringify(days), batch, ...t.keepValues]);
