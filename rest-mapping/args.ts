@@ -120,8 +120,13 @@ export function readArgs(
     let value: unknown;
     let source: Source = 'text';
     if (arg.name in params) value = params[arg.name];
-    else if (query[arg.name] !== undefined) value = query[arg.name];
-    else {
+    else if (query[arg.name] !== undefined) {
+      value = query[arg.name];
+      // An empty value of an optional parameter is the parameter left out, as forms and clients
+      // send unset filters (`?verified=&sort_by=`); `domain_id=` and `query=` already read so.
+      // A required one stays a 422 (isMissing below).
+      if (typeof value === 'string' && value.trim() === '' && (!isNonNullType(arg.type) || arg.defaultValue !== undefined)) value = undefined;
+    } else {
       value = body[arg.name];
       source = 'json';
     }
