@@ -2,7 +2,7 @@ import { accountIdOf, seedDomain, seedRecipient } from '../support/factories.js'
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { assignNumberTo } from '../support/sms.js';
-import { address, emailRef, emailsOf, record, send, sql } from '../email-log/helpers.js';
+import { address, emailRef, emailsOf, record, send, sql, waitFor } from '../email-log/helpers.js';
 import { monitoredDomain, reportXml, upload } from '../dmarc/reports-support.js';
 
 /**
@@ -34,6 +34,8 @@ interface Seeded {
   filters: [string, string[]][];
   /** query → the rows in that order. */
   sorts?: [string, string[]][];
+  /** Filters naming an id the account does not have: 404, like that id in a path. */
+  notFound?: string[];
   /** query → the field keys of its 422. */
   invalid: [string, string[]][];
   /** Row identity (`id` unless said). */
@@ -66,7 +68,9 @@ const rows: [string, () => Promise<Seeded>][] = [
     const { token } = await account('monitors');
     const a = ok(await s.rest('POST', '/blocklist-monitoring', { token, body: { address: '198.51.100.9', name: 'alpha' } })).body.data.id;
     const b = ok(await s.rest('POST', '/blocklist-monitoring', { token, body: { address: '192.0.2.1', name: 'beta' } })).body.data.id;
-    // The check's outcome, written straight (test/blocklist runs the checks).
+    // A listing, written straight once the first checks are done (test/blocklist runs the checks).
+    const checked = async (id: string) => !(await s.rest('GET', `/blocklist-monitoring/${id}`, { token })).body.data.in_progress;
+    await waitFor('the first checks', async () => (await checked(a)) && (await checked(b)), 20_000);
     await sql(s, 'update blocklist_monitors set blocklisted = true where id = ?', [a]);
     return {
       path: '/blocklist-monitoring', token, all: [b, a],
@@ -90,7 +94,7 @@ const rows: [string, () => Promise<Seeded>][] = [
       filters: [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]], ['query=AMY', [b]]],
       sorts: [['order_by=email&order=asc', [b, a]], ['order_by=email&order=desc', [a, b]], ['order_by=created_at&order=asc', [a, b]],
         ['order_by=verified_at&order=asc', [a, b]], ['order_by=verified_at&order=desc', [a, b]]],
-      invalid: [['order_by=name', ['order_by']], ['order=up', ['order']], LIMIT],
+      invalid: [['order_by=name', ['order_by']], ['order=up', ['order']], LIMIT], notFound: ['domain_id=nope'],
     };
   }],
 
@@ -99,7 +103,7 @@ const rows: [string, () => Promise<Seeded>][] = [
     const [d1, d2] = [await seedDomain(s, { token }), await seedDomain(s, { token })];
     const a = (await seedRecipient(s, d1.id, 'one@example.org')).id;
     const b = (await seedRecipient(s, d2.id, 'two@example.org')).id;
-    return { path: '/recipients', token, all: [b, a], filters: [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]]], invalid: [LIMIT] };
+    return { path: '/recipients', token, all: [b, a], filters: [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]]], invalid: [LIMIT], notFound: ['domain_id=nope'] };
   }],
 
   ...(['blocklist', 'hard-bounces', 'spam-complaints', 'unsubscribes', 'on-hold-list'] as const).map(
@@ -110,7 +114,12 @@ const rows: [string, () => Promise<Seeded>][] = [
         ok(await s.rest('POST', `/suppressions/${list}`, { token, body: { domain_id, recipients: [email] } })).body.data[0].id;
       const a = await add(d1.id, 'one@example.org');
       const b = await add(d2.id, 'two@example.org');
-      return { path: `/suppressions/${list}`, token, all: [b, a], filters: [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]]], invalid: [LIMIT] };
+      const filters: Seeded['filters'] = [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]]];
+      const common = { path: `/suppressions/${list}`, token, filters, invalid: [LIMIT], notFound: ['domain_id=nope'] };
+      if (list !== 'blocklist') return { ...common, all: [b, a] };
+      // An account-wide entry is in the whole list, not in a domain's.
+      const c = ok(await s.rest('POST', '/suppressions/blocklist', { token, body: { recipients: ['three@example.org'] } })).body.data[0].id;
+      return { ...common, all: [c, b, a] };
     }],
   ),
 
@@ -124,7 +133,7 @@ const rows: [string, () => Promise<Seeded>][] = [
     return {
       path: '/sms-inbounds', token, all: [b, a],
       filters: [[`sms_number_id=${n1.id}`, [a]], [`sms_number_id=${n2.id}`, [b]], ['enabled=true', [a]], ['enabled=false', [b]], [`sms_number_id=${n1.id}&enabled=false`, []]],
-      invalid: [['enabled=maybe', ['enabled']], LIMIT],
+      invalid: [['enabled=maybe', ['enabled']], LIMIT], notFound: ['sms_number_id=nope'],
     };
   }],
 
@@ -169,7 +178,7 @@ const rows: [string, () => Promise<Seeded>][] = [
       ok(await s.rest('POST', '/templates', { token, body: { name, html: '<p>x</p>', text: 'x', domain_id: d.id } })).body.data.id;
     const a = await make(d1, 'a');
     const b = await make(d2, 'b');
-    return { path: '/templates', token, all: [b, a], filters: [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]]], invalid: [LIMIT, ['page=0', ['page']]] };
+    return { path: '/templates', token, all: [b, a], filters: [[`domain_id=${d1.id}`, [a]], [`domain_id=${d2.id}`, [b]]], invalid: [LIMIT, ['page=0', ['page']]], notFound: ['domain_id=nope'] };
   }],
 
   ['GET /v1/email-verification', async () => {
@@ -222,7 +231,7 @@ const rows: [string, () => Promise<Seeded>][] = [
     return {
       path: `/sms-webhooks?sms_number_id=${n1.id}`, token, all: [a],
       filters: [[`sms_number_id=${n2.id}`, [b]]],
-      invalid: [['sms_number_id=', ['sms_number_id']], LIMIT],
+      invalid: [['sms_number_id=', ['sms_number_id']], LIMIT], notFound: ['sms_number_id=nope'],
     };
   }],
 
@@ -236,7 +245,7 @@ const rows: [string, () => Promise<Seeded>][] = [
     return {
       path: `/webhooks?domain_id=${d1.id}`, token, all: [a],
       filters: [[`domain_id=${d2.id}`, [b]]],
-      invalid: [['domain_id=', ['domain_id']], LIMIT],
+      invalid: [['domain_id=', ['domain_id']], LIMIT], notFound: ['domain_id=nope'],
     };
   }],
 
@@ -333,6 +342,7 @@ const rows: [string, () => Promise<Seeded>][] = [
         [`date_to=${now() - hour}`, []], ['template=tpl-filters', [b.id]], ['template_id=tpl-filters', [b.id]],
         ['interaction=opened', [a.id]], ['interaction[]=no_interaction', [b.id]], [`date_from=${now() - hour}`, [b.id, a.id]],
       ],
+      notFound: ['domain_id=nope'],
       invalid: [['status=lost', ['status.0']], ['interaction=liked', ['interaction.0']], ['date_from=yesterday', ['date_from']], LIMIT],
     };
   }],
@@ -387,6 +397,11 @@ describe.each(rows)('%s', (name, seed) => {
       const res = await get(x, `${k}=`);
       expect({ k, status: res.status, rows: res.status === 200 ? keysOf(x, res.body) : res.body }).toEqual({ k, status: 200, rows: x.all });
     }
+  });
+
+  it('answers 404 for an id filter naming nothing of the account', async () => {
+    const x = seeded.get(name)!;
+    for (const query of x.notFound ?? []) expect({ query, status: (await get(x, query)).status }).toEqual({ query, status: 404 });
   });
 
   it('answers 422 with {message, errors} naming an invalid value', async () => {
