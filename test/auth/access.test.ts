@@ -58,6 +58,16 @@ describe('CSRF on requests a session cookie authenticates', () => {
     expect((await send(s, 'POST', '/auth/login', { headers: { origin: 'https://evil.example' }, body: { email: 'a@b.test', password: 'x' } })).status).toBe(403);
   });
 
+  it('runs no mutation from a GET, where no CSRF token is asked for', async () => {
+    const before = (await send(s, 'GET', '/v1/templates', { session: manager })).body.meta.total;
+    const mutation = encodeURIComponent('mutation { create_template(html: "<p>x</p>", text: "x") { id } }');
+    for (const path of [`/graphql?query=${mutation}`, `/graphql/stream?query=${mutation}`]) {
+      const res = await send(s, 'GET', path, { session: manager, csrf: false, headers: { accept: 'application/json' } });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+    }
+    expect((await send(s, 'GET', '/v1/templates', { session: manager })).body.meta.total).toBe(before);
+  });
+
   it('applies to the SSE endpoint too, and leaves bearer requests alone', async () => {
     const stream = await send(s, 'POST', '/graphql/stream', { session: manager, csrf: false, body: { query: '{ __typename }' } });
     expect(stream.text).toMatch(/CSRF/);
@@ -129,5 +139,31 @@ describe('roles and access for session users (the declarations that guard token 
     expect((await send(s, 'GET', `/v1/domains/${theirs.id}`, { session: theirUser })).status).toBe(200);
     const who = await gqlAs(s, theirUser, '{ whoami { account_id } }');
     expect(who.body.data.whoami.account_id).toBe(other.id);
+  });
+});
+
+describe('users and invites seen and made by a user limited to several domains', () => {
+  it('sees people who can work on one of its domains, and invites only within them', async () => {
+    const [d1, d2, d3] = [await seedDomain(s), await seedDomain(s), await seedDomain(s)];
+    const u = await userWith(s, { role: 'admin', domains: [d1.id, d2.id] });
+    const session = await loginOk(s, u.email, u.password);
+    const onD3 = await userWith(s, { role: 'designer', domains: [d3.id] });
+    const onD2 = await userWith(s, { role: 'designer', domains: [d2.id, d3.id] });
+    const listed = (await send(s, 'GET', '/v1/users?limit=100', { session })).body.data.map((x: { id: string }) => x.id);
+    expect(listed).toContain(onD2.id);
+    expect(listed).not.toContain(onD3.id);
+    expect((await send(s, 'GET', `/v1/users/${onD3.id}`, { session })).status).toBe(403);
+    // onD2 also works on d3, out of this user's reach: it may be read, not changed.
+    expect((await send(s, 'GET', `/v1/users/${onD2.id}`, { session })).status).toBe(200);
+    expect((await send(s, 'PUT', `/v1/users/${onD2.id}`, { session, body: { role: 'manager' } })).status).toBe(403);
+
+    const outside = await send(s, 'POST', '/v1/users', { session, body: { email: `x-${Date.now()}@example.test`, role: 'designer', domains: [d3.id] } });
+    expect(outside.status).toBe(403);
+    const email = `y-${Date.now()}@example.test`;
+    expect((await send(s, 'POST', '/v1/users', { session, body: { email, role: 'designer' } })).status).toBe(200);
+    const invite = (await s.rest('GET', '/invites?limit=100')).body.data.find((i: { email: string }) => i.email === email);
+    expect(invite).toBeDefined();
+    const stored = await s.app.services.orm.em.fork().getConnection().execute('select domain_ids from invites where email = ?', [email]);
+    expect([...stored[0].domain_ids].sort()).toEqual([d1.id, d2.id].sort());
   });
 });

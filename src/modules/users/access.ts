@@ -63,11 +63,18 @@ export async function resolveAccess(
     requires_periodic_password_change:
       args.requires_periodic_password_change ?? current?.requires_periodic_password_change ?? false,
   };
-  if (auth.domainId) {
-    if (access.domain_ids.some((id) => id !== auth.domainId)) throw errors.forbidden(DOMAIN_FORBIDDEN);
-    access.domain_ids = [auth.domainId];
+  const own = domainsOf(auth);
+  if (own) {
+    if (access.domain_ids.some((id) => !own.includes(id))) throw errors.forbidden(DOMAIN_FORBIDDEN);
+    if (!access.domain_ids.length) access.domain_ids = [...own];
   }
   return access;
+}
+
+/** The domains a caller is limited to (a token's one, a session user's one or several), or null for all. */
+function domainsOf(auth: Actor): readonly string[] | null {
+  if (auth.domainId) return [auth.domainId];
+  return auth.domainIds?.length ? auth.domainIds : null;
 }
 
 /**
@@ -75,20 +82,25 @@ export async function resolveAccess(
  * work on its domain (every domain, or a list that includes it); other tokens see them all.
  */
 export function reachableBy(auth: Actor): FilterQuery<AccountUser> & FilterQuery<Invite> {
-  if (!auth.domainId) return { account: auth.accountId };
-  return { account: auth.accountId, $or: [{ domain_ids: { $contained: [] } }, { domain_ids: { $contains: [auth.domainId] } }] };
+  const own = domainsOf(auth);
+  if (!own) return { account: auth.accountId };
+  if (auth.domainId) return { account: auth.accountId, $or: [{ domain_ids: { $contained: [] } }, { domain_ids: { $contains: [auth.domainId] } }] };
+  // A session user limited to several domains sees whoever can work on one of them.
+  return { account: auth.accountId, $or: [{ domain_ids: { $contained: [] } }, { domain_ids: { $overlap: [...own] } }] };
 }
 
-/** Reading someone who cannot work on the token's domain: 403, the row exists in the account. */
+/** Reading someone who cannot work on the caller's domains: 403, the row exists in the account. */
 export function assertVisible(auth: Actor, domainIds: readonly string[]): void {
-  if (auth.domainId && domainIds.length > 0 && !domainIds.includes(auth.domainId)) {
+  const own = domainsOf(auth);
+  if (own && domainIds.length > 0 && !domainIds.some((id) => own.includes(id))) {
     throw errors.forbidden(DOMAIN_FORBIDDEN);
   }
 }
 
-/** Changing someone is only for tokens that reach everything that person reaches. */
+/** Changing someone is only for callers that reach everything that person reaches. */
 export function assertConfined(auth: Actor, domainIds: readonly string[]): void {
-  if (auth.domainId && (domainIds.length === 0 || domainIds.some((id) => id !== auth.domainId))) {
+  const own = domainsOf(auth);
+  if (own && (domainIds.length === 0 || domainIds.some((id) => !own.includes(id)))) {
     throw errors.forbidden(DOMAIN_FORBIDDEN);
   }
 }

@@ -38,7 +38,9 @@ export class UserService {
    * its domain, never the names of other domains or their templates.
    */
   async refsOf(auth: Actor, users: AccountUser[]): Promise<Map<string, Domain | Template>> {
-    const domainIds = [...new Set(users.flatMap((u) => u.domain_ids))].filter((id) => !auth.domainId || id === auth.domainId);
+    const domainIds = [...new Set(users.flatMap((u) => u.domain_ids))].filter(
+      (id) => (!auth.domainId || id === auth.domainId) && (!auth.domainIds?.length || auth.domainIds.includes(id)),
+    );
     const templateIds = [...new Set(users.flatMap((u) => u.template_ids))];
     const domains = domainIds.length ? await this.em.find(Domain, { id: { $in: domainIds }, account: auth.accountId }) : [];
     const templates = templateIds.length ? await this.em.find(Template, { id: { $in: templateIds }, ...visibleTo(auth) }) : [];
