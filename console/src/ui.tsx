@@ -20,11 +20,21 @@ export function go(path: string): void {
 
 export function ErrorNote({ error }: { error?: CombinedError | string | null }) {
   if (!error) return null;
-  const text = typeof error === 'string' ? error : (error.graphQLErrors[0]?.message ?? error.message);
+  const first = typeof error === 'string' ? null : error.graphQLErrors[0];
+  const text = typeof error === 'string' ? error : (first?.message ?? error.message);
+  // A validation error names its fields (extensions.errors: { field: [messages] }).
+  const fields = Object.entries((first?.extensions?.errors ?? {}) as Record<string, string[]>);
   return (
-    <p className="error" role="alert">
+    <div className="error" role="alert">
       {text}
-    </p>
+      {fields.length ? (
+        <ul>
+          {fields.map(([field, messages]) => (
+            <li key={field}>{Array.isArray(messages) ? messages.join(' ') : String(messages)}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 

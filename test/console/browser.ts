@@ -68,3 +68,26 @@ export function screenshotPath(name: string): string {
   // Jest runs from the project root.
   return path.resolve('docs', `console-${name}.png`);
 }
+
+/** Decodes quoted-printable soft breaks and escapes, enough to read a link out of a raw message. */
+const unqp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** The invitation link of a raw message, pointed at the test server (PUBLIC_URL names another host). */
+export function inviteLinkIn(s: TestServer, raw: string): string {
+  const m = /https?:\/\/[^\s"<>]+\/invites\/accept\?token=[^\s"<>]+/.exec(unqp(raw));
+  if (!m) throw new Error('no invitation link in the message');
+  const u = new URL(m[0].replace(/&amp;/g, '&'));
+  return `${s.url}${u.pathname}${u.search}`;
+}
+
+/** Accepts an invitation in the browser, as the invited person does: the form, with a password. */
+export async function acceptInvite(page: Page, link: string, password: string): Promise<void> {
+  await page.goto(link);
+  await page.fill('input[name=name]', 'Dana');
+  await page.fill('input[name=last_name]', 'Designer');
+  await page.fill('input[name=password]', password);
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/invites/accept');
+  await page.getByRole('button', { name: 'Join' }).click();
+  const res = await answered;
+  if (res.status() !== 200) throw new Error(`invitation not accepted: ${res.status()} ${await res.text()}`);
+}

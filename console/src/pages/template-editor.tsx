@@ -10,8 +10,8 @@ const Template = graphql(`
 `);
 
 const Create = graphql(`
-  mutation ConsoleCreateTemplate($name: String!, $subject: String, $html: String!, $text: String) {
-    create_template(name: $name, subject: $subject, html: $html, text: $text) { id }
+  mutation ConsoleCreateTemplate($name: String!, $subject: String, $html: String!, $text: String, $auto: Boolean) {
+    create_template(name: $name, subject: $subject, html: $html, text: $text, auto_generate: $auto) { id }
   }
 `);
 
@@ -52,7 +52,8 @@ export function TemplateEditor({ id }: { id: string | null }) {
     e.preventDefault();
     setSaved(false);
     if (!id) {
-      const res = await create({ name: shownName, subject: subject || null, html, text: text || null });
+      // Without a text part, the server writes one from the HTML.
+      const res = await create({ name: shownName, subject: subject || null, html, text: text || null, auto: text ? null : true });
       if (res.data) go(`templates/${res.data.create_template.id}`);
       return;
     }
@@ -81,7 +82,7 @@ export function TemplateEditor({ id }: { id: string | null }) {
             <textarea rows={12} value={html} onChange={(e) => setHtml(e.target.value)} placeholder={id ? 'unchanged (write new HTML to replace it)' : ''} spellCheck={false} />
           </label>
           <label>
-            Text
+            Text (empty: made from the HTML)
             <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={id ? 'unchanged' : ''} />
           </label>
           <button type="submit" className="primary" disabled={created.fetching || updated.fetching}>
@@ -92,10 +93,10 @@ export function TemplateEditor({ id }: { id: string | null }) {
           <h2 id="preview">Preview</h2>
           {variables.length ? (
             <fieldset>
-              <legend>Variables</legend>
+              <legend>Variables (sample values for the preview)</legend>
               {variables.map((v) => (
                 <label key={v}>
-                  {v}
+                  Value for {v}
                   <input value={samples[v] ?? ''} onChange={(e) => setSamples({ ...samples, [v]: e.target.value })} />
                 </label>
               ))}
