@@ -1,0 +1,85 @@
+import type { Browser } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { inviteLink } from '../users/helpers.js';
+import { acceptInvite, launch, outsideRequests, signIn, watchedPage } from './browser.js';
+
+/**
+ * Journey 3: an invited designer sets a password through the invitation, signs in, edits
+ * templates with the live preview, has no tokens page, and is refused (403) token mutations on
+ * both surfaces with the session the console holds.
+ */
+
+let s: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+it('lets a designer edit templates and nothing of tokens', async () => {
+  const email = `designer-${Date.now()}@example.test`;
+  const password = 'a designer password';
+  expect((await s.rest('POST', '/users', { body: { email, role: 'designer' } })).status).toBe(200);
+  const w = await watchedPage(browser);
+  const { page } = w;
+  await acceptInvite(page, await inviteLink(s, email), password);
+  await signIn(page, s, email, password);
+  await page.getByText(`${email} (designer)`).waitFor();
+
+  // Only what a designer may use is in the menu; #/tokens shows no tokens page.
+  const menu = page.getByRole('navigation', { name: 'Console' });
+  expect(await menu.getByRole('link').allInnerTexts()).toEqual(['Templates']);
+  await page.goto(`${s.url}/#/tokens`);
+  await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
+  expect(await page.getByRole('heading', { name: 'API tokens' }).count()).toBe(0);
+
+  // A new template, previewed live with a sample value, then saved and edited.
+  await page.getByRole('link', { name: 'New template' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Welcome');
+  await page.getByLabel('Subject').fill('Hello {{ name }}');
+  await page.getByRole('textbox', { name: 'HTML', exact: true }).fill('<h1>Hi {{ name }}</h1><p>Glad you came.</p>');
+  await page.getByLabel('Value for name').fill('Grace');
+  await page.getByText('Hello Grace').waitFor();
+  const preview = page.frameLocator('iframe[title="Template preview"]');
+  await preview.getByRole('heading', { name: 'Hi Grace' }).waitFor();
+  expect(await page.locator('iframe[title="Template preview"]').getAttribute('sandbox')).toBe('');
+  await page.getByRole('button', { name: 'Create template' }).click();
+  await page.getByRole('heading', { name: 'Template: Welcome' }).waitFor();
+  await page.getByLabel('Name', { exact: true }).fill('Welcome (v2)');
+  await page.getByRole('button', { name: 'Save template' }).click();
+  await page.getByText('Saved.').waitFor();
+  await page.getByRole('link', { name: 'Templates' }).click();
+  await page.getByRole('link', { name: 'Welcome (v2)' }).waitFor();
+  const stored = await s.gql('{ templates { data { name variables } } }');
+  expect(stored.body.data.templates.data).toEqual([{ name: 'Welcome (v2)', variables: { name: null } }]);
+
+  // The console's own session (cookie and CSRF token) asking for tokens: refused on both surfaces.
+  const refused = await page.evaluate(async () => {
+    const csrf = ((await (await fetch('/auth/session')).json()) as { csrf_token: string }).csrf_token;
+    const headers = { 'content-type': 'application/json', 'x-csrf-token': csrf };
+    const gql = await fetch('/graphql', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: 'mutation { create_token(name: "x", scopes: ["email_full"]) { accessToken } }' }),
+    });
+    const list = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query: '{ tokens { id } }' }) });
+    const rest = await fetch('/v1/token', { method: 'POST', headers, body: JSON.stringify({ name: 'x', scopes: ['email_full'] }) });
+    const templates = await fetch('/v1/templates', { headers });
+    return { gql: await gql.json(), list: await list.json(), rest: rest.status, templates: templates.status };
+  });
+  expect(refused.gql.errors[0].extensions.code).toBe('FORBIDDEN');
+  expect(refused.gql.errors[0].extensions.http.status).toBe(403);
+  expect(refused.list.errors[0].extensions.code).toBe('FORBIDDEN');
+  expect(refused.rest).toBe(403);
+  expect(refused.templates).toBe(200);
+  expect((await s.rest('GET', '/token')).body.data.map((t: { name: string }) => t.name)).not.toContain('x');
+
+  expect(outsideRequests(s, w.requests)).toEqual([]);
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+}, 120_000);
