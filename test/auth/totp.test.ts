@@ -10,7 +10,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-const codeOf = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+const codeOf = (secret: string, stepsAhead = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
 
 describe('two-factor login (TOTP) and recovery codes', () => {
   it('enrols, then asks for a code at login; a recovery code works once', async () => {
@@ -44,8 +45,14 @@ describe('two-factor login (TOTP) and recovery codes', () => {
     expect(wrongPw.res.status).toBe(401);
     expect(wrongPw.res.body.totp_required).toBeUndefined();
 
-    const withCode = await login(s, { email: u.email, password: u.password, totp: codeOf(enrol.body.secret) });
+    const code = codeOf(enrol.body.secret);
+    const withCode = await login(s, { email: u.email, password: u.password, totp: code });
     expect(withCode.res.status).toBe(200);
+    // A code logs in once: replayed, it is refused; the next step's code (clock drift allows one) works.
+    const replayed = await login(s, { email: u.email, password: u.password, totp: code });
+    expect(replayed.res.status).toBe(401);
+    expect(replayed.res.body.totp_required).toBe(true);
+    expect((await login(s, { email: u.email, password: u.password, totp: codeOf(enrol.body.secret, 1) })).res.status).toBe(200);
 
     const recovered = await login(s, { email: u.email, password: u.password, recovery_code: codes[0].toUpperCase() });
     expect(recovered.res.status).toBe(200);

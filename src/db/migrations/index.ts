@@ -28,6 +28,7 @@ import { Migration20261125131700_template_categories } from './Migration20261125
 import { Migration20261125140000_inbound_routing_on } from './Migration20261125140000_inbound_routing_on.js';
 import { Migration20261125150500_stats_hour } from './Migration20261125150500_stats_hour.js';
 import { Migration20261125200000_user_login } from './Migration20261125200000_user_login.js';
+import { Migration20261125200500_totp_last_step } from './Migration20261125200500_totp_last_step.js';
 import { Migration20261125210000_retention } from './Migration20261125210000_retention.js';
 import { Migration20261125220000_track_content } from './Migration20261125220000_track_content.js';
 
@@ -62,6 +63,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125140000_inbound_routing_on', class: Migration20261125140000_inbound_routing_on },
   { name: 'Migration20261125150500_stats_hour', class: Migration20261125150500_stats_hour },
   { name: 'Migration20261125200000_user_login', class: Migration20261125200000_user_login },
+  { name: 'Migration20261125200500_totp_last_step', class: Migration20261125200500_totp_last_step },
   { name: 'Migration20261125210000_retention', class: Migration20261125210000_retention },
   { name: 'Migration20261125220000_track_content', class: Migration20261125220000_track_content },
 ];

@@ -71,6 +71,15 @@ export class SessionRepository {
     return rows.length > 0;
   }
 
+  /** Records a login by the TOTP code of `step`; false when that step (or a later one) was used already. */
+  async useTotpStep(userId: string, step: number): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update account_users set totp_last_step = ? where id = ? and (totp_last_step is null or totp_last_step < ?) returning id',
+      [step, userId, step],
+    );
+    return rows.length > 0;
+  }
+
   /** Takes a reset link's token once: clears it and answers the user, if it was live. */
   async takeReset(resetHash: string): Promise<string | null> {
     const rows = await this.em.execute<{ id: string }[]>(

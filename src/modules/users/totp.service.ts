@@ -14,11 +14,17 @@ function totpOf(email: string, base32: string): TOTP {
   return new TOTP({ issuer: ISSUER, label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(base32) });
 }
 
-/** A code of the sealed secret, one step of clock drift either way. */
-function codeMatches(config: Secrets, email: string, sealed: string | null, code: string | undefined): boolean {
-  if (!sealed || !code || !/^\d{6}$/.test(code.trim())) return false;
-  return totpOf(email, decrypt(config.APP_SECRET, sealed)).validate({ token: code.trim(), window: 1 }) !== null;
+const PERIOD_MS = 30_000;
+
+/** The time step a code of the sealed secret belongs to (one step of clock drift either way), or null. */
+function stepOf(config: Secrets, email: string, sealed: string | null, code: string | undefined): number | null {
+  if (!sealed || !code || !/^\d{6}$/.test(code.trim())) return null;
+  const now = Date.now();
+  const delta = totpOf(email, decrypt(config.APP_SECRET, sealed)).validate({ token: code.trim(), window: 1, timestamp: now });
+  return delta === null ? null : Math.floor(now / PERIOD_MS) + delta;
 }
+
+const codeMatches = (config: Secrets, email: string, sealed: string | null, code: string | undefined) => stepOf(config, email, sealed, code) !== null;
 
 const normalCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, '');
 
@@ -29,7 +35,9 @@ export async function checkSecondFactor(
   user: AccountUser,
   given: { totp?: string; recovery_code?: string },
 ): Promise<boolean> {
-  if (codeMatches(config, user.email, user.totp_secret, given.totp)) return true;
+  const step = stepOf(config, user.email, user.totp_secret, given.totp);
+  // A code logs in once: a replay within its window is refused like a wrong one.
+  if (step !== null && (await new SessionRepository(em).useTotpStep(user.id, step))) return true;
   if (!given.recovery_code) return false;
   return new SessionRepository(em).useRecoveryCode(user.id, sha256Hex(normalCode(given.recovery_code)));
 }
@@ -71,7 +79,10 @@ export class TotpService {
   async disable(userId: string, code: string): Promise<boolean> {
     const user = await this.em.findOneOrFail(AccountUser, { id: userId });
     if (!user.totp_secret) return true;
-    const ok = await checkSecondFactor(this.em, this.config, user, { totp: code, recovery_code: code });
+    // A current code (not consumed: this is no login), or a recovery code (used up).
+    const ok =
+      codeMatches(this.config, user.email, user.totp_secret, code) ||
+      (await new SessionRepository(this.em).useRecoveryCode(user.id, sha256Hex(normalCode(code))));
     if (!ok) return false;
     await this.em.nativeUpdate(AccountUser, { id: userId }, { totp_secret: null, totp_pending: null, two_fa: false, recovery_codes: [] });
     return true;

@@ -55,6 +55,10 @@ export class AccountUser extends AccountMember {
   @Property({ type: 'text', nullable: true, hidden: true })
   totp_secret: Opt<string> | null = null;
 
+  /** The TOTP time step of the last login by code: each code logs in once. */
+  @Property({ type: 'bigint', nullable: true, hidden: true })
+  totp_last_step: Opt<string> | null = null;
+
   /** A secret being enrolled, until a code from it is confirmed. */
   @Property({ type: 'text', nullable: true, hidden: true })
   totp_pending: Opt<string> | null = null;
