@@ -1,4 +1,6 @@
+import Fastify from 'fastify';
 import type { Browser } from 'playwright-core';
+import { registerConsole } from '../../src/http/console.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf } from '../support/factories.js';
@@ -44,6 +46,17 @@ it('serves the console at / under a CSP with no other origin, and hashed assets 
   expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   expect((await fetch(`${s.url}/assets/..%2Fpackage.json`)).status).toBe(404);
   expect((await fetch(`${s.url}/assets/nothing-here.js`)).status).toBe(404);
+});
+
+it('answers / with how to build the console when console/dist is missing', async () => {
+  const app = Fastify();
+  registerConsole(app, '/nonexistent/console/dist');
+  const res = await app.inject({ method: 'GET', url: '/' });
+  expect(res.statusCode).toBe(503);
+  expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+  expect(res.body).toContain('npm run console:build');
+  expect((await app.inject({ method: 'GET', url: '/assets/index.js' })).statusCode).toBe(404);
+  await app.close();
 });
 
 it('adds a domain, verifies it, sends a test email and shows queued then delivered live', async () => {
@@ -126,7 +139,7 @@ it('adds a domain, verifies it, sends a test email and shows queued then deliver
   await watcher.page.reload();
   await watcher.page.getByRole('button', { name: 'Sign in' }).waitFor();
   await w.context.close();
-});
+}, 120_000);
 
 it('is readable at 360 px: nothing wider than the screen', async () => {
   const w = await watchedPage(browser, { width: 360 });
