@@ -123,7 +123,7 @@ describe('routing', () => {
     const d = req.json.data;
     const [m] = await messages(rt.id);
     expect(Object.keys(d).sort()).toEqual([
-      'attachments', 'cc', 'domain_id', 'from', 'headers', 'html', 'id', 'inbound_id', 'mail_from', 'raw', 'rcpt_to', 'received_at',
+      'attachments', 'auth', 'cc', 'domain_id', 'from', 'headers', 'html', 'id', 'inbound_id', 'mail_from', 'raw', 'rcpt_to', 'received_at',
       'reply_to', 'subject', 'text', 'to',
     ]);
     expect(d).toMatchObject({

@@ -1,9 +1,12 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
-import { decrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
-import { postWebhook } from '../webhooks/http.js';
-import { signatureHeaders } from '../webhooks/sign.js';
+import { attempt, leaseMs } from '../webhooks/deliver.js';
+import { recordRound } from '../webhooks/record.js';
+import type { Claimed } from '../webhooks/webhook.repository.js';
+import type { AuthResults } from './inbound.auth.js';
+import { INBOUND_WEBHOOK_EVENT, InboundRepository } from './inbound.repository.js';
 import type { Domain } from '../domains/domain.entity.js';
 import { QuotaService } from '../quota/quota.service.js';
 import { reasonsFor, type SuppressionReason } from '../suppressions/suppression.matcher.js';
@@ -21,9 +24,11 @@ export interface Received {
   raw: Buffer;
   parsed: ParsedMail;
   receivedAt: Date;
+  /** SPF, DKIM and DMARC as checked at receipt; null when the route has no webhook forward. */
+  auth: AuthResults | null;
 }
 
-export const INBOUND_WEBHOOK_TYPE = 'inbound.message';
+export const INBOUND_WEBHOOK_TYPE = INBOUND_WEBHOOK_EVENT;
 
 type Address = { email: string; name: string };
 
@@ -77,6 +82,7 @@ export function inboundWebhookBody(m: Received, at: Date): string {
       })),
       raw: m.raw.toString('base64'),
       received_at: isoTimestamp(m.receivedAt),
+      auth: m.auth,
     },
   });
 }
@@ -148,25 +154,42 @@ async function toEmail(services: AppServices, f: InboundForward, m: Received, ru
   }
 }
 
-async function toWebhook(services: AppServices, f: InboundForward, m: Received): Promise<ForwardOutcome> {
-  const { config, dns } = services;
-  const at = new Date();
+/**
+ * Queues the route's webhook forwards in the caller's transaction (the one storing the message):
+ * each gets its delivery target and a pending delivery, leased for the first attempt this
+ * process makes at once. The webhook engine retries a failed one, and makes the first attempt
+ * itself if this process dies before it; every attempt is in the webhook log.
+ */
+export async function queueWebhooks(tx: EntityManager, services: AppServices, m: Received, at: Date): Promise<Map<string, Claimed>> {
+  const hooks = m.route.forwards.filter((f) => f.type === 'webhook' && f.secret_enc);
+  const claimed = new Map<string, Claimed>();
+  if (!hooks.length) return claimed;
+  const repo = new InboundRepository(tx);
+  const accountId = m.route.account.id;
+  await repo.ensureTargets(accountId, m.route.name, hooks.map((f) => ({ id: f.id, url: f.value, secret_enc: f.secret_enc! })));
   const body = inboundWebhookBody(m, at);
-  const secret = decrypt(config.APP_SECRET, f.secret_enc!);
-  const result = await postWebhook({
-    url: f.value,
-    body,
-    headers: signatureHeaders(secret, body, `msg_${newId(24)}`, at),
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-    dns,
-  });
+  for (const f of hooks) {
+    const d = { id: `msg_${newId(24)}`, webhook_id: f.id, type: INBOUND_WEBHOOK_EVENT, body, url: f.value, secret_enc: f.secret_enc!, account_id: accountId, domain_id: null };
+    claimed.set(f.id, d);
+  }
+  const { WEBHOOK_TIMEOUT_MS } = services.config;
+  const lease = new Date(Date.now() + leaseMs(WEBHOOK_TIMEOUT_MS, 1, hooks.length));
+  await repo.insertLeasedDeliveries([...claimed.values()].map((d) => ({ id: d.id, webhook_id: d.webhook_id, event_id: m.id, body: d.body })), lease);
+  return claimed;
+}
+
+/** The first attempt of a queued webhook forward, recorded like the engine's (log, retry schedule). */
+async function toWebhook(services: AppServices, f: InboundForward, d: Claimed | undefined): Promise<ForwardOutcome> {
+  if (!d) return fail(f, 'not forwarded: the forward has no signing secret');
+  const outcome = await attempt(services, d);
+  await recordRound(services, [outcome]);
+  const result = outcome.result;
   return { forward: f, ok: result.ok, error: result.ok ? null : result.error ?? `HTTP ${result.status}` };
 }
 
 /** Every forward of the route, at once; one failing does not stop the others. */
-export async function forwardAll(services: AppServices, m: Received): Promise<ForwardOutcome[]> {
+export async function forwardAll(services: AppServices, m: Received, hooks: Map<string, Claimed>): Promise<ForwardOutcome[]> {
   const emails = m.route.forwards.filter((f) => f.type === 'email').map((f) => f.value);
   const rules = emails.length ? await emailRules(services, m, emails) : null;
-  return Promise.all(m.route.forwards.map((f) => (f.type === 'webhook' ? toWebhook(services, f, m) : toEmail(services, f, m, rules!))));
+  return Promise.all(m.route.forwards.map((f) => (f.type === 'webhook' ? toWebhook(services, f, hooks.get(f.id)) : toEmail(services, f, m, rules!))));
 }

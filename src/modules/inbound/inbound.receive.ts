@@ -7,7 +7,8 @@ import { DomainEvent } from '../events/domain-event.entity.js';
 import { checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES, type AttachmentVerdict } from './inbound.attachments.js';
 import { INBOUND_MESSAGE, Inbound, InboundMessage, type InboundMessageStatus } from './inbound.entity.js';
 import { InboundRepository } from './inbound.repository.js';
-import { forwardAll, type ForwardOutcome } from './inbound.forward.js';
+import { forwardAll, queueWebhooks, type ForwardOutcome } from './inbound.forward.js';
+import { authenticateInbound, type AuthResults, type SmtpClient } from './inbound.auth.js';
 import { catches, domainOf, headerMap, hostAndParents, isAtOrUnder, matches, type MatchSubject, type StoredFilter } from './inbound.match.js';
 
 /** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
@@ -17,6 +18,8 @@ export interface InboundMail {
   mailFrom: string;
   rcptTo: string[];
   raw: Buffer;
+  /** The SMTP client, for SPF: its address and HELO name. */
+  client?: SmtpClient;
 }
 
 export interface InboundResult {
@@ -174,12 +177,20 @@ function failureReason(outcomes: ForwardOutcome[]): string | null {
     .slice(0, 500);
 }
 
-/** One route's copy: recorded as received first, so a crash mid-forward still leaves a trace. */
-async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail: InboundMail, parsed: ParsedMail): Promise<string> {
+/**
+ * One route's copy: recorded as received first, with its webhook deliveries, so a crash
+ * mid-forward still leaves a trace and the engine still sends the webhooks.
+ */
+async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail: InboundMail, parsed: ParsedMail, auth: AuthResults | null): Promise<string> {
   const em = services.orm.em.fork();
   const m = newMessage(r, mail, rcpts, parsed, INBOUND_MESSAGE.received, null);
-  await em.persist(m).flush();
-  const outcomes = await forwardAll(services, { id: m.id, route: r, mailFrom: mail.mailFrom, rcptTo: rcpts, raw: mail.raw, parsed, receivedAt: m.created_at });
+  const received = { id: m.id, route: r, mailFrom: mail.mailFrom, rcptTo: rcpts, raw: mail.raw, parsed, receivedAt: m.created_at, auth };
+  const hooks = await em.transactional(async (tx) => {
+    tx.persist(m);
+    await tx.flush();
+    return queueWebhooks(tx, services, received, new Date());
+  });
+  const outcomes = await forwardAll(services, received, hooks);
   // A suppressed address skipped is no failure (as a suppressed recipient of a send), but is noted.
   const failed = outcomes.some((o) => !o.ok && !o.skipped);
   await em.transactional(async (tx) => {
@@ -209,6 +220,10 @@ export async function receiveInbound(services: AppServices, mail: InboundMail): 
   if (!taken.size) return noRoute;
   const verdict = checkAttachments(parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })));
   if (!verdict.ok) return reject(services, taken, mail, parsed, verdict);
-  const ids = await Promise.all([...taken].map(([r, list]) => deliver(services, r, list, mail, parsed)));
+  // Checked once per message, and only when a webhook will carry the verdicts.
+  const needsAuth = [...taken.keys()].some((r) => r.forwards.some((f) => f.type === 'webhook'));
+  const { dns, config } = services;
+  const auth = needsAuth ? await authenticateInbound(dns, mail.raw, mail.mailFrom, mail.client ?? {}, config.INBOUND_MX_HOST) : null;
+  const ids = await Promise.all([...taken].map(([r, list]) => deliver(services, r, list, mail, parsed, auth)));
   return { accepted: true, code: 250, message: `2.0.0 Message received as ${ids.join(', ')}` };
 }

@@ -1,5 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
+import { DELIVERY, WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
+
+/** The type of an inbound message's webhook deliveries (and of its body). */
+export const INBOUND_WEBHOOK_EVENT = 'inbound.message';
 
 /** Hours between two confirmation mails to one address of one account. */
 export const REMIND_AFTER_HOURS = 1;
@@ -36,6 +40,44 @@ export class InboundRepository {
       [accountId, ...emails],
     );
     return new Set(rows.map((c) => c.email));
+  }
+
+  /**
+   * Makes sure each webhook forward has its `webhooks` row (kind inbound, the forward's id, URL
+   * and sealed secret), through which the webhook engine retries and logs its deliveries.
+   */
+  async ensureTargets(accountId: string, routeName: string, forwards: { id: string; url: string; secret_enc: string }[]): Promise<void> {
+    if (!forwards.length) return;
+    const values = forwards.map(() => '(?, now(), now(), ?, ?, null, null, ?, ?, ?::text[], true, false, ?)').join(', ');
+    await this.em.execute(
+      `insert into webhooks (id, created_at, updated_at, account_id, kind, domain_id, sms_number_id, name, url, events, enabled, editable, secret_enc)
+       values ${values}
+       on conflict (id) do nothing`,
+      forwards.flatMap((f) => [f.id, accountId, WEBHOOK_KIND.inbound, routeName.slice(0, 191), f.url, `{${INBOUND_WEBHOOK_EVENT}}`, f.secret_enc]),
+    );
+  }
+
+  /**
+   * Pending deliveries leased until `leaseUntil`: the receiving process makes the first attempt
+   * itself, and the engine takes them over (retries, or the first attempt if that process died).
+   */
+  async insertLeasedDeliveries(rows: { id: string; webhook_id: string; event_id: string; body: string }[], leaseUntil: Date): Promise<void> {
+    if (!rows.length) return;
+    await this.em.execute(
+      `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
+       select id, webhook_id, event_id, ?, body, ?, 0, ?::timestamptz, now(), now()
+         from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, event_id text, body text)`,
+      [INBOUND_WEBHOOK_EVENT, DELIVERY.pending, leaseUntil.toISOString(), JSON.stringify(rows)],
+    );
+  }
+
+  /** Drops the delivery targets of webhook forwards a route no longer has (their pending retries with them). */
+  async dropTargets(accountId: string, forwardIds: string[]): Promise<void> {
+    if (!forwardIds.length) return;
+    await this.em.execute(
+      `delete from webhooks where account_id = ? and kind = ? and id in (${placeholders(forwardIds.length)})`,
+      [accountId, WEBHOOK_KIND.inbound, ...forwardIds],
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { newId } from '../../lib/ids.js';
+import { InboundRepository } from './inbound.repository.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
 import { enqueue } from '../../jobs/boss.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
@@ -105,9 +106,13 @@ export class InboundService {
     await this.checkInboundDomainFree(bag, auth, settings, inbound.domain.name, inbound.id);
     bag.throwIfAny();
     if (args.name != null) inbound.name = args.name.trim();
+    const kept = new Set(settings.forwards.map((f) => f.id));
+    const dropped = inbound.forwards.filter((f) => f.type === 'webhook' && !kept.has(f.id)).map((f) => f.id);
     Object.assign(inbound, settings);
     await this.em.transactional(async (tx) => {
       await tx.flush();
+      // A removed webhook forward takes its pending retries with it.
+      await new InboundRepository(tx).dropTargets(auth.accountId, dropped);
       if (args.forwards != null) await this.askConfirmations(tx, auth, inbound, inbound.domain.name);
     });
     return inbound;
@@ -121,7 +126,11 @@ export class InboundService {
 
   async remove(auth: Actor, id: string): Promise<boolean> {
     const inbound = await this.get(auth, id);
-    await this.em.remove(inbound).flush();
+    const hooks = inbound.forwards.filter((f) => f.type === 'webhook').map((f) => f.id);
+    await this.em.transactional(async (tx) => {
+      await new InboundRepository(tx).dropTargets(auth.accountId, hooks);
+      await tx.remove(inbound).flush();
+    });
     return true;
   }
 

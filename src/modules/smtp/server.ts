@@ -201,7 +201,8 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
             return `${outcome.stored} DMARC report(s) stored`;
           }
           const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-          const result = await receiveInbound(services, { mailFrom, rcptTo: envelope, raw });
+          const client = { ip: session.remoteAddress, helo: session.hostNameAppearsAs };
+          const result = await receiveInbound(services, { mailFrom, rcptTo: envelope, raw, client });
           if (!result.accepted) throw smtpError(result.code, result.message);
           return result.message;
         }, answer);

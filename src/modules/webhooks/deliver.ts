@@ -42,8 +42,11 @@ function secretOf(appSecret: string, sealed: string): string {
   return secret;
 }
 
-/** One signed POST of a claimed delivery; its outcome is recorded with the round's. */
-async function attempt(services: AppServices, d: Claimed): Promise<Outcome> {
+/**
+ * One signed POST of a claimed delivery; its outcome is recorded with the round's. Inbound
+ * email forwards call it too, for the first attempt made while the sender waits.
+ */
+export async function attempt(services: AppServices, d: Claimed): Promise<Outcome> {
   const { config } = services;
   const at = new Date();
   const result = await postWebhook({

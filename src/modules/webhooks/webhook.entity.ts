@@ -14,8 +14,10 @@ export type WebhookPause = 'failures' | 'gone' | 'retry_window';
  * - `sms`: an SMS webhook, `sms.*` events of one SMS number.
  * - `sms_inbound`: the delivery target of an SMS inbound route (sms/sms.entity.ts SmsInbound);
  *   never listed as a webhook.
+ * - `inbound`: the delivery target of an email inbound route's webhook forward (its id is the
+ *   forward's); never listed as a webhook.
  */
-export const WEBHOOK_KIND = { email: 'email', sms: 'sms', smsInbound: 'sms_inbound' } as const;
+export const WEBHOOK_KIND = { email: 'email', sms: 'sms', smsInbound: 'sms_inbound', inbound: 'inbound' } as const;
 export type WebhookKind = (typeof WEBHOOK_KIND)[keyof typeof WEBHOOK_KIND];
 
 /** Where the webhook engine POSTs: a URL, its signing secret, and what it is subscribed to. */
