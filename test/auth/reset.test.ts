@@ -55,6 +55,33 @@ describe('password reset by mail', () => {
     expect((await fetch(link)).status).toBe(410);
   });
 
+  it('asks for the address on /auth/reset without a token (the console links there), and mails the link', async () => {
+    const u = await userWith(s, { role: 'designer' });
+    const page = await fetch(`${s.url}/auth/reset`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('name="email"');
+    const asked = await fetch(`${s.url}/auth/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: u.email }).toString(),
+    });
+    expect(asked.status).toBe(202);
+    const token = new URL(await resetLink(u.email)).searchParams.get('token')!;
+    const next = password();
+    expect((await submit(token, next)).status).toBe(200);
+    await loginOk(s, u.email, next);
+  });
+
+  it('mails an address at most 5 reset links an hour', async () => {
+    const u = await userWith(s, { role: 'designer' });
+    for (let i = 0; i < 7; i++) expect((await send(s, 'POST', '/auth/password-reset', { body: { email: u.email } })).status).toBe(202);
+    // The invitation and five reset mails; none after.
+    await mailsTo(s, u.email, 6);
+    await new Promise((r) => setTimeout(r, 1000));
+    const kept = await s.gql('query($to: String) { operator_captured_mail(to: $to) { subject } }', { to: u.email }, OPERATOR_TOKEN);
+    expect(kept.body.data.operator_captured_mail).toHaveLength(6);
+  });
+
   it('answers 202 for an unknown address and mails nothing', async () => {
     const email = uniqueEmail('ghost');
     expect((await send(s, 'POST', '/auth/password-reset', { body: { email } })).status).toBe(202);

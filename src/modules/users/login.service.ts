@@ -8,6 +8,7 @@ import { SessionRepository } from './session.repository.js';
 import { passwordExpired, SessionService, sessionUserOf, type SessionUser } from './session.service.js';
 import { checkSecondFactor } from './totp.service.js';
 import { AccountUser } from './user.entity.js';
+import { LoginLimiter } from './login-limiter.js';
 
 export const PASSWORD_MIN = 10;
 const PASSWORD_MAX = 200;
@@ -19,6 +20,9 @@ export function passwordProblem(password: string): string | null {
   if (password.length > PASSWORD_MAX) return `The password may not be greater than ${PASSWORD_MAX} characters.`;
   return null;
 }
+
+/** Reset mails per address (this process): at most 5 an hour, so the form cannot flood a mailbox. */
+const resetMails = new LoginLimiter(5, 60 * 60_000);
 
 // Verified against when no user has the address, so an unknown address costs what a wrong password does.
 let decoy: Promise<string> | null = null;
@@ -79,10 +83,12 @@ export class LoginService {
 
   /**
    * Mails a reset link to each user with this address (one per account); answers nothing about
-   * whether there was one. The link's token is stored hashed, works once, for an hour.
+   * whether there was one. Past 5 requests an hour for an address, nothing more is mailed. The link's token is stored hashed, works once, for an hour.
    */
   async requestReset(rawEmail: string): Promise<void> {
     const email = rawEmail.trim().toLowerCase();
+    if (resetMails.blockedFor(email)) return;
+    resetMails.fail(email);
     const { config, boss } = this.services;
     const users = await this.em.find(AccountUser, { email }, { populate: ['account'] });
     for (const user of users) {
