@@ -95,4 +95,36 @@ describe('login, session and logout', () => {
     expect(await res.text()).toContain('at least 10 characters');
     expect((await fetch(link)).status).toBe(200);
   });
+
+  it('answers bad input on every /auth route with a 4xx, never a 500', async () => {
+    const u = await userWith(s, { role: 'manager' });
+    const session = await loginOk(s, u.email, u.password);
+    const bodies: unknown[] = [
+      {},
+      [],
+      'text',
+      42,
+      null,
+      { email: {}, password: [] },
+      { email: 'x'.repeat(5000), password: 'y'.repeat(5000) },
+      { email: u.email, password: u.password, totp: { a: 1 }, recovery_code: ['x'] },
+      { email: u.email, password: u.password, totp: '9'.repeat(1000) },
+      { current_password: 1, new_password: true, code: {} },
+      { code: '12345678901234567890' },
+    ];
+    const routes = ['/auth/login', '/auth/password', '/auth/password-reset', '/auth/totp/confirm', '/auth/totp/disable'];
+    for (const path of routes) {
+      for (const body of bodies) {
+        const res = await send(s, 'POST', path, { session, body });
+        expect([path, res.status < 500 && res.status >= 200]).toEqual([path, true]);
+      }
+      const raw = await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-csrf-token': session.csrf }, body: '{not json' });
+      expect([path, raw.status]).toEqual([path, 400]);
+    }
+    for (const cookie of ['pb_session=', 'pb_session=%00%ff', `pb_session=${'a'.repeat(5000)}`, 'pb_session=a; pb_session=b']) {
+      const res = await fetch(`${s.url}/v1/domains`, { headers: { cookie } });
+      expect([cookie.slice(0, 30), res.status]).toEqual([cookie.slice(0, 30), 401]);
+    }
+    expect((await fetch(`${s.url}/auth/reset?token=${'x'.repeat(3000)}`)).status).toBe(410);
+  });
 });
