@@ -17,6 +17,7 @@ import { UsersPage } from './pages/users';
 import { VerificationPage } from './pages/verification';
 import { MonitorsPage } from './pages/monitors';
 import { SmsPage, useHasSmsNumbers } from './pages/sms';
+import { AccountPage } from './pages/account';
 
 interface Section {
   path: string;
@@ -40,6 +41,7 @@ const SECTIONS: Section[] = [
   { path: 'verification', label: 'Verification', needs: ['read-email-verification', 'manage-email-verification'], page: VerificationPage },
   { path: 'monitors', label: 'Monitors', needs: ['manage-dmarc', 'manage-blocklist'], page: MonitorsPage },
   { path: 'sms', label: 'SMS', needs: ['read-sms'], page: SmsPage },
+  { path: 'account', label: 'Your account', needs: [], page: AccountPage },
 ];
 
 function Signed({ onOut }: { onOut: () => void }) {
@@ -54,7 +56,7 @@ function Signed({ onOut }: { onOut: () => void }) {
 function Shell({ onOut }: { onOut: () => void }) {
   const [first, ...rest] = useRoute();
   const hasSms = useHasSmsNumbers(allowed(['read-sms']));
-  const visible = SECTIONS.filter((s) => allowed(s.needs) && (s.path !== 'sms' || hasSms));
+  const visible = SECTIONS.filter((s) => allowed(s.needs) && (s.path !== 'sms' || hasSms) && (s.path !== 'account' || session().user));
   const current = visible.find((s) => s.path === first) ?? visible[0];
   const who = session().user;
   const Page = current?.page;

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { login, useToken } from './session';
+import { login, requestReset, useToken, type LoginAnswer } from './session';
 import { ErrorNote } from './ui';
 
 /** Email and password (and a TOTP code when the account asks for one), or an API token. */
@@ -11,13 +11,17 @@ export function LoginPage({ onIn }: { onIn: () => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [resetSent, setResetSent] = useState(false);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setBusy(true);
-    const answer = await login(email, password, needTotp ? totp : undefined).catch(() => ({ ok: false, message: 'The server did not answer.', totpRequired: false }));
+    const answer = await login(email, password, needTotp ? totp : undefined).catch((): LoginAnswer => ({ ok: false, message: 'The server did not answer.' }));
     setBusy(false);
-    if (answer.ok) return onIn();
+    if (answer.ok) {
+      if (answer.passwordChangeRequired) window.location.hash = '#/account';
+      return onIn();
+    }
     if (answer.totpRequired) setNeedTotp(true);
     setError(answer.message ?? 'Sign-in failed.');
   }
@@ -62,9 +66,22 @@ export function LoginPage({ onIn }: { onIn: () => void }) {
           <button type="submit">Use token</button>
         </form>
       </details>
-      <p className="muted">
-        Forgot your password? <a href="/auth/reset">Reset it</a>.
-      </p>
+      <details>
+        <summary>Forgot your password?</summary>
+        <form
+          aria-label="Reset password"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void requestReset(email).then((ok) => setResetSent(ok));
+          }}
+        >
+          <p className="muted">Enter your email above; a link to set a new password is mailed to it.</p>
+          <button type="submit" disabled={!email}>
+            Mail me a reset link
+          </button>
+          {resetSent ? <p role="status">If the address has an account, a reset link is on its way.</p> : null}
+        </form>
+      </details>
     </main>
   );
 }

@@ -16,6 +16,8 @@ export interface Session {
   user: SessionUser | null;
   csrf: string | null;
   token: string | null;
+  /** The password is past its allowed age: only /auth routes answer until it is changed. */
+  passwordChangeRequired?: boolean;
 }
 
 const TOKEN_KEY = 'pb_token';
@@ -41,7 +43,7 @@ async function json(res: Response): Promise<Record<string, unknown>> {
 }
 
 function fromBody(body: Record<string, unknown>): Session {
-  return { user: body.user as SessionUser, csrf: String(body.csrf_token ?? ''), token: null };
+  return { user: body.user as SessionUser, csrf: String(body.csrf_token ?? ''), token: null, passwordChangeRequired: body.password_change_required === true };
 }
 
 /** The signed-in state on load: a stored token, else the session cookie (GET /auth/session). */
@@ -72,6 +74,12 @@ export async function login(email: string, password: string, totp?: string): Pro
   }
   current = fromBody(body);
   return { ok: true, passwordChangeRequired: body.password_change_required === true };
+}
+
+/** Asks for a password reset link by mail (always accepted, whether or not the address is known). */
+export async function requestReset(email: string): Promise<boolean> {
+  const res = await fetch('/auth/password-reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  return res.ok;
 }
 
 /** Uses an API token instead of a session (kept for this tab only). */

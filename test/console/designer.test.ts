@@ -33,7 +33,7 @@ it('lets a designer edit templates and nothing of tokens', async () => {
 
   // Only what a designer may use is in the menu; #/tokens shows no tokens page.
   const menu = page.getByRole('navigation', { name: 'Console' });
-  expect(await menu.getByRole('link').allInnerTexts()).toEqual(['Templates']);
+  expect(await menu.getByRole('link').allInnerTexts()).toEqual(['Templates', 'Your account']);
   await page.goto(`${s.url}/#/tokens`);
   await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
   expect(await page.getByRole('heading', { name: 'API tokens' }).count()).toBe(0);
