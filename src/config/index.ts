@@ -87,6 +87,11 @@ export const configSchema = z.object({
   /** Database connections of the worker role's own pool, apart from the API's. */
   WORKER_DB_POOL: z.coerce.number().int().min(2).max(100).default(10),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Template rendering (src/modules/templates/template.engine.ts): a send's time budget, and one part's allocations, output and blocks. */
+  TEMPLATE_RENDER_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  TEMPLATE_MEMORY_LIMIT: z.coerce.number().int().min(1000).default(20_000_000),
+  TEMPLATE_OUTPUT_MAX_CHARS: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  TEMPLATE_MAX_STEPS: z.coerce.number().int().min(10).default(20_000),
   /** Email verification's SMTP probe: port, HELO name and MAIL FROM (default verify@SMTP_PUBLIC_HOST), time budget, per-MX-host limits. */
   VERIFY_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
   VERIFY_HELO_NAME: z.string().optional(),

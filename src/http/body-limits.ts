@@ -31,6 +31,8 @@ export function largeBodyRoutes(config: Pick<Config, 'MAX_BODY_BYTES' | 'DEFAULT
     // A template's html and text, 2 MB each like a send's.
     { method: 'POST', url: '/v1/templates', bodyLimit: atLeast(5 * MB) },
     { method: 'PUT', url: '/v1/templates/:template_id', bodyLimit: atLeast(5 * MB) },
+    { method: 'POST', url: '/v1/templates/:template_id/translations', bodyLimit: atLeast(5 * MB) },
+    { method: 'PUT', url: '/v1/templates/:template_id/translations/:language', bodyLimit: atLeast(5 * MB) },
   ];
   // One GraphQL endpoint carries every mutation, send_email with its attachments included.
   return { graphql: max, v1: v1.flatMap((r) => [r, { ...r, url: `${r.url}/` }]) };

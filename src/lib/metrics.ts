@@ -104,6 +104,14 @@ export const retentionPurged = new Counter({
   registers: [registry],
 });
 
+/** Template renders that failed: `accept` answered 422; `deliver` fell back to the `{{var}}` replacer (src/modules/sending/render.ts). */
+export const templateRenderFailures = new Counter({
+  name: 'postbox_template_render_failures_total',
+  help: 'Template renders that failed, by stage (accept: the send got a 422; deliver: sent with plain {{var}} replacement)',
+  labelNames: ['stage'],
+  registers: [registry],
+});
+
 /** Tracking requests refused (404) because they came for another domain's tracking host (modules/tracking). */
 export const trackingForeignHost = new Counter({
   name: 'postbox_tracking_foreign_host_total',

@@ -110,6 +110,9 @@ function victimValue(field: string, arg: string, actor: Actor | 'any'): unknown 
     case 'template_id':
     case 'template':
       return m.template_id;
+    case 'language':
+      // The victim's templates each have a `de` translation.
+      return field.includes('template_translation') && m.template_id ? 'de' : undefined;
     case 'from':
       if (field === 'send_email') return m.domain_id ? { email: m.email } : undefined;
       if (field === 'send_sms') return m.telephone_number;
@@ -169,6 +172,8 @@ const VALID: Record<string, (actor?: Actor) => Record<string, unknown>> = {
   update_user: () => ({ role: 'manager' }),
   create_template: () => ({ name: 'crossing', html: '<p>x</p>', text: 'x' }),
   update_template: () => ({ name: 'crossing' }),
+  create_template_translation: () => ({ html: '<p>crossing</p>', text: 'crossing' }),
+  update_template_translation: () => ({ html: '<p>crossing</p>' }),
   add_to_blocklist: () => ({ recipients: ['crossing@example.org'] }),
   add_hard_bounces: () => ({ recipients: ['crossing@example.org'] }),
   add_spam_complaints: () => ({ recipients: ['crossing@example.org'] }),

@@ -108,6 +108,10 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
     body: { name: `victim-tpl-${tag}`, html: '<p>victim</p>', text: 'victim', domain_id: victimDomain.id },
   }), 201).data.id;
   noDomain.template_id = must('account-wide template', await s.rest('POST', '/templates', { body: { name: `victim-wide-tpl-${tag}`, html: '<p>wide</p>', text: 'wide' } }), 201).data.id;
+  // Each template has a translation, reached only through its template.
+  for (const [id, name] of [[inDomain.template_id, 'tpl-de'], [noDomain.template_id, 'wide-tpl-de']]) {
+    must('translation', await s.rest('POST', `/templates/${id}/translations`, { body: { language: 'de', html: `<p>victim-${name}-${tag}</p>`, text: 'de' } }), 201);
+  }
   const category = await s.gql('mutation($n: String!) { create_template_category(name: $n) { id } }', { n: `victim-category-${tag}` });
   if (category.body.errors) throw new Error(JSON.stringify(category.body.errors));
   noDomain.category_id = category.body.data.create_template_category.id;
@@ -252,7 +256,7 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   add(limitedSecrets, victimDomain.name, 'victimDomain name');
   for (const r of audit.rows) if (r.domain_id !== attackerDomain.id) add(limitedSecrets, r.id, `audit event ${r.action} of ${r.domain_id ? 'victimDomain' : 'no domain'}`);
   for (const name of [
-    'token', 'smtp', 'tpl', 'wide-tpl', 'category', 'invitee', 'user', 'hook', 'rcpt', 'subject', 'later', 'scheduled', 'bulk', 'wide-block',
+    'token', 'smtp', 'tpl', 'wide-tpl', 'tpl-de', 'wide-tpl-de', 'category', 'invitee', 'user', 'hook', 'rcpt', 'subject', 'later', 'scheduled', 'bulk', 'wide-block',
     'inbound', 'blmon', 'ipmon', 'verify', 'vlist', 'listed', 'smshook', 'smsin', 'sms', 'blocklist', 'hard-bounces', 'spam-complaints',
     'unsubscribes', 'on-hold-list',
   ]) add(limitedSecrets, `victim-${name}-${tag}`, `name victim-${name}`);

@@ -31,6 +31,7 @@ import { Migration20261125200000_user_login } from './Migration20261125200000_us
 import { Migration20261125200500_totp_last_step } from './Migration20261125200500_totp_last_step.js';
 import { Migration20261125210000_retention } from './Migration20261125210000_retention.js';
 import { Migration20261125220000_track_content } from './Migration20261125220000_track_content.js';
+import { Migration20261125230000_template_translations } from './Migration20261125230000_template_translations.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -66,4 +67,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125200500_totp_last_step', class: Migration20261125200500_totp_last_step },
   { name: 'Migration20261125210000_retention', class: Migration20261125210000_retention },
   { name: 'Migration20261125220000_track_content', class: Migration20261125220000_track_content },
+  { name: 'Migration20261125230000_template_translations', class: Migration20261125230000_template_translations },
 ];

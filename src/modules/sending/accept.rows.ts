@@ -8,7 +8,6 @@ import type { AcceptRows, EmailRow } from './accept.repository.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import type { CheckedSend } from './send.validate.js';
 import type { SenderDomain } from './sender.cache.js';
-import { personalize } from './render.js';
 
 /** What acceptance decided before writing: who sends, from where, what, and to whom not. */
 export interface AcceptPlan {
@@ -22,11 +21,20 @@ export interface AcceptPlan {
   checked: CheckedSend;
   bulkEmailId: string | null;
   now: Date;
+  /** Each `to` recipient's rendered subject, by lowercase address (render.ts renderAtAccept). */
+  subjects: Map<string, string>;
   /** The account's plan at acceptance: it fixes the message's `purge_after` for good. */
   accountPlan: Plan;
 }
 
 const lower = (s: string) => s.toLowerCase();
+
+/** The send's personalization data by lowercase address (the last entry of an address wins). */
+export function personalizationOf(args: SendEmailArgs): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const x of args.personalization ?? []) out[lower(x.email)] = x.data;
+  return out;
+}
 
 /** The recipients of a send, deduplicated as the domain wants. */
 export function recipientsOf(args: SendEmailArgs, domain: SenderDomain): { to: Address[]; cc: Address[]; bcc: Address[] } {
@@ -59,8 +67,7 @@ export function acceptRows(
   const at = p.now.toISOString();
   const messageId = newId(24);
   const tags = args.tags ?? p.templateTags ?? [];
-  const personalization: Record<string, Record<string, unknown>> = {};
-  for (const x of args.personalization ?? []) personalization[lower(x.email)] = x.data;
+  const personalization = personalizationOf(args);
   const sendable = list.to.some((a) => !reasons.has(a.email));
   const base = { at, account_id: p.accountId, domain_id: domain.id };
 
@@ -73,7 +80,7 @@ export function acceptRows(
       position,
       to_email: a.email,
       to_name: a.name ?? null,
-      subject: personalize(p.subject, personalization[lower(a.email)] ?? {}, 'subject'),
+      subject: p.subjects.get(lower(a.email)) ?? p.subject,
       tags,
       status: reasons.has(a.email) ? 'suppressed' : pendingStatus,
       suppression_reason: reasons.get(a.email) ?? null,

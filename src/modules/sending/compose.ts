@@ -4,7 +4,7 @@ import { instrument, unsubscribeUrl } from '../tracking/instrument.js';
 import { linkConfigFor } from '../tracking/tokens.js';
 import type { ClaimedEmail, TakenMessage } from './delivery.repository.js';
 import { buildMime, type MimeInput } from './mime.js';
-import { personalize } from './render.js';
+import { renderAtDelivery } from './render.js';
 
 /** A message taken for delivery, with what all of its emails share. */
 export interface Prepared {
@@ -43,8 +43,8 @@ export async function compose(config: Config, p: Prepared, email: ClaimedEmail) 
   });
   const parts = instrument(
     {
-      html: m.html === null ? null : personalize(m.html, data, 'html'),
-      text: m.text === null ? null : personalize(m.text, data, 'text'),
+      html: m.html === null ? null : renderAtDelivery(config, m.html, data, 'html'),
+      text: m.text === null ? null : renderAtDelivery(config, m.text, data, 'text'),
     },
     email.id,
     {

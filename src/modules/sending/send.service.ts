@@ -6,6 +6,7 @@ import { afterCommit } from '../../lib/pubsub.js';
 import { sendAcceptSeconds, sendsAccepted } from '../../lib/metrics.js';
 import type { TxEventHandler } from '../../core/events.js';
 import { Template } from '../templates/template.entity.js';
+import { TemplateTranslation } from '../templates/template-translation.entity.js';
 import { visibleTo } from '../../db/scoped.js';
 import { reasonsFrom, type SuppressionReason } from '../suppressions/suppression.matcher.js';
 import { matchInput } from '../suppressions/suppression.repository.js';
@@ -16,7 +17,8 @@ import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend, type CheckedSend } from './send.validate.js';
 import { IdempotencyRepository, type IdempotencyClaim } from './idempotency.repository.js';
 import { AcceptRepository, type AcceptRows } from './accept.repository.js';
-import { acceptRows, recipientsOf, type AcceptPlan } from './accept.rows.js';
+import { acceptRows, personalizationOf, recipientsOf, type AcceptPlan } from './accept.rows.js';
+import { renderAtAccept, type RenderPart } from './render.js';
 import { senderCache, type Sender, type SenderDomain } from './sender.cache.js';
 import { deliverJob } from './deliver.job.js';
 import { releasePaused } from './release.js';
@@ -68,7 +70,7 @@ interface Judged {
 }
 
 /** The send judged against the account's plan and domains: what it is, or its field errors. */
-function judge(args: SendEmailArgs, template: Template | null, sender: Sender | null, now: Date): Judged {
+function judge(args: SendEmailArgs, template: Template | null, sender: Sender | null, now: Date, translation: TemplateTranslation | null): Judged {
   if (!sender) throw errors.unauthenticated();
   const bag = new FieldErrorBag();
   const checked = checkSend(args, sender.plan, now, bag);
@@ -80,7 +82,7 @@ function judge(args: SendEmailArgs, template: Template | null, sender: Sender | 
       : null;
   if (!from && !args.from) bag.add('from', msg.required('from'));
   else if (!from) bag.add('from.email', msg.required('from.email'));
-  const subject = args.subject ?? template?.default_subject ?? null;
+  const subject = args.subject ?? translation?.subject ?? template?.default_subject ?? null;
   if (subject == null && template) bag.add('subject', msg.required('subject'));
   let domain: SenderDomain | null = null;
   if (from && !bag.has('from.email')) {
@@ -110,13 +112,15 @@ export async function acceptSend(
   let template: Template | null = null;
   // The template must be one the caller can see: a domain-limited token's own domain's only.
   if (args.template_id) template = await em.findOne(Template, { id: args.template_id, ...visibleTo(auth) });
+  // SPEC.md: the template's translation in the send's language, else its own content, no error.
+  const translation = template && args.language ? await em.findOne(TemplateTranslation, { template, language: args.language }) : null;
   const repo = new AcceptRepository(em);
   const cache = senderCache(services);
   const load = () => repo.sender(auth.accountId);
   const { sender, kept } = await cache.get(auth.accountId, load);
-  let judged = judge(args, template, sender, now);
+  let judged = judge(args, template, sender, now, translation);
   // Refused on kept data: judged again on fresh data (a domain verified a moment ago must not wait for the NOTIFY).
-  if (!judged.bag.empty && kept) judged = judge(args, template, (await cache.get(auth.accountId, load, true)).sender, now);
+  if (!judged.bag.empty && kept) judged = judge(args, template, (await cache.get(auth.accountId, load, true)).sender, now, translation);
   judged.bag.throwIfAny();
   const { checked } = judged;
   const [from, subject, domain] = [judged.from!, judged.subject!, judged.domain!];
@@ -126,10 +130,11 @@ export async function acceptSend(
 
   // Everything below writes nothing until the one statement, which writes all of it or nothing.
   const list = recipientsOf(args, domain);
+  const subjects = renderAtAccept(services.config, renderParts(args, subject, translation ?? template, opts.surface), list.to, personalizationOf(args), opts.surface === 'smtp');
   const addresses = [...list.to, ...list.cc, ...list.bcc].map((a) => a.email);
   const job = await jobInsert(services.boss, deliverJob);
   const draft: Draft = {
-    plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now, accountPlan: judged.plan },
+    plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now, subjects, accountPlan: judged.plan },
     list,
     job,
     key: key ? { key, requestHash: createHash('sha256').update(JSON.stringify(args)).digest('hex') } : null,
@@ -148,6 +153,19 @@ export async function acceptSend(
   sendsAccepted.inc({ surface: opts.surface ?? (opts.bulkEmailId ? 'bulk' : 'graphql'), status: made.status });
   sendAcceptSeconds.observe((performance.now() - started) / 1000);
   return made.result;
+}
+
+/**
+ * What a send renders, each with the field a 422 names: its own subject, html and text, else the
+ * template's (or its translation's), as delivery will read them. Mail relayed over SMTP is not a
+ * template: only its subject is rendered, and leniently (render.ts).
+ */
+function renderParts(args: SendEmailArgs, subject: string, content: { html: string; text: string } | null, surface: SendOptions['surface']): RenderPart[] {
+  const parts: RenderPart[] = [{ field: args.subject != null ? 'subject' : 'template_id', source: subject, mode: 'subject' }];
+  if (surface === 'smtp') return parts;
+  parts.push({ field: args.html != null ? 'html' : 'template_id', source: args.html ?? content?.html ?? null, mode: 'html' });
+  parts.push({ field: args.text != null ? 'text' : 'template_id', source: args.text ?? content?.text ?? null, mode: 'text' });
+  return parts;
 }
 
 /** A judged send, ready to be written once its suppressions are known. */

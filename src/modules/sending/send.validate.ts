@@ -2,6 +2,7 @@ import isEmailValidator from 'validator/lib/isEmail.js';
 import type { Plan } from '../accounts/account.entity.js';
 import type { AddressInput, SendEmailArgs } from './send.inputs.js';
 import { FieldErrorBag, msg } from '../../core/errors.js';
+import { LANGUAGES } from '../templates/template.languages.js';
 
 /**
  * The rules of SPEC.md "Sending email" and "Limits" that need no database. Messages follow the
@@ -22,7 +23,8 @@ export const LIMITS = {
   scheduleHours: 72,
 } as const;
 
-export const LANGUAGES = ['de', 'en', 'es', 'fr', 'it', 'lt', 'nl', 'pl', 'pt-BR'] as const;
+// One list for sends and template translations (SPEC.md's `language`).
+export { LANGUAGES };
 
 const EXTENSIONS = new Set(
   (

@@ -1,13 +1,4 @@
-/** Content helpers: the `{{ name }}` variables of a template, and its text part made from html. */
-
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*(?:\|[^}]*)?\}\}/g;
-
-/** Every placeholder name in the parts, in order of appearance, each null; null when none. */
-export function collectVariables(...parts: (string | null | undefined)[]): Record<string, null> | null {
-  const out: Record<string, null> = {};
-  for (const part of parts) for (const m of (part ?? '').matchAll(PLACEHOLDER)) out[m[1]] = null;
-  return Object.keys(out).length ? out : null;
-}
+/** Content helpers: a template's text part made from its html. */
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 

@@ -65,7 +65,7 @@ export class Template extends BaseEntity {
   @Property({ type: 'text[]' })
   tags: Opt<string[]> = [];
 
-  /** `{{var}}` names found in subject, html and text, kept for the listing. */
+  /** The variables subject, html and text read from personalization data (template.engine.ts), kept for the listing. */
   @Property({ type: 'json', nullable: true })
   variables: Opt<Record<string, unknown>> | null = null;
 

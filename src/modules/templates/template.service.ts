@@ -4,7 +4,8 @@ import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { DomainRepository } from '../domains/domain.repository.js';
 import { asDateOrNull } from '../../db/sql.js';
-import { collectVariables, htmlToText } from './template.content.js';
+import { htmlToText } from './template.content.js';
+import { checkSyntax, templateVariables } from './template.engine.js';
 import { Template, TemplateCategory } from './template.entity.js';
 import { TemplateRepository } from './template.repository.js';
 import { NO_NUMBERS, type TemplateNumbers } from './template.mapper.js';
@@ -63,6 +64,8 @@ export class TemplateService {
     const bag = new FieldErrorBag();
     if (!args.html.trim()) bag.add('html', msg.required('html'));
     if (!args.auto_generate && !args.text?.trim()) bag.add('text', msg.required('text'));
+    // Content the engine cannot parse is refused now, with its line, not at every send.
+    checkSyntax(bag, { subject: args.subject, html: args.html, text: args.auto_generate ? null : args.text });
     const refs = await this.checkRefs(auth, args, bag);
     bag.throwIfAny();
     // A domain-limited token makes templates of its own domain only.
@@ -80,7 +83,7 @@ export class TemplateService {
       default_from_name: args.from_name ?? null,
       created_via: 'api',
     });
-    template.variables = collectVariables(template.default_subject, template.html, template.text);
+    template.variables = templateVariables(template.default_subject, template.html, template.text);
     await this.em.flush();
     return template;
   }
@@ -93,6 +96,7 @@ export class TemplateService {
     if (args.name != null && !args.name.trim()) bag.add('name', msg.required('name'));
     if (args.html != null && !args.html.trim()) bag.add('html', msg.required('html'));
     if (args.text != null && !args.auto_generate && !args.text.trim()) bag.add('text', msg.required('text'));
+    checkSyntax(bag, { subject: args.subject, html: args.html, text: args.auto_generate ? null : args.text });
     const refs = await this.checkRefs(auth, args, bag);
     bag.throwIfAny();
     if (args.name != null) template.name = args.name.trim();
@@ -105,7 +109,7 @@ export class TemplateService {
     if (args.from_name != null) template.default_from_name = args.from_name;
     if (refs.domain) template.domain = refs.domain;
     if (refs.categoryIds !== undefined) template.category_ids = refs.categoryIds;
-    template.variables = collectVariables(template.default_subject, template.html, template.text);
+    template.variables = templateVariables(template.default_subject, template.html, template.text);
     await this.em.flush();
     return template;
   }

@@ -41,7 +41,7 @@ abstract class TemplateCore {
   @Field({ description: 'html' }) type!: string;
   @Field(() => String, { nullable: true }) image_path!: string | null;
   @Field(() => [String]) tags!: string[];
-  @Field(() => JSONObject, { nullable: true, description: 'The {{ name }} placeholders found, each null.' })
+  @Field(() => JSONObject, { nullable: true, description: 'The variables the template reads from personalization data, as its engine (Liquid) sees them, each null.' })
   variables!: Record<string, unknown> | null;
 }
 
