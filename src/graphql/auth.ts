@@ -80,8 +80,13 @@ export function checkRoles(context: Ctx, roles: string[]): true {
     throw errors.forbidden('This token does not have the scope this action needs.');
   }
   if (isDomainLimited(context.auth) && scopes.length < roles.length) throw errors.forbidden(WHOLE_ACCOUNT_ONLY);
+  // A token is of one domain or of the whole account; a user limited to several domains could only
+  // make it the latter, reaching beyond them. Refused until tokens can name several domains.
+  if (context.auth.domainIds?.length && scopes.includes('tokens_full')) throw errors.forbidden(SEVERAL_DOMAINS_NO_TOKENS);
   return true;
 }
+
+export const SEVERAL_DOMAINS_NO_TOKENS = 'A user limited to several domains cannot manage API tokens; limit them to one domain, or none.';
 
 export const WHOLE_ACCOUNT_ONLY = 'This token is limited to one domain; this action needs a token for the whole account.';
 

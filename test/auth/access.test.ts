@@ -117,6 +117,15 @@ describe('roles and access for session users (the declarations that guard token 
     expect((await send(s, 'GET', `/v1/templates/${t3.body.data.id}`, { session: two })).status).toBe(403);
     // Data of no domain (SMS) is the whole account's: refused to a domain-limited user, as to such a token.
     expect((await send(s, 'GET', '/v1/sms-numbers', { session: two })).status).toBe(403);
+    // A token is of one domain or of all: a several-domain user could only make the wider kind.
+    const token = await send(s, 'POST', '/v1/token', { session: two, body: { name: 'wide', scopes: ['email_full'] } });
+    expect(token.status).toBe(403);
+    expect(token.body.message).toMatch(/several domains/);
+    expect((await send(s, 'GET', '/v1/token', { session: two })).status).toBe(403);
+    // One domain: tokens of that domain, as a token of that domain may make.
+    const mine = await send(s, 'POST', '/v1/token', { session: one, body: { name: 'mine', scopes: ['email_full'] } });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.domain_id ?? mine.body.data.domain?.id).toBe(d1.id);
   });
 
   it('limits a user to their templates', async () => {
