@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { registerConsole } from '../../src/http/console.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
-import { accountIdOf } from '../support/factories.js';
+import { accountIdOf, seedDomain } from '../support/factories.js';
 import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
 import { launch, outsideRequests, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
 
@@ -152,6 +152,26 @@ it('is readable at 360 px: nothing wider than the screen', async () => {
     const width = await w.page.evaluate(() => document.documentElement.scrollWidth);
     expect({ path, width }).toEqual({ path, width: 360 });
   }
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+});
+
+it('opens every page of the menu without an error', async () => {
+  // A domain of its own, so the pages that list a domain's rows ask for them.
+  await seedDomain(s);
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  const menu = w.page.getByRole('navigation', { name: 'Console' });
+  const paths = (await menu.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))) as string[];
+  expect(paths).toEqual(expect.arrayContaining(['#/domains', '#/activity', '#/emails', '#/webhooks', '#/analytics', '#/templates', '#/suppressions', '#/tokens', '#/smtp-users', '#/users', '#/verification', '#/monitors']));
+  const failures: string[] = [];
+  for (const href of paths) {
+    await w.page.goto(`${s.url}/${href}`);
+    await w.page.locator('main h1').waitFor();
+    await w.page.waitForLoadState('networkidle');
+    for (const alert of await w.page.getByRole('alert').allInnerTexts()) failures.push(`${href}: ${alert}`);
+  }
+  expect(failures).toEqual([]);
   expect(w.problems).toEqual([]);
   await w.context.close();
 });
