@@ -33,6 +33,16 @@ export interface Actor {
   plan?: Plan;
 }
 
+/**
+ * The domains a caller is limited to (a token's one, a session user's one or several), or null
+ * for the whole account. Code that checks `domainId` alone treats a several-domain user as
+ * account-wide; new checks should read this.
+ */
+export function domainsOf(actor: Actor): readonly string[] | null {
+  if (actor.domainId) return [actor.domainId];
+  return actor.domainIds?.length ? actor.domainIds : null;
+}
+
 /** Whether the caller is limited to some domains (one or several), not the whole account. */
 export function isDomainLimited(actor: Actor): boolean {
   return !!actor.domainId || !!actor.domainIds?.length;

@@ -6,7 +6,7 @@ import { visibleTo } from '../../db/scoped.js';
 import type { AccessArgs } from './user.inputs.js';
 import type { AccountUser, Invite } from './user.entity.js';
 import { CUSTOM_ROLE, canonicalRole, permissionsOf } from './roles.js';
-import { type Actor } from '../../core/actor.js';
+import { type Actor, domainsOf } from '../../core/actor.js';
 import { errors, msg, type FieldErrorBag } from '../../core/errors.js';
 
 /** What a user (or the invite that becomes one) may do and reach, checked against the account. */
@@ -71,11 +71,6 @@ export async function resolveAccess(
   return access;
 }
 
-/** The domains a caller is limited to (a token's one, a session user's one or several), or null for all. */
-function domainsOf(auth: Actor): readonly string[] | null {
-  if (auth.domainId) return [auth.domainId];
-  return auth.domainIds?.length ? auth.domainIds : null;
-}
 
 /**
  * The account's people (or invitations) a caller sees: a domain-limited token sees those who can
