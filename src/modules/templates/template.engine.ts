@@ -58,6 +58,9 @@ const NO_FILES: FS = {
 
 const REFUSED_TAGS = ['include', 'render', 'layout', 'block'];
 
+/** Characters one parse may read (liquidjs parseLimit). */
+const PARSE_LIMIT = 6 * 1024 * 1024;
+
 /** The literal the tracking fills in after rendering (tracking/instrument.ts). */
 const UNSUBSCRIBE = '{{unsubscribe}}';
 
@@ -86,6 +89,8 @@ function engine(mode: RenderMode): Liquid {
     strictFilters: true,
     outputEscape: WRITE[mode],
     cache: false,
+    // A part is at most a template's or a send's body (5 MB of request): parsing never runs longer.
+    parseLimit: PARSE_LIMIT,
   });
   for (const name of REFUSED_TAGS) {
     liquid.registerTag(name, {
@@ -124,10 +129,31 @@ class CappedEmitter implements Emitter {
   }
 }
 
-/** Parsed templates by source, per mode: a worker renders the same few templates for many emails. */
-const parsedCache = new Map<string, Parsed[]>();
-const CACHE_MAX = 500;
+/**
+ * Parsed templates by source (one tree per mode): a worker renders the same few templates for
+ * many emails. Bounded by the characters of the sources kept (the parsed trees are of the same
+ * order), oldest out first.
+ */
+const parsedCache = new Map<string, Partial<Record<RenderMode, Parsed[]>>>();
+const CACHE_CHARS = 8 * 1024 * 1024;
 const CACHE_SOURCE_MAX = 512 * 1024;
+let cachedChars = 0;
+
+function remember(source: string, mode: RenderMode, parsed: Parsed[]): void {
+  const entry = parsedCache.get(source);
+  if (entry) {
+    entry[mode] = parsed;
+    return;
+  }
+  if (source.length > CACHE_SOURCE_MAX) return;
+  while (cachedChars + source.length > CACHE_CHARS) {
+    const oldest = parsedCache.keys().next().value!;
+    parsedCache.delete(oldest);
+    cachedChars -= oldest.length;
+  }
+  parsedCache.set(source, { [mode]: parsed });
+  cachedChars += source.length;
+}
 
 function positionOf(err: unknown): number | null {
   const token = (err as { token?: { getPosition?: () => [number, number] } }).token;
@@ -142,8 +168,7 @@ function reasonOf(err: unknown): string {
 }
 
 function parse(source: string, mode: RenderMode): Parsed[] {
-  const key = `${mode}\u0000${source}`;
-  const hit = parsedCache.get(key);
+  const hit = parsedCache.get(source)?.[mode];
   if (hit) return hit;
   let parsed: Parsed[];
   try {
@@ -151,10 +176,7 @@ function parse(source: string, mode: RenderMode): Parsed[] {
   } catch (err) {
     throw new TemplateError(reasonOf(err), positionOf(err), 'syntax');
   }
-  if (source.length <= CACHE_SOURCE_MAX) {
-    if (parsedCache.size >= CACHE_MAX) parsedCache.delete(parsedCache.keys().next().value!);
-    parsedCache.set(key, parsed);
-  }
+  remember(source, mode, parsed);
   return parsed;
 }
 
