@@ -2,27 +2,29 @@ import { useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { ChartView } from '../chart';
-import { ErrorNote, PageTitle } from '../ui';
+import { ErrorNote, PageTitle, useDomainChoice } from '../ui';
 
 const SHOWN = ['sent', 'delivered', 'opened', 'clicked', 'hard_bounced', 'soft_bounced'];
 
 const Analytics = graphql(`
-  query ConsoleAnalytics($from: Int!, $to: Int!, $events: [String!]!) {
-    analytics_date(date_from: $from, date_to: $to, event: $events, group_by: "days") { stats }
-    analytics_country(date_from: $from, date_to: $to) { stats { name count } }
-    analytics_ua_name(date_from: $from, date_to: $to) { stats { name count } }
-    analytics_ua_type(date_from: $from, date_to: $to) { stats { name count } }
+  query ConsoleAnalytics($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {
+    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: "days") { stats }
+    analytics_country(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }
+    analytics_ua_name(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }
+    analytics_ua_type(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }
   }
 `);
 
+/** One domain at a time, like the other pages (a user limited to domains must name one). */
 export function AnalyticsPage() {
+  const { domainId, picker } = useDomainChoice();
   const [days, setDays] = useState(30);
   // Whole seconds, fixed per choice: a moving `to` would refetch on every render.
   const range = useMemo(() => {
     const to = Math.floor(Date.now() / 1000);
     return { from: to - days * 86400, to };
   }, [days]);
-  const [{ data, error }] = useQuery({ query: Analytics, variables: { ...range, events: SHOWN } });
+  const [{ data, error }] = useQuery({ query: Analytics, variables: { domain: domainId, ...range, events: SHOWN }, pause: !domainId });
   const byDate = useMemo(() => {
     const stats = (data?.analytics_date.stats ?? []) as Record<string, number>[];
     return {
@@ -41,6 +43,8 @@ export function AnalyticsPage() {
     <>
       <PageTitle
         actions={
+          <>
+            {picker}
           <label className="inline">
             Range{' '}
             <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
@@ -49,6 +53,7 @@ export function AnalyticsPage() {
               <option value={90}>90 days</option>
             </select>
           </label>
+          </>
         }
       >
         Analytics
