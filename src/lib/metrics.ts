@@ -126,3 +126,10 @@ export const messageContentDropped = new Counter({
   help: 'Messages whose html, text, personalization and attachments were dropped after delivery (track_content off)',
   registers: [registry],
 });
+
+export const logins = new Counter({
+  name: 'postbox_logins_total',
+  help: 'Console logins (POST /auth/login), by outcome: ok, bad_credentials, totp_required, throttled',
+  labelNames: ['outcome'],
+  registers: [registry],
+});

@@ -54,6 +54,11 @@ describe('login, session and logout', () => {
     const blocked = await login(s, { email: u.email, password: u.password });
     expect(blocked.res.status).toBe(429);
     expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const metrics = await (await fetch(`${s.url}/metrics`)).text();
+    const count = (outcome: string) => Number(new RegExp(`^postbox_logins_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+    expect(count('bad_credentials')).toBeGreaterThanOrEqual(11);
+    expect(count('throttled')).toBeGreaterThanOrEqual(1);
+    expect(count('ok')).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses a login without its fields (422), and a user who never set a password', async () => {

@@ -5,6 +5,7 @@ import { LoginLimiter } from './login-limiter.js';
 import { LoginService } from './login.service.js';
 import { SESSION_COOKIE, SessionService, type SessionAuth } from './session.service.js';
 import { TotpService } from './totp.service.js';
+import { logins } from '../../lib/metrics.js';
 
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
 const TOTP_REQUIRED = 'A code from your authenticator app (or a recovery code) is required.';
@@ -67,6 +68,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
     if (invalid) return reply.status(422).send(invalid);
     const key = `${str(body.email).trim().toLowerCase()}|${req.ip}`;
     const wait = limiter.blockedFor(key);
+    if (wait) logins.inc({ outcome: 'throttled' });
     if (wait) return reply.status(429).header('retry-after', String(wait)).send({ message: 'Too many failed logins; try again later.' });
     const outcome = await login().login({
       email: str(body.email),
@@ -74,6 +76,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
       totp: str(body.totp).slice(0, 32) || undefined,
       recovery_code: str(body.recovery_code).slice(0, 64) || undefined,
     });
+    logins.inc({ outcome: outcome.kind === 'ok' ? 'ok' : outcome.kind === 'totp-required' ? 'totp_required' : 'bad_credentials' });
     if (outcome.kind !== 'ok') {
       limiter.fail(key);
       if (outcome.kind === 'totp-required') return reply.status(401).send({ message: TOTP_REQUIRED, totp_required: true });
