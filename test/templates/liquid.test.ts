@@ -1,7 +1,7 @@
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
-import { sql } from '../sending/helpers.js';
+import { sql, until } from '../sending/helpers.js';
 import { createTemplate } from './helpers.js';
 
 /** Decodes the quoted-printable parts of a raw message well enough to look for text in it. */
@@ -161,6 +161,22 @@ describe('Liquid templates at send time', () => {
     expect(body).toContain('<p>Hi Max{% for i in (1..1000) %}.{% endfor %}</p>');
     expect(body).toContain('Hi Max');
     expect(await count()).toBe(before + 1);
+  });
+
+  it('a bulk send reports an item that cannot render among its validation errors and sends the others', async () => {
+    const [good, bad] = [rcpt('bulk-ok'), rcpt('bulk-bad')];
+    const item = (to: string, text: string) => ({ from: { email: from }, to: [{ email: to }], subject: 'Bulk {{ n }}', text, personalization: [{ email: to, data: { n: 1 } }] });
+    const res = await s.rest('POST', '/bulk-email', { body: [item(good, 'ok {{ n }}'), item(bad, 'x\n{% for i in (1..1000) %}{% endfor %}')] });
+    expect(res.status).toBe(202);
+    const data = await until(async () => {
+      const r = await s.rest('GET', `/bulk-email/${res.body.bulk_email_id}`);
+      return r.body.data?.state === 'completed' ? r.body.data : null;
+    }, 15_000, 'the bulk send to complete');
+    expect(data.validation_errors_count).toBe(1);
+    expect(data.validation_errors['message.1.text'][0]).toMatch(/^The text could not be rendered for bulk-bad-.* on line 2: too many blocks/);
+    expect(data.messages_id).toHaveLength(1);
+    expect((await sink.waitFor(good)).raw).toMatch(/^Subject: Bulk 1\r?$/m);
+    expect(await messagesTo(bad)).toBe(0);
   });
 
   it('the same limits answer through GraphQL send_email', async () => {
