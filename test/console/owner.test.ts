@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import type { Browser } from 'playwright-core';
 import { registerConsole } from '../../src/http/console.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { ADMIN_TOKEN, OPERATOR_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
@@ -162,8 +162,19 @@ it('opens every page of the menu without an error', async () => {
   const w = await watchedPage(browser);
   await signInWithToken(w.page, s, ADMIN_TOKEN);
   const menu = w.page.getByRole('navigation', { name: 'Console' });
-  const paths = (await menu.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))) as string[];
-  expect(paths).toEqual(expect.arrayContaining(['#/domains', '#/activity', '#/emails', '#/webhooks', '#/analytics', '#/templates', '#/suppressions', '#/tokens', '#/smtp-users', '#/users', '#/verification', '#/monitors']));
+  const hrefs = async () => (await menu.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))) as string[];
+  expect(await hrefs()).toEqual(expect.arrayContaining(['#/domains', '#/activity', '#/emails', '#/webhooks', '#/analytics', '#/templates', '#/suppressions', '#/tokens', '#/smtp-users', '#/users', '#/verification', '#/monitors']));
+  // SMS shows once the account has a number.
+  expect(await hrefs()).not.toContain('#/sms');
+  const assigned = await s.gql(
+    'mutation($id: ID!, $n: String!) { operator_assign_sms_number(account_id: $id, telephone_number: $n) { id } }',
+    { id: await accountIdOf(s), n: '+15550001234' },
+    OPERATOR_TOKEN,
+  );
+  expect(assigned.body.errors).toBeUndefined();
+  await w.page.reload();
+  await menu.getByRole('link', { name: 'SMS' }).waitFor();
+  const paths = await hrefs();
   const failures: string[] = [];
   for (const href of paths) {
     await w.page.goto(`${s.url}/${href}`);
