@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { Suspense, lazy, useEffect, useState, type ComponentType } from 'react';
 import { Provider } from 'urql';
 import { makeClient } from './client';
 import { LoginPage } from './login';
@@ -8,16 +8,18 @@ import { DomainsPage } from './pages/domains';
 import { ActivityPage } from './pages/activity';
 import { EmailsPage } from './pages/emails';
 import { WebhooksPage } from './pages/webhooks';
-import { AnalyticsPage } from './pages/analytics';
 import { TemplatesPage } from './pages/templates';
 import { SuppressionsPage } from './pages/suppressions';
 import { TokensPage } from './pages/tokens';
 import { SmtpUsersPage } from './pages/smtp-users';
 import { UsersPage } from './pages/users';
 import { VerificationPage } from './pages/verification';
-import { MonitorsPage } from './pages/monitors';
 import { SmsPage, useHasSmsNumbers } from './pages/sms';
 import { AccountPage } from './pages/account';
+
+// The two pages that draw charts load chart.js with them, on first visit.
+const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
+const MonitorsPage = lazy(() => import('./pages/monitors').then((m) => ({ default: m.MonitorsPage })));
 
 interface Section {
   path: string;
@@ -84,7 +86,7 @@ function Shell({ onOut }: { onOut: () => void }) {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        {Page ? <Page key={current.path} rest={rest} /> : <p>Your role has no pages in the console.</p>}
+        <Suspense fallback={<p>Loading…</p>}>{Page ? <Page key={current.path} rest={rest} /> : <p>Your role has no pages in the console.</p>}</Suspense>
       </main>
     </div>
   );
