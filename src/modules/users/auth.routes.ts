@@ -68,8 +68,10 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
     if (invalid) return reply.status(422).send(invalid);
     const key = `${str(body.email).trim().toLowerCase()}|${req.ip}`;
     const wait = limiter.blockedFor(key);
-    if (wait) logins.inc({ outcome: 'throttled' });
-    if (wait) return reply.status(429).header('retry-after', String(wait)).send({ message: 'Too many failed logins; try again later.' });
+    if (wait) {
+      logins.inc({ outcome: 'throttled' });
+      return reply.status(429).header('retry-after', String(wait)).send({ message: 'Too many failed logins; try again later.' });
+    }
     const outcome = await login().login({
       email: str(body.email),
       password: str(body.password),
