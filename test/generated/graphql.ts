@@ -1871,7 +1871,7 @@ export type QueryAnalytics_DateArgs = {
   group_by?: Scalars['String']['input'];
   recipient_id?: InputMaybe<Array<Scalars['String']['input']>>;
   tags?: InputMaybe<Array<Scalars['String']['input']>>;
-  timezone?: Scalars['String']['input'];
+  timezone?: InputMaybe<Scalars['String']['input']>;
 };
 
 

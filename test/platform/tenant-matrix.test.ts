@@ -195,6 +195,7 @@ const VALID: Record<string, (actor?: Actor) => Record<string, unknown>> = {
   verify_email_async: () => ({ email: 'crossing@example.org' }),
   create_email_verification_list: () => ({ name: 'crossing', emails: ['crossing@example.org'] }),
   email_verification_list: () => ({ detailed: false }),
+  add_email_verification_list_emails: () => ({ emails: ['crossing@example.org'] }),
   create_blocklist_monitor: () => ({ name: 'crossing' }),
   update_blocklist_monitor: () => ({ name: 'crossing' }),
   update_dmarc_monitor: () => ({ wanted_dmarc_record: 'v=DMARC1; p=reject' }),

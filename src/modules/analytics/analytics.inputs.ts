@@ -32,11 +32,12 @@ export class AnalyticsDateArgs extends AnalyticsArgs {
   group_by: string = 'days';
 
   @Field(() => String, {
+    nullable: true,
     defaultValue: 'UTC',
     description: 'IANA time zone (e.g. America/New_York) whose days, weeks, months and years the counts are grouped by; `date` is the unit start in it.',
   })
   @MaxLen(64)
-  timezone: string = 'UTC';
+  timezone?: string | null = 'UTC';
 
   @Field(() => [String], { description: 'The events to count (`event[]`).' })
   @EachOneOf(ANALYTICS_EVENTS)
