@@ -186,3 +186,22 @@ it('opens every page of the menu without an error', async () => {
   expect(w.problems).toEqual([]);
   await w.context.close();
 });
+
+it("shows an email's HTML in a sandboxed frame, scripts not run", async () => {
+  const domain = await seedDomain(s);
+  const sent = await s.rest('POST', '/email', {
+    body: { from: { email: `news@${domain.name}` }, to: [{ email: 'reader@example.net' }], subject: 'Framed', html: '<h2>Inside the frame</h2><p>Hello</p><script>parent.document.title = "ran"</script>', text: 'Hello' },
+  });
+  expect(sent.status).toBe(202);
+  const listed = await s.gql(`{ emails(domain_id: "${domain.id}") { id } }`);
+  const [{ id }] = listed.body.data.emails;
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/emails/${id}`);
+  await w.page.getByRole('heading', { name: 'Framed' }).waitFor();
+  const frame = w.page.locator('iframe[title="Email content"]');
+  expect(await frame.getAttribute('sandbox')).toBe('');
+  await w.page.frameLocator('iframe[title="Email content"]').getByRole('heading', { name: 'Inside the frame' }).waitFor();
+  expect(await w.page.title()).toBe('Postbox console');
+  await w.context.close();
+});

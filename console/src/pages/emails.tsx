@@ -31,7 +31,8 @@ const Email = graphql(`
       tags
       message_id
       interaction
-      content { html text }
+      html
+      text
       activity { id type created_at suppression_reason }
     }
   }
@@ -124,13 +125,13 @@ function EmailDetail({ id }: { id: string }) {
         <dd>{email.tags?.join(', ') || '—'}</dd>
       </dl>
       <h2>Content</h2>
-      {email.content?.html ? (
+      {email.html ? (
         // sandbox="" : no scripts, no forms, no navigation, its own opaque origin.
-        <iframe className="preview" title="Email content" sandbox="" srcDoc={email.content.html} />
-      ) : email.content?.text ? (
-        <pre className="text">{email.content.text}</pre>
+        <iframe className="preview" title="Email content" sandbox="" srcDoc={email.html} />
+      ) : email.text ? (
+        <pre className="text">{email.text}</pre>
       ) : (
-        <p className="muted">The content is not kept for this email.</p>
+        <p className="muted">The content is not kept for this email (the domain&apos;s Keep content setting is off).</p>
       )}
       <h2>Events</h2>
       <ol className="timeline">
