@@ -28,6 +28,11 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY rest-mapping ./rest-mapping
 RUN npm run build && rm -f dist/*.tsbuildinfo
+# The console (console/dist): static files the api role serves at /, built from the dev dependencies.
+COPY codegen.yml ./
+COPY schema ./schema
+COPY console ./console
+RUN npm run console:build
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -42,6 +47,7 @@ WORKDIR /app
 RUN mkdir -p /data && chown node:node /data
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/console/dist ./console/dist
 COPY package.json ./
 USER node
 EXPOSE 3000 2525

@@ -64,9 +64,14 @@ export async function signIn(page: Page, s: TestServer, email: string, password:
   await page.getByRole('navigation', { name: 'Console' }).waitFor();
 }
 
+/**
+ * Where a test run keeps its screenshots: docs/ (the README's pictures) when CONSOLE_SCREENSHOTS=docs,
+ * else the git-ignored .data/screenshots, so that `npm test` leaves the working tree clean.
+ */
 export function screenshotPath(name: string): string {
   // Jest runs from the project root.
-  return path.resolve('docs', `console-${name}.png`);
+  const dir = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs' : path.join('.data', 'screenshots');
+  return path.resolve(dir, `console-${name}.png`);
 }
 
 /** Decodes quoted-printable soft breaks and escapes, enough to read a link out of a raw message. */
