@@ -32,6 +32,7 @@ import { Migration20261125200500_totp_last_step } from './Migration2026112520050
 import { Migration20261125210000_retention } from './Migration20261125210000_retention.js';
 import { Migration20261125220000_track_content } from './Migration20261125220000_track_content.js';
 import { Migration20261125230000_template_translations } from './Migration20261125230000_template_translations.js';
+import { Migration20261125233000_bulk_domains } from './Migration20261125233000_bulk_domains.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -68,4 +69,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125210000_retention', class: Migration20261125210000_retention },
   { name: 'Migration20261125220000_track_content', class: Migration20261125220000_track_content },
   { name: 'Migration20261125230000_template_translations', class: Migration20261125230000_template_translations },
+  { name: 'Migration20261125233000_bulk_domains', class: Migration20261125233000_bulk_domains },
 ];

@@ -3,6 +3,7 @@ import type { Ctx } from '../../graphql/context.js';
 import { ActivityService } from './activity.service.js';
 import { ActivityEntry } from './activity.type.js';
 import { errors } from '../../core/errors.js';
+import { domainsOf } from '../../core/actor.js';
 import { activityTopic, type ActivityNotice } from './activity.notice.js';
 
 
@@ -22,7 +23,8 @@ export class ActivityStreamResolver {
     filter: ({ payload, args, context }) => {
       const auth = (context as Ctx).auth;
       const notice = payload as ActivityNotice;
-      return notice.domain_id === args.domain_id && (!auth?.domainId || auth.domainId === notice.domain_id);
+      const own = auth ? domainsOf(auth) : null;
+      return notice.domain_id === args.domain_id && (!own || own.includes(notice.domain_id));
     },
   })
   async activity_stream(

@@ -106,6 +106,8 @@ const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.create
 export interface ActivityFilter {
   accountId: string;
   domainId?: string | null;
+  /** The domains a limited caller reaches (one or several); unset or null: all of the account's. */
+  domainIds?: readonly string[] | null;
   ids?: string[];
   from?: Date;
   /** Exclusive. */
@@ -119,6 +121,7 @@ function where(f: ActivityFilter): Where {
   const w = new Where();
   if (f.ids) w.add('a.id = any(?::text[])', textArray(f.ids));
   if (f.domainId) w.add('a.domain_id = ?', f.domainId);
+  if (f.domainIds) w.add('a.domain_id = any(?::text[])', textArray(f.domainIds));
   w.add('a.account_id = ?', f.accountId);
   if (f.from) w.add('a.created_at >= ?', f.from);
   if (f.before) w.add('a.created_at < ?', f.before);

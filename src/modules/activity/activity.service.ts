@@ -7,7 +7,7 @@ import { ownedDomainId } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
 import type { ActivityListArgs } from './activity.inputs.js';
 import type { ActivityEntry, ActivityPage } from './activity.type.js';
-import { assertDomainAccess, type Actor } from '../../core/actor.js';
+import { assertDomainAccess, domainsOf, type Actor } from '../../core/actor.js';
 import { errors, label, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
 
@@ -95,7 +95,7 @@ export class ActivityService {
   async byIds(auth: Actor, ids: string[]): Promise<ActivityEntry[]> {
     if (!ids.length) return [];
     const hidden = (await this.isFree(auth, true)) ? PAID_TYPES : [];
-    const rows = await this.repo.inOrder({ accountId: auth.accountId, ids, domainId: auth.domainId, hidden });
+    const rows = await this.repo.inOrder({ accountId: auth.accountId, ids, domainIds: domainsOf(auth), hidden });
     return rows.map(toEntry);
   }
 

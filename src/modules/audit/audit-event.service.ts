@@ -4,7 +4,7 @@ import { parseInstant } from '../../lib/instant.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditEvent } from './audit-event.entity.js';
 import type { AuditEventListArgs } from './audit-event.inputs.js';
-import { type Actor } from '../../core/actor.js';
+import { type Actor, domainsOf } from '../../core/actor.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
 import { FieldErrorBag } from '../../core/errors.js';
 
@@ -54,10 +54,11 @@ export class AuditEventService {
    * account-wide ones, for a domain-limited token): their id and name are not shown to it.
    */
   private async unseenActors(auth: Actor, rows: AuditEvent[]): Promise<ReadonlySet<string>> {
-    if (!auth.domainId) return new Set();
+    const own = domainsOf(auth);
+    if (!own) return new Set();
     const ids = [...new Set(rows.filter((r) => r.actor_type === 'token' && r.actor_id).map((r) => r.actor_id!))];
     if (!ids.length) return new Set();
-    const visible = await new AuditRepository(this.em).visibleTokenIds(auth.accountId, auth.domainId, ids);
+    const visible = await new AuditRepository(this.em).visibleTokenIds(auth.accountId, own, ids);
     return new Set(ids.filter((id) => !visible.has(id)));
   }
 }

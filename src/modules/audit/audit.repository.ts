@@ -4,11 +4,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export class AuditRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** Of these token ids, those of the account's tokens limited to this domain: the actors a domain-limited caller may see named. */
-  async visibleTokenIds(accountId: string, domainId: string, ids: string[]): Promise<Set<string>> {
+  /** Of these token ids, those of the account's tokens limited to one of these domains: the actors a domain-limited caller may see named. */
+  async visibleTokenIds(accountId: string, domainIds: readonly string[], ids: string[]): Promise<Set<string>> {
     const rows = await this.em.execute<{ id: string }[]>(
-      `select id from api_tokens where account_id = ? and domain_id = ? and id in (${ids.map(() => '?').join(', ')})`,
-      [accountId, domainId, ...ids],
+      `select id from api_tokens where account_id = ? and domain_id in (${domainIds.map(() => '?').join(', ')}) and id in (${ids.map(() => '?').join(', ')})`,
+      [accountId, ...domainIds, ...ids],
     );
     return new Set(rows.map((t) => t.id));
   }

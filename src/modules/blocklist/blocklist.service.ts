@@ -13,7 +13,7 @@ import { compareIps, parseAddress, type ParsedAddress } from './blocklist.addres
 import { BlocklistHit, BlocklistMonitor, type MonitorForward } from './blocklist.entity.js';
 import type { CreateMonitorArgs, MonitorListArgs, UpdateMonitorArgs } from './blocklist.inputs.js';
 import { blocklistInitialCheckJob } from './blocklist.job.js';
-import { type Actor } from '../../core/actor.js';
+import { type Actor, domainsOf } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
 type Services = Pick<AppServices, 'boss' | 'config'>;
@@ -27,7 +27,7 @@ export interface MonitorDetail {
 }
 
 const CHILD_MESSAGE = 'A monitor of an IP range is changed through the range itself.';
-const DOMAIN_TOKEN_MESSAGE = 'This token is limited to a domain; it can only monitor that domain.';
+const DOMAIN_TOKEN_MESSAGE = 'This caller is limited to some domains; it can only monitor those domains.';
 
 export class BlocklistService {
   constructor(
@@ -35,22 +35,26 @@ export class BlocklistService {
     private readonly services: Services,
   ) {}
 
-  /** A domain-limited token reaches only the monitor of its own domain's name. */
-  private async tokenDomainName(auth: Actor): Promise<string | null> {
-    if (!auth.domainId) return null;
-    const domain = await this.em.findOne(Domain, { id: auth.domainId, account: auth.accountId });
-    return domain?.name ?? '';
+  /**
+   * A domain-limited caller (a token's one domain, a user's one or several) reaches only the
+   * monitors of its own domains' names; null for the whole account.
+   */
+  private async reachableNames(auth: Actor): Promise<string[] | null> {
+    const own = domainsOf(auth);
+    if (!own) return null;
+    const domains = await this.em.find(Domain, { id: { $in: [...own] }, account: auth.accountId });
+    return domains.map((d) => d.name);
   }
 
   private async assertReach(auth: Actor, monitor: BlocklistMonitor): Promise<void> {
-    const name = await this.tokenDomainName(auth);
-    if (name !== null && (monitor.type !== 'domain' || monitor.address !== name)) throw errors.forbidden(DOMAIN_TOKEN_MESSAGE);
+    const names = await this.reachableNames(auth);
+    if (names !== null && (monitor.type !== 'domain' || !names.includes(monitor.address))) throw errors.forbidden(DOMAIN_TOKEN_MESSAGE);
   }
 
   async list(auth: Actor, args: MonitorListArgs): Promise<BlocklistMonitor[]> {
     const where: Record<string, unknown> = { account: auth.accountId, parent: null };
-    const domainName = await this.tokenDomainName(auth);
-    if (domainName !== null) Object.assign(where, { type: 'domain', address: domainName });
+    const names = await this.reachableNames(auth);
+    if (names !== null) Object.assign(where, { type: 'domain', address: { $in: names } });
     if (args.query) {
       const like = `%${args.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       where.$or = [{ name: { $ilike: like } }, { address: { $ilike: like } }];
@@ -87,8 +91,8 @@ export class BlocklistService {
     bag.throwIfAny();
     const parsed = result as ParsedAddress;
 
-    const domainName = await this.tokenDomainName(auth);
-    if (domainName !== null && (parsed.kind !== 'domain' || parsed.address !== domainName)) throw errors.forbidden(DOMAIN_TOKEN_MESSAGE);
+    const names = await this.reachableNames(auth);
+    if (names !== null && (parsed.kind !== 'domain' || !names.includes(parsed.address))) throw errors.forbidden(DOMAIN_TOKEN_MESSAGE);
     if (parsed.kind === 'domain') {
       const domain = await this.em.findOne(Domain, { name: parsed.address, account: auth.accountId, is_verified: true });
       if (!domain) bag.add('address', 'The address must be a verified sending domain of the account.');

@@ -16,6 +16,10 @@ export class BulkEmail extends BaseEntity {
   @Property({ type: 'string', length: 32, nullable: true })
   token_domain_id: string | null = null;
 
+  /** The several domains a console user was limited to when it was sent (token_domain_id is null then), applied again by the job. */
+  @Property({ type: 'text[]', nullable: true })
+  token_domain_ids: string[] | null = null;
+
   @Property({ type: 'string', length: 20 })
   state: Opt<BulkState> = 'queued';
 

@@ -5,6 +5,7 @@ import { findOwned } from '../../db/scoped.js';
 import { BulkEmail } from './bulk-email.entity.js';
 import { acceptBulk, bulkEventData } from './bulk.service.js';
 import { errors } from '../../core/errors.js';
+import { domainsOf } from '../../core/actor.js';
 
 @ObjectType('BulkEmailAccepted')
 class BulkEmailAccepted {
@@ -68,7 +69,10 @@ export class BulkResolver {
   async bulk_email(@Context() ctx: Ctx, @Arg('bulk_email_id', () => ID) bulk_email_id: string): Promise<BulkEmailType> {
     const auth = caller(ctx);
     const bulk = await findOwned(ctx.em, BulkEmail, auth, { id: bulk_email_id });
-    if (auth.domainId && bulk.token_domain_id !== auth.domainId) throw errors.notFound();
+    // A domain-limited caller sees the bulk sends made within its domains only.
+    const own = domainsOf(auth);
+    const made = bulk.token_domain_id ? [bulk.token_domain_id] : bulk.token_domain_ids;
+    if (own && (!made?.length || made.some((id) => !own.includes(id)))) throw errors.notFound();
     return toBulk(bulk);
   }
 }

@@ -45,6 +45,7 @@ export async function acceptBulk(services: AppServices, em: EntityManager, auth:
     id: newId(24),
     account: auth.accountId,
     token_domain_id: auth.domainId,
+    token_domain_ids: auth.domainIds?.length ? [...auth.domainIds] : null,
     payload: items,
     total_recipients_count: emails.reduce<number>((n, e) => n + (Array.isArray((e as { to?: unknown })?.to) ? (e as { to: unknown[] }).to.length : 0), 0),
   });
@@ -62,8 +63,14 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
   if (!bulk || bulk.state === 'completed') return;
   const items = (bulk.payload ?? []) as Item[];
   // The job acts for the account as the request's token did: sending only (the scope the bulk
-  // route required), within the token's domain when it had one.
-  const auth: Actor = { accountId: bulk.account.id, tokenId: 'bulk', scopes: new Set(['email_full']), domainId: bulk.token_domain_id };
+  // route required), within the token's domain when it had one (or the user's several domains).
+  const auth: Actor = {
+    accountId: bulk.account.id,
+    tokenId: 'bulk',
+    scopes: new Set(['email_full']),
+    domainId: bulk.token_domain_id,
+    domainIds: bulk.token_domain_ids,
+  };
   bulk.state = 'processing';
   await em.flush();
   for (let i = bulk.processed_count; i < items.length; i++) {

@@ -10,10 +10,10 @@ export type DomainListRow = Pick<
   'id' | 'name' | 'dkim' | 'spf' | 'tracking' | 'is_verified' | 'is_dns_active' | 'is_cname_verified' | 'settings' | 'created_at' | 'updated_at'
 >;
 
-/** The filters of the domain list: the account, a domain-limited token's domain, verified or not. */
+/** The filters of the domain list: the account, a domain-limited caller's domains (one or several), verified or not. */
 export interface DomainListFilter {
   accountId: string;
-  domainId: string | null;
+  domainIds: readonly string[] | null;
   verified: boolean | null;
 }
 
@@ -25,12 +25,12 @@ const LIST_SQL = `with page as (
     select id, name, dkim, spf, tracking, is_verified, is_dns_active, is_cname_verified, settings, created_at, updated_at,
       count(*) over () as total
     from domains
-    where account_id = $1 and ($2::varchar is null or id = $2) and ($3::boolean is null or is_verified = $3)
+    where account_id = $1 and ($2::varchar[] is null or id = any($2)) and ($3::boolean is null or is_verified = $3)
     order by created_at desc, id desc limit $4 offset $5)
   select page.*, (select count(*) from messages m where m.domain_id = page.id and m.status = any($6::text[]))::int as not_queued
   from page order by created_at desc, id desc`;
 const COUNT_SQL = `select count(*)::int as n from domains
-  where account_id = $1 and ($2::varchar is null or id = $2) and ($3::boolean is null or is_verified = $3)`;
+  where account_id = $1 and ($2::varchar[] is null or id = any($2)) and ($3::boolean is null or is_verified = $3)`;
 
 /**
  * A message is "not queued" while it is accepted but not yet handed to delivery: `paused` (held
@@ -48,7 +48,7 @@ export class DomainRepository {
 
   /** One page of the list, newest first, with the total and each domain's not-queued count. */
   async listPage(filter: DomainListFilter, limit: number, offset: number): Promise<{ rows: (DomainListRow & { not_queued: number })[]; total: number }> {
-    const where = [filter.accountId, filter.domainId, filter.verified];
+    const where = [filter.accountId, filter.domainIds, filter.verified];
     const rows = await preparedRows<DomainListRow & { not_queued: number; total: string }>(this.em, 'domains.list', LIST_SQL, [...where, limit, offset, NOT_QUEUED]);
     // A page past the end has no row to carry the total: only then is it counted on its own.
     const total = rows.length ? Number(rows[0].total) : offset ? (await preparedRows<{ n: number }>(this.em, 'domains.count', COUNT_SQL, where))[0].n : 0;

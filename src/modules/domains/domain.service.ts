@@ -12,7 +12,7 @@ import { domainSendingResumed } from './domain.events.js';
 import type { CreateDomainArgs, DomainListArgs, DomainSettingsArgs } from './domain.inputs.js';
 import { DomainRepository, type DomainListRow } from './domain.repository.js';
 import { takenIfDuplicate } from '../../db/unique.js';
-import { type Actor } from '../../core/actor.js';
+import { type Actor, assertDomainAccess, domainsOf, isDomainLimited } from '../../core/actor.js';
 import { errors, msg } from '../../core/errors.js';
 import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
@@ -89,7 +89,7 @@ export class DomainService {
 
   async list(auth: Actor, args: DomainListArgs): Promise<CountedPage> {
     const { rows, total } = await new DomainRepository(this.em).listPage(
-      { accountId: auth.accountId, domainId: auth.domainId, verified: args.verified ?? null },
+      { accountId: auth.accountId, domainIds: domainsOf(auth), verified: args.verified ?? null },
       args.limit,
       offsetOf(args),
     );
@@ -98,12 +98,13 @@ export class DomainService {
 
   async get(auth: Actor, id: string): Promise<Domain> {
     const domain = await findOwned(this.em, Domain, auth, { id });
-    if (auth.domainId && auth.domainId !== domain.id) throw errors.forbidden('This token is limited to another domain.');
+    assertDomainAccess(auth, domain.id);
     return domain;
   }
 
   async create(auth: Actor, args: CreateDomainArgs): Promise<Domain> {
-    if (auth.domainId) throw errors.forbidden('This token is limited to one domain.');
+    // A caller limited to some domains (a token's one, a user's one or several) adds none.
+    if (isDomainLimited(auth)) throw errors.forbidden(auth.domainId ? 'This token is limited to one domain.' : 'This user is limited to some domains.');
     const name = args.name.trim();
     if (name !== name.toLowerCase()) throw errors.invalid('name', 'The name must be lowercase.');
     if (!DOMAIN_NAME.test(name)) throw errors.invalid('name', 'The name must be a valid domain name.');

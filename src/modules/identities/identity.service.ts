@@ -1,6 +1,6 @@
 import { QueryOrder, type FilterObject } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findOwned } from '../../db/scoped.js';
+import { findOwned, visibleTo } from '../../db/scoped.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { enqueue } from '../../jobs/boss.js';
 import type { AppServices } from '../../services.js';
@@ -41,8 +41,7 @@ export class IdentityService {
   ) {}
 
   async list(auth: Actor, args: IdentityListArgs): Promise<SenderIdentity[]> {
-    const where: FilterObject<SenderIdentity> = { account: auth.accountId };
-    if (auth.domainId) where.domain = auth.domainId;
+    const where = visibleTo(auth) as FilterObject<SenderIdentity>;
     if (args.domain_id) {
       const domain = await this.em.findOne(Domain, { id: args.domain_id, account: auth.accountId });
       if (!domain) throw errors.notFound();

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ownedDomainId } from '../../db/scoped.js';
+import { ownedDomainId, visibleTo } from '../../db/scoped.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Recipient } from '../recipients/recipient.entity.js';
@@ -9,7 +9,7 @@ import { SuppressionRepository } from './suppression.repository.js';
 import { holdEvent } from './suppression.events.js';
 import { reasonsFor, type SuppressionReason } from './suppression.matcher.js';
 import { checkPatterns, holdUntil, MANUAL_REASON, normalEmails } from './suppression.rules.js';
-import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { type Actor, assertDomainAccess, isDomainLimited } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
 
@@ -23,15 +23,11 @@ export class SuppressionService {
     return reasonsFor(this.em, accountId, domainId, emails);
   }
 
-  /** Newest first. A domain-limited token sees its own domain's entries only. */
+  /** Newest first. A domain-limited caller sees its own domains' entries only. */
   async list(auth: Actor, list: SuppressionList, args: ListArgs): Promise<Suppression[]> {
-    const where: Record<string, unknown> = { account: auth.accountId, list };
-    if (args.domain_id) {
-      where.domain = await ownedDomainId(this.em, auth, args.domain_id);
-    } else if (auth.domainId) {
-      // Account-wide blocklist entries (no domain) are outside a domain-limited token's reach.
-      where.domain = auth.domainId;
-    }
+    // Account-wide blocklist entries (no domain) are outside a domain-limited caller's reach.
+    const where: Record<string, unknown> = { ...visibleTo(auth), list };
+    if (args.domain_id) where.domain = await ownedDomainId(this.em, auth, args.domain_id);
     return this.em.find(Suppression, where, {
       populate: ['domain', 'recipient'],
       orderBy: { created_at: 'desc', id: 'desc' },
@@ -142,7 +138,7 @@ export class SuppressionService {
 
   private assertReach(auth: Actor, domain: Domain | null): void {
     if (domain) assertDomainAccess(auth, domain.id);
-    else if (auth.domainId) throw errors.forbidden('This token is limited to a domain; account-wide entries are out of its reach.');
+    else if (isDomainLimited(auth)) throw errors.forbidden('This caller is limited to some domains; account-wide entries are out of its reach.');
   }
 
   /** Finds or creates the recipient of each address; a deleted one comes back. */

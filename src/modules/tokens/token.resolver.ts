@@ -5,6 +5,7 @@ import { TokenService, tokenTopic, type TokenEventPayload } from './token.servic
 import { toToken } from './token.mapper.js';
 import { CreatedToken, Token, TokenEvent, TokenPage, Whoami, toCreatedToken } from './token.type.js';
 import { errors } from '../../core/errors.js';
+import { domainsOf } from '../../core/actor.js';
 
 const svc = (ctx: Ctx) => new TokenService(ctx.em, ctx.services);
 
@@ -72,7 +73,9 @@ export class TokenResolver {
     // A domain-limited token hears only about tokens of its domain, as its token list shows.
     filter: ({ payload, context }) => {
       const auth = (context as Ctx).auth;
-      return !auth?.domainId || (payload as TokenEventPayload).domain_id === auth.domainId;
+      const own = auth ? domainsOf(auth) : null;
+      const domainId = (payload as TokenEventPayload).domain_id;
+      return !own || (!!domainId && own.includes(domainId));
     },
   })
   token_events(@Root() event: TokenEventPayload): TokenEvent {

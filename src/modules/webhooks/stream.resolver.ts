@@ -3,6 +3,7 @@ import type { Ctx } from '../../graphql/context.js';
 import { WebhookLogEntry } from './log.type.js';
 import { attemptTopic, type AttemptNotice } from './log.notice.js';
 import { errors } from '../../core/errors.js';
+import { domainsOf } from '../../core/actor.js';
 
 @Resolver()
 export class WebhookStreamResolver {
@@ -20,7 +21,8 @@ export class WebhookStreamResolver {
       const notice = payload as AttemptNotice;
       // Email webhooks only (they always have a domain): SMS webhooks are for sms_* scopes.
       if (notice.webhook_id !== args.webhook_id || notice.domain_id === null) return false;
-      return !auth?.domainId || auth.domainId === notice.domain_id;
+      const own = auth ? domainsOf(auth) : null;
+      return !own || own.includes(notice.domain_id);
     },
   })
   webhook_deliveries(@Root() notice: AttemptNotice, @Arg('webhook_id', () => ID) _webhook_id: string): WebhookLogEntry {
