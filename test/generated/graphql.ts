@@ -2663,11 +2663,17 @@ export type Template = {
   created_at: Scalars['IsoTimestamp']['output'];
   description?: Maybe<Scalars['String']['output']>;
   domain?: Maybe<TemplateDomain>;
+  /** The HTML content (Liquid). GraphQL only. */
+  html: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   image_path?: Maybe<Scalars['String']['output']>;
   name: Scalars['String']['output'];
+  /** The default subject a send may leave out. GraphQL only. */
+  subject?: Maybe<Scalars['String']['output']>;
   tags: Array<Scalars['String']['output']>;
   template_stats: TemplateStats;
+  /** The plain-text content (Liquid). GraphQL only. */
+  text: Scalars['String']['output'];
   /** html */
   type: Scalars['String']['output'];
   updated_at: Scalars['IsoTimestamp']['output'];

@@ -23,6 +23,19 @@ afterAll(async () => {
 const codeOf = (res: { body: { errors?: any } }) => res.body.errors?.[0]?.extensions?.code;
 
 describe('GraphQL templates', () => {
+  it('hands the stored content back to editors on GraphQL only; /v1 keeps SPEC.md\'s shape', async () => {
+    const created = await s.rest('POST', '/templates', {
+      body: { name: 'Editable', subject: 'Hi {{ name }}', html: '<p>{% for l in lines %}{{ l.sku }}{% endfor %}</p>', text: 'Plain {{ name }}' },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const one = await s.gql(`query($id: ID!) { template(template_id: $id) { subject html text } }`, { id });
+    expect(one.body.data.template).toEqual({ subject: 'Hi {{ name }}', html: '<p>{% for l in lines %}{{ l.sku }}{% endfor %}</p>', text: 'Plain {{ name }}' });
+    const rest = await s.rest('GET', `/templates/${id}`);
+    expect(rest.status).toBe(200);
+    for (const key of ['subject', 'html', 'text']) expect(rest.body.data).not.toHaveProperty(key);
+  });
+
   it('create, read, list, update and delete, in the same shapes as /v1', async () => {
     const domain = await seedDomain(s);
     const cat = (await s.gql(CreateTemplateCategoryDocument, { name: 'Gql' })).body.data!.create_template_category;

@@ -48,7 +48,7 @@ type Documents = {
     "mutation ConsoleDelUnsub($d: ID!, $ids: [ID!]) { delete_unsubscribes(domain_id: $d, ids: $ids) }": typeof types.ConsoleDelUnsubDocument,
     "mutation ConsoleDelHold($d: ID!, $ids: [ID!]) { delete_on_hold_list(domain_id: $d, ids: $ids) }": typeof types.ConsoleDelHoldDocument,
     "mutation ConsoleDelBlock($d: ID!, $ids: [ID!]) { delete_from_blocklist(domain_id: $d, ids: $ids) }": typeof types.ConsoleDelBlockDocument,
-    "\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables domain { id name } }\n  }\n": typeof types.ConsoleTemplateDocument,
+    "\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables subject html text domain { id name } }\n  }\n": typeof types.ConsoleTemplateDocument,
     "\n  mutation ConsoleCreateTemplate($name: String!, $subject: String, $html: String!, $text: String, $auto: Boolean) {\n    create_template(name: $name, subject: $subject, html: $html, text: $text, auto_generate: $auto) { id }\n  }\n": typeof types.ConsoleCreateTemplateDocument,
     "\n  mutation ConsoleUpdateTemplate($id: ID!, $name: String, $subject: String, $html: String, $text: String) {\n    update_template(template_id: $id, name: $name, subject: $subject, html: $html, text: $text) { id name variables }\n  }\n": typeof types.ConsoleUpdateTemplateDocument,
     "\n  query ConsoleTemplates {\n    templates(limit: 100, page: 1) {\n      data { id name tags updated_at variables }\n    }\n  }\n": typeof types.ConsoleTemplatesDocument,
@@ -111,7 +111,7 @@ const documents: Documents = {
     "mutation ConsoleDelUnsub($d: ID!, $ids: [ID!]) { delete_unsubscribes(domain_id: $d, ids: $ids) }": types.ConsoleDelUnsubDocument,
     "mutation ConsoleDelHold($d: ID!, $ids: [ID!]) { delete_on_hold_list(domain_id: $d, ids: $ids) }": types.ConsoleDelHoldDocument,
     "mutation ConsoleDelBlock($d: ID!, $ids: [ID!]) { delete_from_blocklist(domain_id: $d, ids: $ids) }": types.ConsoleDelBlockDocument,
-    "\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables domain { id name } }\n  }\n": types.ConsoleTemplateDocument,
+    "\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables subject html text domain { id name } }\n  }\n": types.ConsoleTemplateDocument,
     "\n  mutation ConsoleCreateTemplate($name: String!, $subject: String, $html: String!, $text: String, $auto: Boolean) {\n    create_template(name: $name, subject: $subject, html: $html, text: $text, auto_generate: $auto) { id }\n  }\n": types.ConsoleCreateTemplateDocument,
     "\n  mutation ConsoleUpdateTemplate($id: ID!, $name: String, $subject: String, $html: String, $text: String) {\n    update_template(template_id: $id, name: $name, subject: $subject, html: $html, text: $text) { id name variables }\n  }\n": types.ConsoleUpdateTemplateDocument,
     "\n  query ConsoleTemplates {\n    templates(limit: 100, page: 1) {\n      data { id name tags updated_at variables }\n    }\n  }\n": types.ConsoleTemplatesDocument,
@@ -293,7 +293,7 @@ export function graphql(source: "mutation ConsoleDelBlock($d: ID!, $ids: [ID!]) 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables domain { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables domain { id name } }\n  }\n"];
+export function graphql(source: "\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables subject html text domain { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleTemplate($id: ID!) {\n    template(template_id: $id) { id name tags variables subject html text domain { id name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

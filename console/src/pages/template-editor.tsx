@@ -1,11 +1,12 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Liquid } from 'liquidjs';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { ErrorNote, Notice, PageTitle, go } from '../ui';
 
 const Template = graphql(`
   query ConsoleTemplate($id: ID!) {
-    template(template_id: $id) { id name tags variables domain { id name } }
+    template(template_id: $id) { id name tags variables subject html text domain { id name } }
   }
 `);
 
@@ -21,18 +22,30 @@ const Update = graphql(`
   }
 `);
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*(?:\|[^}]*)?\}\}/g;
+// The server's engine (liquidjs) in the browser, for the preview and its error line; the server
+// still cleans HTML values and enforces its limits when it renders for real.
+const liquid = new Liquid({ ownPropertyOnly: true, templates: {} });
 
-/** The `{{ name }}` placeholders of a text, in order of first use. */
+/** The variables the texts read, as the engine sees them (what the server lists as `variables`). */
 function variablesOf(...texts: string[]): string[] {
   const names = new Set<string>();
-  for (const t of texts) for (const m of t.matchAll(PLACEHOLDER)) names.add(m[1]);
+  for (const t of texts) {
+    try {
+      for (const name of liquid.globalVariablesSync(t)) if (name !== 'unsubscribe') names.add(name);
+    } catch {
+      // A syntax error: the preview says where.
+    }
+  }
   return [...names];
 }
 
-/** A preview only: the server renders Liquid in full; here placeholders take the sample values. */
-function fill(text: string, values: Record<string, string>): string {
-  return text.replace(PLACEHOLDER, (_all, name: string) => values[name] ?? '');
+/** A text rendered with the sample values, or the engine's error (with its line). */
+function render(text: string, values: Record<string, string>): { out: string; error: string | null } {
+  try {
+    return { out: liquid.parseAndRenderSync(text, values), error: null };
+  } catch (e) {
+    return { out: '', error: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 export function TemplateEditor({ id }: { id: string | null }) {
@@ -47,6 +60,16 @@ export function TemplateEditor({ id }: { id: string | null }) {
   const [saved, setSaved] = useState(false);
   const shownName = name ?? data?.template.name ?? '';
   const variables = useMemo(() => variablesOf(subject, html, text), [subject, html, text]);
+  const shownSubject = useMemo(() => render(subject, samples), [subject, samples]);
+  const shownHtml = useMemo(() => render(html, samples), [html, samples]);
+  // The stored content, once, when it arrives: the fields are then edited in place.
+  const loaded = data?.template;
+  useEffect(() => {
+    if (!loaded) return;
+    setSubject(loaded.subject ?? '');
+    setHtml(loaded.html);
+    setText(loaded.text);
+  }, [loaded?.id]);
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -57,8 +80,7 @@ export function TemplateEditor({ id }: { id: string | null }) {
       if (res.data) go(`templates/${res.data.create_template.id}`);
       return;
     }
-    // The API does not hand stored content back: empty fields leave the stored content as it is.
-    const res = await update({ id, name: shownName || null, subject: subject || null, html: html || null, text: text || null });
+    const res = await update({ id, name: shownName || null, subject: subject || null, html, text: text || null });
     setSaved(!res.error);
   }
 
@@ -75,15 +97,15 @@ export function TemplateEditor({ id }: { id: string | null }) {
           </label>
           <label>
             Subject
-            <input value={subject} onChange={(e) => setSubject(e.target.value)} placeholder={id ? 'unchanged' : ''} />
+            <input value={subject} onChange={(e) => setSubject(e.target.value)} />
           </label>
           <label>
             HTML
-            <textarea rows={12} value={html} onChange={(e) => setHtml(e.target.value)} placeholder={id ? 'unchanged (write new HTML to replace it)' : ''} spellCheck={false} />
+            <textarea rows={12} value={html} onChange={(e) => setHtml(e.target.value)} spellCheck={false} />
           </label>
           <label>
             Text (empty: made from the HTML)
-            <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={id ? 'unchanged' : ''} />
+            <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} />
           </label>
           <button type="submit" className="primary" disabled={created.fetching || updated.fetching}>
             {id ? 'Save template' : 'Create template'}
@@ -102,10 +124,11 @@ export function TemplateEditor({ id }: { id: string | null }) {
               ))}
             </fieldset>
           ) : null}
+          <ErrorNote error={shownSubject.error ?? shownHtml.error} />
           <p>
-            <strong>{fill(subject, samples)}</strong>
+            <strong>{shownSubject.out}</strong>
           </p>
-          <iframe className="preview" title="Template preview" sandbox="" srcDoc={fill(html, samples)} />
+          <iframe className="preview" title="Template preview" sandbox="" srcDoc={shownHtml.out} />
         </section>
       </div>
     </>

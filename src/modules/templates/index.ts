@@ -9,8 +9,9 @@ export const templatesModule: ModuleManifest = {
   name: 'templates',
   entities: [TemplateCategory, Template, TemplateTranslation],
   resolvers: [TemplateResolver, TemplateTranslationResolver],
-  // SPEC.md's single template has one `category`; the full list is GraphQL's.
-  hiddenOnRest: ['Template.categories'],
+  // SPEC.md's single template has one `category` and no content; the full list and the content
+  // (for editors) are GraphQL's.
+  hiddenOnRest: ['Template.categories', 'Template.subject', 'Template.html', 'Template.text'],
   rest: [
     { name: 'Templates', description: 'Email templates.', routes: templateRoutes },
   ],

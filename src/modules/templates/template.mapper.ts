@@ -50,5 +50,8 @@ export function toTemplate(t: Template, numbers: TemplateNumbers, categories: Te
     categories: categories.map(toTemplateCategory),
     domain: nested && t.domain ? { ...toDomainRef(t.domain), totals: numbers.totals } : null,
     template_stats: numbers.template_stats,
+    subject: t.default_subject,
+    html: t.html,
+    text: t.text,
   };
 }

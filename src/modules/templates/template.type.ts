@@ -60,6 +60,12 @@ export class TemplateType extends TemplateCore {
   categories!: TemplateCategoryType[];
   @Field(() => TemplateDomain, { nullable: true }) domain!: TemplateDomain | null;
   @Field(() => TemplateStats) template_stats!: TemplateStats;
+  // The content, for editors built on GraphQL (the console). SPEC.md's template has none, so /v1
+  // leaves these out (the module's hiddenOnRest).
+  @Field(() => String, { nullable: true, description: 'The default subject a send may leave out. GraphQL only.' })
+  subject!: string | null;
+  @Field({ description: 'The HTML content (Liquid). GraphQL only.' }) html!: string;
+  @Field({ description: 'The plain-text content (Liquid). GraphQL only.' }) text!: string;
 }
 
 @ObjectType()
