@@ -2024,6 +2024,7 @@ export type QueryEmail_Verification_List_ResultsArgs = {
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
   result?: InputMaybe<Array<Scalars['String']['input']>>;
+  results?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 

@@ -1,4 +1,5 @@
 import { createAccount } from '../support/server.js';
+import { sdkFor } from '../sdk/sdk.js';
 import type { TestServer } from '../support/server.js';
 import { addCredits, credits, mailDomain, startVerificationServer, type ProbeSink } from './setup.js';
 
@@ -124,5 +125,9 @@ describe('GET /v1/email-verification/{id}/results', () => {
     expect(wrong.body).toEqual({ message: 'The given data was invalid.', errors: { 'result.1': ['The selected result.1 is invalid.'] } });
     const gql = await s.gql('query($id: ID!) { email_verification_list_results(email_verification_id: $id, result: ["failed"]) { data { address } } }', { id });
     expect(gql.body.data.email_verification_list_results.data).toHaveLength(2);
+    // The official SDK's getListResult sends its `results` option as `results[0]=…`.
+    const viaSdk = await sdkFor(s).emailVerification.getListResult(id, { results: ['syntax_error'] } as never);
+    expect(viaSdk.body.data.map((r: { address: string }) => r.address)).toEqual(bad(2));
+    expect((await results(id, '?results[0]=nope')).status).toBe(422);
   });
 });

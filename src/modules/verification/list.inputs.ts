@@ -55,6 +55,12 @@ export class VerificationListResultsArgs extends PageArgs {
   @Field(() => [String], { nullable: true, description: 'Only addresses with one of these results (`result[]`): the values of SPEC.md\'s results table.' })
   @EachOneOf(VERIFICATION_RESULTS)
   result?: string[] | null;
+
+  // The official SDK's getListResult sends its `results` option as `results[0]=valid`: the same
+  // filter under that name, so its callers are not silently handed every address.
+  @Field(() => [String], { nullable: true, description: 'The same filter as `result`, under the name the official SDK sends.' })
+  @EachOneOf(VERIFICATION_RESULTS)
+  results?: string[] | null;
 }
 
 /** `page`/`limit` apply to `emails` only when detailed; that limit is 1..100 (checked in the service). */

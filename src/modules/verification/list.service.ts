@@ -84,8 +84,9 @@ export class VerificationListService {
     return this.page(list.id, args);
   }
 
-  private async page(listId: string, args: { page: number; limit: number; result?: string[] | null }): Promise<ListResultsPage> {
-    const only = args.result?.length ? { result: { $in: args.result as VerificationResult[] } } : {};
+  private async page(listId: string, args: { page: number; limit: number; result?: string[] | null; results?: string[] | null }): Promise<ListResultsPage> {
+    const wanted = [...(args.result ?? []), ...(args.results ?? [])] as VerificationResult[];
+    const only = wanted.length ? { result: { $in: wanted } } : {};
     const rows = await this.em.find(
       EmailVerification,
       { list_id: listId, kind: LIST_ADDRESS, ...only },
