@@ -57,6 +57,56 @@ beforeAll(async () => {
   user = await loginOk(s, u.email, u.password);
 }, 180_000);
 
+/** A subscription over SSE as the session (POST /graphql/stream with the cookie and its CSRF token), read event by event. */
+async function streamAs(session: Session, query: string) {
+  const ac = new AbortController();
+  const res = await fetch(`${s.url}/graphql/stream`, {
+    method: 'POST',
+    signal: ac.signal,
+    headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query }),
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: any[] = [];
+  let buffer = '';
+  // Read all the time, not only while a test waits: what a stream must never hear is then in `events`.
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value);
+      for (let i = buffer.indexOf('\n\n'); i >= 0; i = buffer.indexOf('\n\n')) {
+        const data = buffer.slice(0, i).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
+        buffer = buffer.slice(i + 2);
+        if (data) events.push(JSON.parse(data));
+      }
+    }
+  })().catch(() => {});
+  const next = async (pred: (e: any) => boolean, ms: number): Promise<any> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const hit = events.find(pred);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no matching event in ${ms} ms; got ${JSON.stringify(events)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return {
+    events,
+    next,
+    close: () => ac.abort(),
+    /** Makes events until one is heard: the stream is live (a fixed sleep is too short under load). */
+    async live(produce: (n: number) => Promise<unknown>, heard: (e: any) => boolean) {
+      for (let n = 0; n < 20; n++) {
+        await produce(n);
+        if (await next(heard, 500).catch(() => null)) return;
+      }
+      throw new Error('the subscription never went live');
+    },
+  };
+}
+
 afterAll(async () => {
   await s?.close();
 });
@@ -142,6 +192,26 @@ describe('a user limited to domains A and B', () => {
     expect((await send(s, 'GET', `/v1/blocklist-monitoring/${made[B.id].monitor}`, { session: user })).status).toBe(200);
     expect((await send(s, 'POST', '/v1/blocklist-monitoring', { session: user, body: { address: '203.0.113.10' } })).status).toBe(403);
   });
+
+  it('hears the live activity of A, never of C, over SSE', async () => {
+    const QUERY = (d: { id: string }) => `subscription { activity(domain_id: "${d.id}") { type email { subject } } }`;
+    const items = (e: any) => (e.data?.activity ?? []) as { type: string; email: { subject: string } }[];
+    const mail = (d: { name: string }, subject: string) =>
+      s.rest('POST', '/email', { body: { from: { email: `sender@${d.name}` }, to: [{ email: `live-${tag}@example.org` }], subject, text: 'x' } });
+    const inA = await streamAs(user, QUERY(A));
+    const inC = await streamAs(user, QUERY(C));
+    try {
+      await inA.live((n) => mail(A, `probe ${n}`), (e) => items(e).length > 0);
+      await mail(C, 'not for the user');
+      // Notices go out in commit order: once A's later mail is heard, C's went by.
+      await mail(A, 'after');
+      await inA.next((e) => items(e).some((a) => a.email.subject === 'after'), 20_000);
+      expect(inC.events.flatMap(items)).toEqual([]);
+    } finally {
+      inA.close();
+      inC.close();
+    }
+  }, 60_000);
 
   it('sends a bulk within A and B only, and sees no account-wide bulk', async () => {
     expect((await send(s, 'GET', `/v1/bulk-email/${adminBulkId}`, { session: user })).status).toBe(404);
