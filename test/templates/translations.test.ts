@@ -154,6 +154,12 @@ describe('sends naming a language', () => {
     const body = unqp(got.raw);
     expect(body).toContain('<p>Hallo Jo, VIP</p>');
     expect(body).not.toContain('Hello');
+    // The email log and the activity show what was sent: the translation, not the base content.
+    const listed = await s.rest('GET', `/emails?message_id=${res.headers.get('x-message-id')}`);
+    const email = await s.rest('GET', `/email/${listed.body.data[0].id}`);
+    expect(email.body.data.html).toContain('Hallo');
+    expect(email.body.data.html).not.toContain('Hello');
+    expect(email.body.data.text).toBe('Hallo {{ name }}');
   });
 
   it('fall back to the template\'s content, with no error, when there is no translation in that language', async () => {

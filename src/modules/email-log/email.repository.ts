@@ -83,10 +83,12 @@ export class EmailLogRepository {
   /** One email of the account, null when there is none. */
   async detail(emailId: string, accountId: string): Promise<EmailDetailRow | null> {
     const [row] = await this.em.execute<EmailDetailRow[]>(
-      `select ${COLUMNS}, coalesce(m.html, t.html) as html, coalesce(m.text, t.text) as text,
+      `select ${COLUMNS}, coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
               m.content_cleared_at is not null as content_cleared, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
               r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
          from ${FROM} join recipients r on r.id = e.recipient_id left join templates t on t.id = m.template_id
+         -- What was sent: the translation in the send's language when there is one (as delivery reads it).
+         left join template_translations tr on tr.template_id = m.template_id and tr.language = m.language
         where e.id = ? and e.account_id = ?`,
       [emailId, accountId],
     );
