@@ -137,3 +137,21 @@ export function lines(text: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+/** A table's header row; `actions` adds the last column of row buttons, named for screen readers. */
+export function TableHead({ columns, actions = false }: { columns: string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c}>{c}</th>
+        ))}
+        {actions ? (
+          <th>
+            <span className="sr-only">Actions</span>
+          </th>
+        ) : null}
+      </tr>
+    </thead>
+  );
+}

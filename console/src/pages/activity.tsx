@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleActivityQuery } from '../gql/graphql';
-import { ErrorNote, PageTitle, Pager, useDomainChoice } from '../ui';
+import { ErrorNote, PageTitle, Pager, useDomainChoice, TableHead } from '../ui';
 
 export const EVENTS = ['queued', 'sent', 'delivered', 'soft_bounced', 'hard_bounced', 'deferred', 'opened', 'opened_unique', 'clicked', 'clicked_unique', 'unsubscribed', 'spam_complaints', 'survey_opened', 'survey_submitted', 'suppressed'];
 
@@ -88,14 +88,7 @@ export function ActivityPage() {
       </p>
       <ErrorNote error={error} />
       <table aria-label="Activity">
-        <thead>
-          <tr>
-            <th>When (UTC)</th>
-            <th>Event</th>
-            <th>Recipient</th>
-            <th>Subject</th>
-          </tr>
-        </thead>
+        <TableHead columns={['When (UTC)', 'Event', 'Recipient', 'Subject']} />
         <tbody>
           {rows.map((e) => (
             <tr key={e.id} data-event={e.type}>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, Notice, PageTitle, go } from '../ui';
+import { CopyButton, ErrorNote, Notice, PageTitle, go, TableHead } from '../ui';
 import { DomainSettings } from './domain-settings';
 import { TestEmail } from './test-email';
 
@@ -84,13 +84,7 @@ function DomainList() {
       <ErrorNote error={created.error ?? error} />
       {fetching && !data ? <p>Loading…</p> : null}
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Verified</th>
-            <th>Created</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Verified', 'Created']} />
         <tbody>
           {data?.domains.data.map((d) => (
             <tr key={d.id}>
@@ -145,14 +139,7 @@ function DomainDetail({ id }: { id: string }) {
       ) : null}
       <h2>DNS records</h2>
       <table className="dns">
-        <thead>
-          <tr>
-            <th>Record</th>
-            <th>Type</th>
-            <th>Host</th>
-            <th>Value</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Record', 'Type', 'Host', 'Value']} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.label}>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle } from '../ui';
+import { ErrorNote, PageTitle, TableHead } from '../ui';
 import { DmarcMonitors } from './dmarc';
 
 const Blocklist = graphql(`
@@ -49,17 +49,7 @@ export function MonitorsPage() {
       </form>
       <ErrorNote error={error ?? created.error ?? deleted.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Address</th>
-            <th>Listed</th>
-            <th>Last check</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Address', 'Listed', 'Last check']} actions />
         <tbody>
           {data?.blocklist_monitors.map((m) => (
             <tr key={m.id}>

@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle } from '../ui';
+import { ErrorNote, PageTitle, TableHead } from '../ui';
 
 const Numbers = graphql(`
   query ConsoleSmsNumbers {
@@ -37,15 +37,7 @@ export function SmsPage() {
       </ul>
       <h2>Activity</h2>
       <table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>From</th>
-            <th>To</th>
-            <th>Status</th>
-            <th>Text</th>
-          </tr>
-        </thead>
+        <TableHead columns={['When', 'From', 'To', 'Status', 'Text']} />
         <tbody>
           {activity.data?.sms_activity.map((a, i) => (
             <tr key={`${a.sms_message_id}-${a.to}-${i}`}>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, PageTitle, useDomainChoice } from '../ui';
+import { CopyButton, ErrorNote, PageTitle, useDomainChoice, TableHead } from '../ui';
 
 const Users = graphql(`
   query ConsoleSmtpUsers($domain: ID!) {
@@ -60,17 +60,7 @@ export function SmtpUsersPage() {
       </form>
       <ErrorNote error={error ?? created.error ?? toggled.error ?? deleted.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Username</th>
-            <th>Server</th>
-            <th>Last used</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Username', 'Server', 'Last used']} actions />
         <tbody>
           {data?.smtp_users.map((u) => (
             <tr key={u.id}>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, Pager, lines, useDomainChoice } from '../ui';
+import { ErrorNote, PageTitle, Pager, lines, useDomainChoice, TableHead } from '../ui';
 
 const Lists = graphql(`
   query ConsoleSuppressions($domain: ID, $page: Int!) {
@@ -98,16 +98,7 @@ export function SuppressionsPage() {
       </form>
       <ErrorNote error={error ?? added.error ?? removed.error} />
       <table aria-label={KINDS[kind].label}>
-        <thead>
-          <tr>
-            <th>Entry</th>
-            <th>Added (UTC)</th>
-            <th>Note</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Entry', 'Added (UTC)', 'Note']} actions />
         <tbody>
           {rows.map((r) => (
             <tr key={r.id}>

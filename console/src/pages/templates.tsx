@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle } from '../ui';
+import { ErrorNote, PageTitle, TableHead } from '../ui';
 import { TemplateEditor } from './template-editor';
 
 const Templates = graphql(`
@@ -31,13 +31,7 @@ function TemplateList() {
       </PageTitle>
       <ErrorNote error={error} />
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Variables</th>
-            <th>Updated (UTC)</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Variables', 'Updated (UTC)']} />
         <tbody>
           {data?.templates.data.map((t) => (
             <tr key={t.id}>

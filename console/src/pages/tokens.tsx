@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, PageTitle, Pager } from '../ui';
+import { CopyButton, ErrorNote, PageTitle, Pager, TableHead } from '../ui';
 
 export const SCOPES = [
   'email_full', 'domains_read', 'domains_full', 'activity_read', 'activity_full', 'analytics_read', 'analytics_full',
@@ -99,17 +99,7 @@ export function TokensPage() {
       </form>
       <ErrorNote error={error ?? created.error ?? changed.error ?? deleted.error} />
       <table aria-label="Tokens">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Status</th>
-            <th>Scopes</th>
-            <th>Created</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Status', 'Scopes', 'Created']} actions />
         <tbody>
           {data?.tokens_page.data.map((t) => (
             <tr key={t.id}>

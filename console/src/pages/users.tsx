@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, Notice, PageTitle } from '../ui';
+import { ErrorNote, Notice, PageTitle, TableHead } from '../ui';
 
 const ROLES = ['admin', 'manager', 'designer', 'accountant'];
 
@@ -63,17 +63,7 @@ export function UsersPage() {
       <ErrorNote error={error ?? invited.error ?? delUserState.error ?? roleState.error} />
       <h2>Users</h2>
       <table>
-        <thead>
-          <tr>
-            <th>Email</th>
-            <th>Name</th>
-            <th>Role</th>
-            <th>2FA</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Email', 'Name', 'Role', '2FA']} actions />
         <tbody>
           {data?.users.map((u) => (
             <tr key={u.id}>
@@ -99,16 +89,7 @@ export function UsersPage() {
       </table>
       <h2>Pending invites</h2>
       <table>
-        <thead>
-          <tr>
-            <th>Email</th>
-            <th>Role</th>
-            <th>Sent</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Email', 'Role', 'Sent']} actions />
         <tbody>
           {data?.invites.map((i) => (
             <tr key={i.id}>

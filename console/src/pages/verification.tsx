@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, Notice, PageTitle, lines } from '../ui';
+import { ErrorNote, Notice, PageTitle, lines, TableHead } from '../ui';
 
 const Lists = graphql(`
   query ConsoleVerificationLists {
@@ -82,18 +82,7 @@ export function VerificationPage() {
       <ErrorNote error={error ?? created.error ?? verified.error ?? single.error} />
       {verified.data ? <Notice>{verified.data.verify_email_verification_list.message}</Notice> : null}
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Addresses</th>
-            <th>Status</th>
-            <th>Valid</th>
-            <th>Not found</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Addresses', 'Status', 'Valid', 'Not found']} actions />
         <tbody>
           {data?.email_verification_lists.data.map((l) => (
             <tr key={l.id}>

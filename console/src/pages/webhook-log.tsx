@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, Notice, Pager } from '../ui';
+import { ErrorNote, Notice, Pager, TableHead } from '../ui';
 
 const Log = graphql(`
   query ConsoleWebhookLog($id: ID!, $page: Int!) {
@@ -61,14 +61,7 @@ export function WebhookLog({ id }: { id: string }) {
       <ErrorNote error={error ?? replayed.error} />
       {replayed.data ? <Notice>{replayed.data.replay_webhook.replayed} deliveries queued again.</Notice> : null}
       <table aria-label="Delivery log">
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Event</th>
-            <th>Result</th>
-            <th>Response</th>
-          </tr>
-        </thead>
+        <TableHead columns={['When', 'Event', 'Result', 'Response']} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.id} className={r.success ? 'ok' : 'failed'}>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, go, useDomainChoice } from '../ui';
+import { ErrorNote, PageTitle, go, useDomainChoice, TableHead } from '../ui';
 import { WebhookForm } from './webhook-form';
 import { WebhookLog } from './webhook-log';
 
@@ -55,14 +55,7 @@ function WebhookList() {
       </PageTitle>
       <ErrorNote error={error} />
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>URL</th>
-            <th>Enabled</th>
-            <th>Events</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'URL', 'Enabled', 'Events']} />
         <tbody>
           {data?.webhooks.data.map((w) => (
             <tr key={w.id}>
