@@ -71,10 +71,18 @@ it('delivers every accepted message exactly once across a worker killed mid-batc
   }
 
   const first = startWorker();
-  // Kill it while it holds a message in flight, after some were delivered.
-  await until(async () => sink.received.length >= 4 && sink.holding > 0, 30_000, 'the worker to be mid-batch');
+  // Kill it while it holds a message in flight, after some were delivered. The hold then grows
+  // long, so that the kill surely lands before that message's 250 even on a loaded machine (with
+  // the short hold, a slow kill could land after the 250 and before the record: the SMTP window,
+  // a duplicate this test is not about).
+  await until(async () => sink.received.length >= 4, 30_000, 'some messages delivered');
+  sink.holdMs = 10_000;
+  // A message held before the change keeps its short hold: let it end first.
+  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => sink.holding > 0 && sink.received.length < TOTAL, 30_000, 'the worker to be mid-batch');
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
+  sink.holdMs = 150;
   const deliveredBeforeKill = sink.received.length;
   expect(deliveredBeforeKill).toBeLessThan(TOTAL);
 
