@@ -640,6 +640,23 @@ export type EmailVerificationListType = {
   verification_started?: Maybe<Scalars['IsoTimestamp']['output']>;
 };
 
+/** A webhook delivery of one of the email's events (its webhook log has the requests). */
+export type EmailWebhookDelivery = {
+  __typename?: 'EmailWebhookDelivery';
+  attempts: Scalars['Int']['output'];
+  created_at: Scalars['PlainTimestamp']['output'];
+  /** The `webhook-id` header of the delivery. */
+  id: Scalars['ID']['output'];
+  /** The HTTP status of the last attempt; null before one got an answer. */
+  last_status?: Maybe<Scalars['Int']['output']>;
+  /** pending, delivered, failed or gave_up */
+  state: Scalars['String']['output'];
+  /** The event type sent. */
+  type: Scalars['String']['output'];
+  webhook_id: Scalars['ID']['output'];
+  webhook_name: Scalars['String']['output'];
+};
+
 export type HeaderInput = {
   name: Scalars['String']['input'];
   value: Scalars['String']['input'];
@@ -852,6 +869,8 @@ export type LoggedEmailDetail = {
   to_name?: Maybe<Scalars['String']['output']>;
   unsubscribed_at?: Maybe<Scalars['PlainTimestamp']['output']>;
   updated_at: Scalars['PlainTimestamp']['output'];
+  /** The webhook deliveries of its events, newest first, at most 100; null without the webhooks_full scope. */
+  webhook_deliveries?: Maybe<Array<EmailWebhookDelivery>>;
 };
 
 export type MaintenanceWindowType = {

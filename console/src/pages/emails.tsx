@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
+import type { ConsoleEmailQuery } from '../gql/graphql';
 import { ErrorNote, PageTitle, Pager, useDomainChoice } from '../ui';
 
 const STATUSES = ['queued', 'scheduled', 'paused', 'deferred', 'sent', 'delivered', 'soft_bounced', 'hard_bounced', 'suppressed', 'rejected', 'cancelled'];
@@ -34,6 +35,7 @@ const Email = graphql(`
       html
       text
       activity { id type created_at suppression_reason }
+      webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }
     }
   }
 `);
@@ -143,9 +145,48 @@ function EmailDetail({ id }: { id: string }) {
         ))}
       </ol>
       <h2>Webhook deliveries</h2>
-      <p className="muted">
-        The API does not link webhook deliveries to one email yet; see each webhook&apos;s <a href="#/webhooks">delivery log</a>.
-      </p>
+      <WebhookDeliveries rows={email.webhook_deliveries} />
     </>
+  );
+}
+
+/** How a delivery's state reads at a glance: the colours of the events it resembles. */
+const STATE_BADGE: Record<string, string> = { pending: 'ev-queued', delivered: 'ev-delivered', failed: 'ev-hard_bounced', gave_up: 'ev-hard_bounced' };
+
+/** The email's webhook deliveries; null when the user may not read webhooks (no webhooks_full). */
+function WebhookDeliveries({ rows }: { rows: ConsoleEmailQuery['email']['webhook_deliveries'] }) {
+  if (rows == null) return <p className="muted">You do not have access to webhooks.</p>;
+  if (!rows.length) return <p className="muted">No webhook received an event of this email.</p>;
+  return (
+    <table aria-label="Webhook deliveries">
+      <thead>
+        <tr>
+          <th>Created (UTC)</th>
+          <th>Webhook</th>
+          <th>Event</th>
+          <th>State</th>
+          <th>Attempts</th>
+          <th>Last status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((d) => (
+          <tr key={d.id}>
+            <td>{d.created_at}</td>
+            <td>
+              <a href={`#/webhooks/${d.webhook_id}`} title="The webhook's delivery log">
+                {d.webhook_name}
+              </a>
+            </td>
+            <td>{d.type}</td>
+            <td>
+              <span className={`badge ${STATE_BADGE[d.state] ?? ''}`}>{d.state}</span>
+            </td>
+            <td>{d.attempts}</td>
+            <td>{d.last_status ?? '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

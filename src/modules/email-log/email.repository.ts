@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { likeEscape, textArray, Where } from '../../db/sql.js';
 import { LIFECYCLE, LIFECYCLE_RANK } from '../activity/activity.repository.js';
+import { WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
 import type { EmailRow, Interaction } from './email.mapper.js';
 
 /** The columns of a log row: the email, with its message's sender and template. */
@@ -48,6 +49,17 @@ export type EmailDetailRow = EmailRow & {
   r_updated_at: unknown;
   r_deleted_at: unknown;
 };
+
+export interface EmailDeliveryRow {
+  id: string;
+  webhook_id: string;
+  webhook_name: string;
+  type: string;
+  state: string;
+  attempts: number;
+  last_status: number | null;
+  created_at: unknown;
+}
 
 export interface EmailActivityRow {
   id: string;
@@ -100,6 +112,24 @@ export class EmailLogRepository {
     return this.em.execute<EmailActivityRow[]>(
       `select a.id, a.type, a.suppression_reason, a.created_at from activities a where a.email_id = ? order by a.created_at, ${LIFECYCLE_RANK}, a.id`,
       [emailId, LIFECYCLE],
+    );
+  }
+
+  /**
+   * The webhook deliveries of the email's events, newest first, at most `limit`. An activity's id
+   * is its event's id (activityWrites), which webhook_deliveries.event_id holds: the email
+   * webhooks of the account on the email's domain, crossed with the email's activities, probe the
+   * unique (webhook_id, event_id) index pair by pair.
+   */
+  webhookDeliveriesOf(email: { id: string; domainId: string }, accountId: string, limit: number): Promise<EmailDeliveryRow[]> {
+    return this.em.execute<EmailDeliveryRow[]>(
+      `select d.id, d.webhook_id, w.name as webhook_name, d.type, d.state, d.attempts, d.last_status, d.created_at
+         from webhooks w
+         join activities a on a.email_id = ?
+         join webhook_deliveries d on d.webhook_id = w.id and d.event_id = a.id
+        where w.account_id = ? and w.domain_id = ? and w.kind = ?
+        order by d.created_at desc, d.id desc limit ?`,
+      [email.id, accountId, email.domainId, WEBHOOK_KIND.email, limit],
     );
   }
 

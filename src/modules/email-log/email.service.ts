@@ -3,13 +3,17 @@ import { toRecipient } from '../recipients/recipient.type.js';
 import { shownContent, toLoggedEmail } from './email.mapper.js';
 import { EmailLogRepository } from './email.repository.js';
 import type { EmailListArgs } from './email.inputs.js';
-import type { LoggedEmail, LoggedEmailDetail } from './email.type.js';
+import type { EmailWebhookDelivery, LoggedEmail, LoggedEmailDetail } from './email.type.js';
 import { asDate, asDateOrNull } from '../../db/sql.js';
 import { domainScope } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
 import { assertDomainAccess, type Actor } from '../../core/actor.js';
 import { errors, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
+import { scopeSatisfied } from '../../core/scopes.js';
+
+/** The single email lists at most this many webhook deliveries (an email has a few events, a domain a few webhooks). */
+export const EMAIL_DELIVERIES_SHOWN = 100;
 
 /** The optional date range of the log: each bound a Unix timestamp or a plain UTC date-time. */
 function checkRange(args: EmailListArgs): { from: Date | null; to: Date | null } {
@@ -78,5 +82,16 @@ export class EmailLogService {
       })),
       ...shownContent(row, content),
     };
+  }
+
+  /**
+   * The webhook deliveries of an email the caller has already read through get() (account and
+   * domain checked there). Webhooks are webhooks_full's data: without it the caller gets null,
+   * and the rest of the email all the same.
+   */
+  async webhookDeliveries(auth: Actor, email: { id: string; domain_id: string }): Promise<EmailWebhookDelivery[] | null> {
+    if (!scopeSatisfied(auth.scopes, 'webhooks_full')) return null;
+    const rows = await this.repo.webhookDeliveriesOf({ id: email.id, domainId: email.domain_id }, auth.accountId, EMAIL_DELIVERIES_SHOWN);
+    return rows.map((r) => ({ ...r, created_at: asDate(r.created_at) }));
   }
 }

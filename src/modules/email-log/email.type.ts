@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { PlainTimestamp } from '../../graphql/scalars.js';
 import { RecipientType } from '../recipients/recipient.type.js';
 
@@ -51,6 +51,19 @@ export class EmailContent {
   @Field(() => String, { nullable: true }) html!: string | null;
   @Field(() => String, { nullable: true }) text!: string | null;
   @Field(() => String, { nullable: true, description: 'The whole signed MIME message.' }) raw!: string | null;
+}
+
+@ObjectType({ description: 'A webhook delivery of one of the email\'s events (its webhook log has the requests).' })
+export class EmailWebhookDelivery {
+  @Field(() => ID, { description: 'The `webhook-id` header of the delivery.' }) id!: string;
+  @Field(() => ID) webhook_id!: string;
+  @Field() webhook_name!: string;
+  @Field({ description: 'The event type sent.' }) type!: string;
+  @Field({ description: 'pending, delivered, failed or gave_up' }) state!: string;
+  @Field(() => Int) attempts!: number;
+  @Field(() => Int, { nullable: true, description: 'The HTTP status of the last attempt; null before one got an answer.' })
+  last_status!: number | null;
+  @Field(() => PlainTimestamp) created_at!: Date;
 }
 
 @ObjectType()
