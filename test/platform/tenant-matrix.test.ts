@@ -11,6 +11,7 @@ import { routeTable } from '../../rest-mapping/index.js';
 import { ADMIN_TOKEN, type HttpAnswer } from '../support/server.js';
 import { DataWatch, changedTables } from '../support/sweep-check.js';
 import { subscribe } from '../support/sse.js';
+import { gqlAs } from '../auth/helpers.js';
 import { reportXml } from '../dmarc/reports-support.js';
 import { NOT_FOUND, buildTenantFixture, closeTenantFixture, settle, until, type TenantFixture } from '../support/tenant-fixture.js';
 import { WHOLE_ACCOUNT } from '../../src/core/scopes.js';
@@ -37,6 +38,15 @@ import { WHOLE_ACCOUNT } from '../../src/core/scopes.js';
  */
 type Actor = 'stranger' | 'otherDomain' | 'noDomain';
 const ACTORS: Actor[] = ['stranger', 'otherDomain', 'noDomain'];
+/**
+ * Who sends the requests of the list, /v1 and GraphQL sweeps: the token actors, and console
+ * sessions aimed and judged like one of them (kindOf): limitedUser, an admin user limited to
+ * attackerDomain, like otherDomain; strangerUser, an admin user of the stranger account, like stranger.
+ */
+type Caller = Actor | 'limitedUser' | 'strangerUser';
+const CALLERS: Caller[] = [...ACTORS, 'limitedUser', 'strangerUser'];
+const kindOf = (c: Caller): Actor => (c === 'limitedUser' ? 'otherDomain' : c === 'strangerUser' ? 'stranger' : c);
+const sessionOf = (c: Caller) => (c === 'limitedUser' ? f.sessions.limited : c === 'strangerUser' ? f.sessions.stranger : null);
 const MISSING = 'zzzzzzzzmissing0';
 
 let f: TenantFixture;
@@ -45,7 +55,8 @@ let schema: GraphQLSchema;
 beforeAll(async () => {
   f = await buildTenantFixture();
   schema = await buildAppSchema(createPubSub() as never);
-  watch = new DataWatch(f.s.dbUrl);
+  // A session's last_seen_at is stamped once a minute, whatever the request.
+  watch = new DataWatch(f.s.dbUrl, { user_sessions: ['last_seen_at'] });
   await watch.start();
   // What the fixture set going has stopped: from here on only requests change data.
   await settle(() => watch.checksum());
@@ -382,10 +393,20 @@ async function watched<T>(send: () => Promise<T>): Promise<{ answer: T; changed:
   return { answer, changed: changedTables(before, await watch.checksum()) };
 }
 
-function rest(method: string, path: string, token: string, args: Record<string, unknown>, arrayBody?: string) {
+/** `who`: an actor, or a token (the victim's own, for the positive controls). */
+function rest(method: string, path: string, who: Caller | { token: string }, args: Record<string, unknown>, arrayBody?: string) {
   const viaQuery = method === 'GET';
   const body = viaQuery ? undefined : arrayBody ? args[arrayBody] : Object.keys(args).length ? args : undefined;
-  return f.s.rest(method, `${path}${viaQuery ? queryString(args) : ''}`, { token, body });
+  const session = typeof who === 'string' ? sessionOf(who) : null;
+  // A session sends its cookie and CSRF token (on every method: a read ignores it), no bearer token.
+  const token = typeof who === 'string' ? tokenOf(kindOf(who)) : who.token;
+  const auth = session ? { token: null, headers: { cookie: session.cookie, 'x-csrf-token': session.csrf } } : { token };
+  return f.s.rest(method, `${path}${viaQuery ? queryString(args) : ''}`, { ...auth, body });
+}
+
+function gqlBy(who: Caller, query: string, variables: Record<string, unknown>) {
+  const session = sessionOf(who);
+  return session ? gqlAs(f.s, session, query, variables) : f.s.gql(query, variables, tokenOf(kindOf(who)));
 }
 
 const routes = Object.entries(routeTable).map(([key, spec]) => ({
@@ -494,7 +515,7 @@ describe('positive controls', () => {
       for (const as of ['stranger', 'noDomain'] as const) {
         const t = aim(r.field, rootField(r.key).args.map((a) => a.name), r.params, as);
         if (t.skip || !t.carriers.length) continue;
-        const res = await rest('GET', fillPath(r.spec.path, t.path), ADMIN_TOKEN, t.args);
+        const res = await rest('GET', fillPath(r.spec.path, t.path), { token: ADMIN_TOKEN }, t.args);
         reads++;
         // A single resource shows the victim's data (a report: rows of it); a filtered list may be empty.
         const shown = !r.params.length || Object.keys(f.secrets.stranger).some((x) => res.text.includes(x)) || (Array.isArray(res.body?.data) && res.body.data.length > 0);
@@ -503,7 +524,7 @@ describe('positive controls', () => {
     }
     let lists = 0;
     for (const r of listRoutes()) {
-      const res = await rest('GET', r.spec.path, ADMIN_TOKEN, { ...(VALID[r.field]?.() ?? {}) });
+      const res = await rest('GET', r.spec.path, { token: ADMIN_TOKEN }, { ...(VALID[r.field]?.() ?? {}) });
       if (Object.keys(f.secrets.stranger).some((x) => res.text.includes(x))) lists++;
     }
     // The actors' own tokens work: each reads its own domain.
@@ -536,9 +557,9 @@ describe('positive controls', () => {
 
 // Lists first, while the data is as the fixture made it: a crossing further down changes it.
 describe('lists that name nothing of the victim', () => {
-  it.each(ACTORS)('%s is shown none of the victim\'s rows', async (actor) => {
-    const o = outcome(`lists:${actor}`);
-    const token = tokenOf(actor);
+  it.each(CALLERS)('%s is shown none of the victim\'s rows', async (caller) => {
+    const actor = kindOf(caller);
+    const o = outcome(`lists:${caller}`);
     const wrongSkips: string[] = [];
     for (const r of listRoutes()) {
       const plain: Record<string, unknown> = { ...(VALID[r.field]?.(actor) ?? {}) };
@@ -549,8 +570,8 @@ describe('lists that name nothing of the victim', () => {
         continue;
       }
       o.lists++;
-      const { answer, changed } = await watched(() => rest('GET', r.spec.path, token, plain));
-      trace(`${actor} LIST ${r.spec.path}${queryString(plain)} -> ${answer.status} ${answer.text.slice(0, 100)}`);
+      const { answer, changed } = await watched(() => rest('GET', r.spec.path, caller, plain));
+      trace(`${caller} LIST ${r.spec.path}${queryString(plain)} -> ${answer.status} ${answer.text.slice(0, 100)}`);
       const ok = (answer.status >= 200 && answer.status < 300) || [403, 404, 422].includes(answer.status);
       report(o, `GET ${r.spec.path}${queryString(plain)} (list)`, answer, ok ? null : `status ${answer.status}`, leaked(actor, answer.text), changed);
     }
@@ -561,8 +582,8 @@ describe('lists that name nothing of the victim', () => {
       if (t.skip || isTargeted(field.name, t, actor) || field.name.startsWith('operator_')) continue;
       gql++;
       const { query, variables } = gqlRequest(kind, field, t);
-      const { answer, changed } = await watched(() => f.s.gql(query, variables, token));
-      trace(`${actor} LIST Query.${field.name} ${JSON.stringify(variables)} -> ${answer.status} ${answer.text.slice(0, 100)}`);
+      const { answer, changed } = await watched(() => gqlBy(caller, query, variables));
+      trace(`${caller} LIST Query.${field.name} ${JSON.stringify(variables)} -> ${answer.status} ${answer.text.slice(0, 100)}`);
       const code = answer.body.errors?.[0]?.extensions?.code;
       const ok = answer.status < 500 && (!code || ['FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED'].includes(code));
       report(o, `Query.${field.name} ${JSON.stringify(variables)} (list)`, answer, ok ? null : `answer ${answer.status} ${code}`, leaked(actor, answer.text), changed);
@@ -577,9 +598,9 @@ describe('lists that name nothing of the victim', () => {
 });
 
 describe('/v1 aimed at the victim', () => {
-  it.each(ACTORS)('%s reaches nothing of the victim on any route', async (actor) => {
-    const o = outcome(`rest:${actor}`);
-    const token = tokenOf(actor);
+  it.each(CALLERS)('%s reaches nothing of the victim on any route', async (caller) => {
+    const actor = kindOf(caller);
+    const o = outcome(`rest:${caller}`);
     for (const r of routes) {
       const t = aim(r.field, rootField(r.key).args.map((a) => a.name), r.params, actor);
       if (t.skip) {
@@ -600,8 +621,8 @@ describe('/v1 aimed at the victim', () => {
         const path = fillPath(r.spec.path, v.path);
         const label = `${r.spec.method} ${path}${r.spec.method === 'GET' ? queryString(v.args) : ` ${JSON.stringify(v.args).slice(0, 160)}`}`;
         o.cases++;
-        const { answer, changed } = await watched(() => rest(r.spec.method, path, token, v.args, r.spec.arrayBody));
-        trace(`${actor} ${label} -> ${answer.status} ${answer.text.slice(0, 140)}`);
+        const { answer, changed } = await watched(() => rest(r.spec.method, path, caller, v.args, r.spec.arrayBody));
+        trace(`${caller} ${label} -> ${answer.status} ${answer.text.slice(0, 140)}`);
         let wrong = refusalProblem(actor, r.field, v, answer);
         let stored = changed;
         if (wrong && r.field === 'send_bulk_email' && answer.status === 202) {
@@ -610,7 +631,7 @@ describe('/v1 aimed at the victim', () => {
         } else if (wrong && listRoutes().includes(r) && answer.status === 200) {
           // A list filtered by a victim id may answer as it does for a missing id, and no more.
           const missing = Object.fromEntries(Object.entries(v.args).map(([k, x]) => [k, v.carriers.includes(k) ? (Array.isArray(x) ? [MISSING] : MISSING) : x]));
-          const control = await rest('GET', path, token, missing);
+          const control = await rest('GET', path, caller, missing);
           if (control.status === answer.status && JSON.stringify(control.body?.data) === JSON.stringify(answer.body?.data)) wrong = null;
         }
         report(o, label, answer, wrong, leaked(actor, answer.text), stored);
@@ -625,9 +646,9 @@ describe('/v1 aimed at the victim', () => {
 });
 
 describe('GraphQL aimed at the victim', () => {
-  it.each(ACTORS)('%s reaches nothing of the victim through any root field', async (actor) => {
-    const o = outcome(`graphql:${actor}`);
-    const token = tokenOf(actor);
+  it.each(CALLERS)('%s reaches nothing of the victim through any root field', async (caller) => {
+    const actor = kindOf(caller);
+    const o = outcome(`graphql:${caller}`);
     for (const { kind, field, required } of [...gqlFields('query'), ...gqlFields('mutation')]) {
       const name = `${kind === 'query' ? 'Query' : 'Mutation'}.${field.name}`;
       const operator = field.name.startsWith('operator_');
@@ -651,8 +672,8 @@ describe('GraphQL aimed at the victim', () => {
         const { query, variables } = gqlRequest(kind, field, v);
         const label = `${name} ${JSON.stringify(variables).slice(0, 200)}`;
         o.cases++;
-        const { answer, changed } = await watched(() => f.s.gql(query, variables, token));
-        trace(`${actor} ${label} -> ${answer.status} ${answer.text.slice(0, 160)}`);
+        const { answer, changed } = await watched(() => gqlBy(caller, query, variables));
+        trace(`${caller} ${label} -> ${answer.status} ${answer.text.slice(0, 160)}`);
         const error = answer.body.errors?.[0];
         const code = error?.extensions?.code;
         let wrong: string | null = null;
@@ -671,7 +692,7 @@ describe('GraphQL aimed at the victim', () => {
         } else if (wrong && kind === 'query' && !error && v.carriers.every((c) => !required.includes(c))) {
           // A list filtered by a victim id may answer as it does for a missing id, and no more.
           const missing = { ...variables, ...Object.fromEntries(v.carriers.filter((c) => c in variables).map((c) => [c, Array.isArray(variables[c]) ? [MISSING] : MISSING])) };
-          const control = await f.s.gql(query, missing, token);
+          const control = await gqlBy(caller, query, missing);
           const page = (x: any) => JSON.stringify(x?.data?.[field.name]?.data ?? x?.data?.[field.name]);
           if (!control.body.errors && page(control.body) === page(answer.body)) wrong = null;
         }
@@ -797,7 +818,7 @@ describe('positive controls for changes', () => {
       for (const as of ['otherDomain', 'noDomain'] as const) {
         const t = aim(r.field, rootField(r.key).args.map((a) => a.name), r.params, as);
         if (t.skip || !t.carriers.length) continue;
-        const res = await rest(r.spec.method, fillPath(r.spec.path, t.path), ADMIN_TOKEN, t.args, r.spec.arrayBody);
+        const res = await rest(r.spec.method, fillPath(r.spec.path, t.path), { token: ADMIN_TOKEN }, t.args, r.spec.arrayBody);
         sent++;
         trace(`victim ${r.key} ${fillPath(r.spec.path, t.path)} -> ${res.status} ${res.text.slice(0, 120)}`);
         if (res.status >= 300) wrong.push(`${r.key} ${fillPath(r.spec.path, t.path)} ${JSON.stringify(t.args).slice(0, 100)} -> ${res.status} ${res.text.slice(0, 160)}`);
@@ -835,8 +856,8 @@ describe('summary', () => {
     const skips = Object.values(outcomes).reduce((n, x) => n + x.skips.length, 0);
     const fields = gqlFields('query').length + gqlFields('mutation').length;
     console.log(
-      `tenant matrix: /v1 ${routes.length} routes × ${ACTORS.length} actors: ${counts.restPairs} pairs aimed at the victim in ${counts.restCases} requests, ${counts.restLists} lists; ` +
-        `GraphQL ${fields} root fields × ${ACTORS.length} actors: ${counts.gqlPairs} pairs in ${counts.gqlCases} operations, ${counts.gqlLists} lists; ` +
+      `tenant matrix: /v1 ${routes.length} routes × ${CALLERS.length} actors: ${counts.restPairs} pairs aimed at the victim in ${counts.restCases} requests, ${counts.restLists} lists; ` +
+        `GraphQL ${fields} root fields × ${CALLERS.length} actors: ${counts.gqlPairs} pairs in ${counts.gqlCases} operations, ${counts.gqlLists} lists; ` +
         `${counts.subscriptions} subscriptions; ${skips} skips; ${counts.crossings} crossings`,
     );
     expect(counts.restCases).toBeGreaterThan(0);

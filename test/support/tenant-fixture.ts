@@ -6,6 +6,7 @@ import { startReceiver, type Receiver } from './receiver.js';
 import { OPERATOR_TOKEN, createAccount, startTestServer, tokenWith, type TestServer } from './server.js';
 import { assignNumberTo, randomE164 } from './sms.js';
 import { inviteAndAccept } from '../users/helpers.js';
+import { loginOk, userWith, type Session } from '../auth/helpers.js';
 import { reportXml } from '../dmarc/reports-support.js';
 import { until as untilTruthy } from '../sending/helpers.js';
 import { SCOPES } from '../../src/core/scopes.js';
@@ -33,6 +34,11 @@ export interface TenantFixture {
   stranger: { id: string; token: string; domain: { id: string; name: string }; templateId: string };
   /** Actors 2 and 3: every `_full` scope, limited to attackerDomain (of the victim account); a user and a template of that domain only. */
   limited: { token: string; id: string; userId: string; templateId: string };
+  /**
+   * Actors 4 and 5, console sessions aimed like the tokens: an admin user of the victim account
+   * limited to attackerDomain (like actor 2), and an admin user of the stranger account (like actor 1).
+   */
+  sessions: { limited: Session; stranger: Session };
   /** Parameter name → the victim's value, for rows of victimDomain. */
   inDomain: Record<string, string>;
   /** Parameter name → the victim's value, for rows of no domain (account-wide). */
@@ -127,6 +133,9 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   }), 201).data.id as string;
   // A user of attackerDomain only: the domain-limited token may change this one.
   const limitedUserId = (await inviteAndAccept(s, { email: `attacker-user-${tag}@example.test`, role: 'manager', domains: [attackerDomain.id] })).user.id as string;
+  // The session actors' people: logged in below, once nothing else is written.
+  const limitedLogin = await userWith(s, { role: 'admin', domains: [attackerDomain.id] });
+  const strangerLogin = await userWith(s, { role: 'admin' }, strangerAccount.token);
   // And people of every domain (no domain list): a domain-limited token may read them, never change them.
   noDomain.invite_id = must('invite of every domain', await s.rest('POST', '/users', { body: { email: `everywhere-invitee-${tag}@example.test`, role: 'manager' } }), 200).data.id;
   noDomain.user_id = (await inviteAndAccept(s, { email: `everywhere-user-${tag}@example.test`, role: 'manager' })).user.id;
@@ -242,6 +251,7 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   await until('the async verification', async () => (await s.rest('GET', `/email-verification/verify-async/${noDomain.async_verification_id}`)).body.status !== 'queued');
   await until('the blocklist checks', async () => (await db.query('select 1 from blocklist_monitors where in_progress')).rowCount === 0);
   for (const job of jobs) await s.app.services.boss.offWork(job.name);
+  const sessions = { limited: await loginOk(s, limitedLogin.email, limitedLogin.password), stranger: await loginOk(s, strangerLogin.email, strangerLogin.password) };
 
   // What each actor must never be shown, each value with a label that says what it is.
   const audit = await db.query<{ id: string; domain_id: string | null; action: string }>('select id, domain_id, action from audit_events where account_id = $1', [accountId]);
@@ -269,6 +279,8 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   add(strangerSecrets, `everywhere-user-${tag}`, 'user of every domain');
   add(strangerSecrets, limitedUserId, 'user of attackerDomain');
   add(strangerSecrets, `attacker-user-${tag}`, 'user of attackerDomain');
+  add(strangerSecrets, limitedLogin.id, 'session user of attackerDomain');
+  add(strangerSecrets, limitedLogin.email, 'session user of attackerDomain');
   for (const r of audit.rows) add(strangerSecrets, r.id, `audit event ${r.action}`);
   add(strangerSecrets, attackerDomain.id, 'attackerDomain id');
   add(strangerSecrets, attackerDomain.name, 'attackerDomain name');
@@ -278,7 +290,7 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   add(strangerSecrets, `attacker-tpl-${tag}`, 'attackerDomain template name');
   const limited = { token: limitedToken, id: limitedTokenId, userId: limitedUserId, templateId: limitedTemplateId };
   return {
-    s, receiver, db, accountId, adminTokenId, victimDomain, attackerDomain, stranger, limited, inDomain, noDomain, suppressions, wideBlocklistId,
+    s, receiver, db, accountId, adminTokenId, victimDomain, attackerDomain, stranger, limited, sessions, inDomain, noDomain, suppressions, wideBlocklistId,
     secrets: { stranger: strangerSecrets, limited: limitedSecrets }, tag,
   };
 }
