@@ -72,6 +72,16 @@ it('shows a failing webhook in its log, and replays its deliveries once fixed', 
   expect(arrived).toBeDefined();
   await log.locator('tr.ok', { hasText: 'activity.delivered' }).waitFor({ timeout: 30_000 });
 
+  // The email's page lists that delivery, now delivered, and links to the webhook's log.
+  await page.getByRole('link', { name: 'Email log' }).click();
+  await page.getByRole('link', { name: 'Order', exact: true }).click();
+  const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
+  const row = deliveries.locator('tr', { hasText: 'activity.delivered' });
+  await row.waitFor();
+  expect(await row.innerText()).toMatch(/Orders[\s\S]*activity\.delivered[\s\S]*delivered[\s\S]*200/);
+  await row.getByRole('link', { name: 'Orders' }).click();
+  await page.getByRole('heading', { name: 'Webhook: Orders' }).waitFor();
+
   expect(outsideRequests(s, w.requests)).toEqual([]);
   expect(w.problems).toEqual([]);
   await w.context.close();
