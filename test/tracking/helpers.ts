@@ -82,6 +82,12 @@ export async function sendAndCapture(s: TestServer, body: Record<string, unknown
     const rows = await sql<{ raw: string | null }>(s, 'select raw from captured_mails where email_id = ?', [email.id]);
     return rows[0]?.raw;
   }, `the captured mail of ${email.id}`);
+  // The capture transport stores the mail before the delivery is recorded; a tracking hit before
+  // that record finds the email still queued and is not counted (it is not trackable yet).
+  await until(async () => {
+    const rows = await sql<{ status: string }>(s, 'select status from emails where id = ?', [email.id]);
+    return rows[0]?.status !== 'queued' || undefined;
+  }, `the delivery of ${email.id} recorded`);
   return { emailId: email.id, raw, ...parseMime(raw) };
 }
 
