@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName, FilterObject, FilterQuery, Loaded, Populate } from '@mikro-orm/core';
-import { type Actor, assertDomainAccess, isDomainLimited } from '../core/actor.js';
+import { type Actor, assertDomainAccess, domainsOf, isDomainLimited } from '../core/actor.js';
 import { errors } from '../core/errors.js';
 
 /**
@@ -62,6 +62,15 @@ export async function ownedDomainId(em: EntityManager, auth: Actor, domainId: st
   if (!rows.length) throw errors.notFound();
   assertDomainAccess(auth, domainId);
   return domainId;
+}
+
+/**
+ * The domains a list is limited to: the one asked for (checked like any owned domain), else the
+ * caller's own (a token's one, a user's one or several), else none (null: the whole account).
+ */
+export async function domainsScope(em: EntityManager, auth: Actor, domainId: string | null | undefined): Promise<readonly string[] | null> {
+  if (domainId) return [await ownedDomainId(em, auth, domainId)];
+  return domainsOf(auth);
 }
 
 /** The domain a list is limited to: the one asked for, else the token's own, else none. */

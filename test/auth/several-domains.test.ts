@@ -173,7 +173,22 @@ describe('a user limited to domains A and B', () => {
     const cActivity = (await s.rest('GET', `/activity/${C.id}?${range}`)).body.data[0].id;
     expect((await send(s, 'GET', `/v1/activities/${cActivity}`, { session: user })).status).toBe(403);
     expect((await send(s, 'GET', `/v1/emails?domain_id=${C.id}`, { session: user })).status).toBe(403);
-    expect((await send(s, 'GET', '/v1/emails', { session: user })).status).toBe(422);
+    // Unfiltered, the email log, schedules and recipients show the emails of A and B, not C's.
+    const emails = await send(s, 'GET', '/v1/emails?limit=100', { session: user });
+    expect(emails.status).toBe(200);
+    const emailIds = emails.body.data.map((e: { id: string }) => e.id);
+    expect(emailIds).toEqual(expect.arrayContaining([made[A.id].email, made[B.id].email]));
+    expect(emailIds).not.toContain(made[C.id].email);
+    const q = await gqlAs(s, user, '{ emails(limit: 100) { id } }');
+    expect(q.body.data.emails.map((e: { id: string }) => e.id)).not.toContain(made[C.id].email);
+    expect(q.body.data.emails.length).toBe(emailIds.length);
+    const schedules = await send(s, 'GET', '/v1/message-schedules?limit=100', { session: user });
+    expect(schedules.body.data.map((m: { message_id: string }) => m.message_id).sort()).toEqual(sorted(made[A.id].scheduled, made[B.id].scheduled));
+    expect(schedules.body.meta.total).toBe(2);
+    const recipients = await send(s, 'GET', '/v1/recipients?limit=100', { session: user });
+    const all = (await s.rest('GET', '/recipients?limit=100')).body.data.length;
+    expect(recipients.body.data.length).toBeGreaterThan(0);
+    expect(recipients.body.data.length).toBeLessThan(all);
     expect((await send(s, 'GET', `/v1/emails?domain_id=${A.id}`, { session: user })).body.data.length).toBeGreaterThan(0);
     expect((await send(s, 'GET', `/v1/email/${made[C.id].email}`, { session: user })).status).toBe(403);
     expect((await send(s, 'GET', `/v1/email/${made[A.id].email}`, { session: user })).status).toBe(200);

@@ -24,7 +24,8 @@ export interface EmailLogFilter {
   from?: Date | null;
   /** Exclusive. */
   before?: Date | null;
-  domainId?: string | null;
+  /** The domains it may show (the one asked for, or a limited caller's); unset or null: all of the account's. */
+  domainIds?: readonly string[] | null;
   statuses?: readonly string[] | null;
   /** Any of them. */
   interactions?: readonly Interaction[] | null;
@@ -77,7 +78,7 @@ export class EmailLogRepository {
     const w = new Where().add('e.account_id = ?', f.accountId);
     if (f.from) w.add('e.created_at >= ?', f.from);
     if (f.before) w.add('e.created_at < ?', f.before);
-    if (f.domainId) w.add('e.domain_id = ?', f.domainId);
+    if (f.domainIds) w.add('e.domain_id = any(?::text[])', textArray(f.domainIds));
     if (f.statuses?.length) w.add('e.status = any(?::text[])', textArray(f.statuses));
     if (f.interactions?.length) w.add(`(${[...new Set(f.interactions)].map((i) => INTERACTION_SQL[i]).join(' or ')})`);
     if (f.recipient) w.add('lower(e.to_email) = lower(?)', f.recipient.trim());

@@ -5,7 +5,7 @@ import { EmailLogRepository } from './email.repository.js';
 import type { EmailListArgs } from './email.inputs.js';
 import type { EmailWebhookDelivery, LoggedEmail, LoggedEmailDetail } from './email.type.js';
 import { asDate, asDateOrNull } from '../../db/sql.js';
-import { domainScope } from '../../db/scoped.js';
+import { domainsScope } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
 import { assertDomainAccess, type Actor } from '../../core/actor.js';
 import { errors, FieldErrorBag } from '../../core/errors.js';
@@ -45,7 +45,7 @@ export class EmailLogService {
         from: range.from,
         // Inclusive to the second it names.
         before: range.to && new Date(range.to.getTime() + 1000),
-        domainId: await domainScope(this.em, auth, args.domain_id),
+        domainIds: await domainsScope(this.em, auth, args.domain_id),
         statuses: args.status,
         interactions: args.interaction,
         recipient: recipient || null,

@@ -18,12 +18,13 @@ export type ScheduleDetailRow = ScheduleRow & { d_id: string; d_name: string; d_
 
 const COLUMNS = 'm.id as message_id, m.subject, m.send_at, m.status, m.status_message, m.created_at';
 
-type ScheduleFilter = { accountId: string; domainId?: string | null; statuses?: readonly MessageStatus[] };
+/** domainIds: the domains it may show (the one asked for, or a limited caller's); unset or null: all of the account's. */
+type ScheduleFilter = { accountId: string; domainIds?: readonly string[] | null; statuses?: readonly MessageStatus[] };
 
 /** The list's and the count's conditions, one place so `total` counts what the pages show. */
 function scheduleWhere(f: ScheduleFilter): Where {
   const w = new Where().add('m.account_id = ?', f.accountId).add('m.send_at is not null').add('m.status <> ?', CANCELLED);
-  if (f.domainId) w.add('m.domain_id = ?', f.domainId);
+  if (f.domainIds) w.add('m.domain_id = any(?::text[])', textArray(f.domainIds));
   if (f.statuses) w.add('m.status = any(?::text[])', textArray(f.statuses));
   return w;
 }

@@ -3,7 +3,7 @@ import type { ScheduleListArgs, ScheduleStatus } from './message.inputs.js';
 import type { MessageSchedule, MessageScheduleDetail } from './message.type.js';
 import { ScheduleRepository, type ScheduleRow } from './schedule.repository.js';
 import { asDate } from '../../db/sql.js';
-import { domainScope } from '../../db/scoped.js';
+import { domainsScope } from '../../db/scoped.js';
 import { HANDED_OVER_MESSAGE, isIn, WAITING_MESSAGE, type MessageStatus } from '../messages/status.js';
 import { assertDomainAccess, type Actor } from '../../core/actor.js';
 import { errors } from '../../core/errors.js';
@@ -44,16 +44,16 @@ export class ScheduleService {
   }
 
   async list(auth: Actor, args: ScheduleListArgs): Promise<MessageSchedule[]> {
-    const domainId = await domainScope(this.em, auth, args.domain_id);
+    const domainIds = await domainsScope(this.em, auth, args.domain_id);
     const statuses = args.status ? MESSAGE_STATUSES[args.status] : undefined;
-    const rows = await this.repo.list({ accountId: auth.accountId, domainId, statuses }, { limit: args.limit, offset: offsetOf(args) });
+    const rows = await this.repo.list({ accountId: auth.accountId, domainIds, statuses }, { limit: args.limit, offset: offsetOf(args) });
     return rows.map(toSchedule);
   }
 
   /** One page with the full pager's meta (GET /v1/message-schedules); the filters apply to `total` too. */
   async page(auth: Actor, args: ScheduleListArgs): Promise<Page<MessageSchedule>> {
-    const domainId = await domainScope(this.em, auth, args.domain_id);
-    const filter = { accountId: auth.accountId, domainId, statuses: args.status ? MESSAGE_STATUSES[args.status] : undefined };
+    const domainIds = await domainsScope(this.em, auth, args.domain_id);
+    const filter = { accountId: auth.accountId, domainIds, statuses: args.status ? MESSAGE_STATUSES[args.status] : undefined };
     const rows = await this.repo.list(filter, { limit: args.limit, offset: offsetOf(args) });
     const total = await this.repo.count(filter);
     return { rows: rows.map(toSchedule), meta: pageMeta(args, rows.length, total) };

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { domainScope, findOwned } from '../../db/scoped.js';
+import { domainsScope, findOwned } from '../../db/scoped.js';
 import { asDate } from '../../db/sql.js';
 import { Recipient } from './recipient.entity.js';
 import { RecipientRepository } from './recipient.repository.js';
@@ -24,8 +24,8 @@ export class RecipientService {
 
   async list(auth: Actor, args: RecipientListArgs) {
     const where: Record<string, unknown> = { account: auth.accountId, deleted_at: null };
-    const domainId = await domainScope(this.em, auth, args.domain_id);
-    if (domainId) where.domain = domainId;
+    const domainIds = await domainsScope(this.em, auth, args.domain_id);
+    if (domainIds) where.domain = { $in: [...domainIds] };
     const [rows, total] = await this.em.findAndCount(Recipient, where, {
       orderBy: { created_at: 'desc', id: 'desc' },
       limit: args.limit,
