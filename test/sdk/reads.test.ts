@@ -103,7 +103,7 @@ describe('ms.email.analytics', () => {
     const ua = await ms.email.analytics.byUserAgent(range());
     expect(ua.statusCode).toBe(200);
     expect(ua.body.data).toMatchObject({ date_from: range().date_from });
-    expect(ua.body.data.stats.map((x: { name: string; count: number }) => [x.name, x.count]).sort()).toEqual([['Chrome', 1], ['Mobile Safari', 1]]);
+    expect(ua.body.data.stats.map((x: { name: string; count: number }) => [x.name, x.count]).sort()).toEqual([['Chrome (Windows)', 1], ['Mobile Safari (iOS)', 1]]);
     const env = await ms.email.analytics.byReadingEnvironment(range());
     expect(env.body.data.stats.map((x: { name: string; count: number }) => [x.name, x.count]).sort()).toEqual([['desktop', 1], ['mobile', 1]]);
   });
