@@ -20,8 +20,8 @@ interface SendBody {
 }
 
 const INSERT_MESSAGE = `insert into messages (id, created_at, updated_at, account_id, domain_id, from_email, from_name, cc, bcc, subject, text, html,
-     tags, personalization, settings, headers, "references", status)
-   values ($1, $2, $2, $3, $4, $5, $6, '[]', '[]', $7, $8, $9, '{}', '{}', '{}', '[]', '[]', 'queued')`;
+     tags, personalization, settings, headers, "references", purge_after, status)
+   values ($1, $2, $2, $3, $4, $5, $6, '[]', '[]', $7, $8, $9, '{}', '{}', '{}', '[]', '[]', $2::timestamptz + interval '30 days', 'queued')`;
 
 /**
  * Two routes on one bare fastify server with its own pg Pool (10, the service's pool size):
@@ -64,9 +64,9 @@ export async function startBareRoutes(dbUrl: string, accountId: string, domainId
       await client.query(
         `with acts as (insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, data)
            values ($1, $2, $2, $3, $4, $5, 'queued', '{}'))
-         insert into activity_stats (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, count)
-         values ($3, $2::date, $4, 'queued', '{}', '', '', '', abs(hashtext($5)) % 8, 1)
-         on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard)
+         insert into activity_stats (account_id, day, hour, domain_id, type, tags, country, ua_name, ua_type, shard, count)
+         values ($3, $2::date, extract(hour from $2::timestamptz at time zone 'UTC')::smallint, $4, 'queued', '{}', '', '', '', abs(hashtext($5)) % 8, 1)
+         on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, hour)
            do update set count = activity_stats.count + excluded.count`,
         [newId(), now, accountId, domainId, emailId],
       );
