@@ -72,11 +72,3 @@ export async function domainsScope(em: EntityManager, auth: Actor, domainId: str
   if (domainId) return [await ownedDomainId(em, auth, domainId)];
   return domainsOf(auth);
 }
-
-/** The domain a list is limited to: the one asked for, else the token's own, else none. */
-export async function domainScope(em: EntityManager, auth: Actor, domainId: string | null | undefined): Promise<string | null> {
-  if (domainId) return ownedDomainId(em, auth, domainId);
-  // A list scoped by one domain cannot show several: a user limited to several names one (fails closed).
-  if (auth.domainIds?.length) throw errors.invalid('domain_id', 'This user is limited to several domains; name one of them.');
-  return auth.domainId;
-}

@@ -16,8 +16,9 @@ let C: { id: string; name: string };
 let user: Session;
 const tag = randomBytes(3).toString('hex');
 /** Per domain name: the ids the admin token made there. */
-const made: Record<string, { identity: string; blocked: string; message: string; scheduled: string; monitor: string; email?: string }> = {};
+const made: Record<string, { identity: string; blocked: string; message: string; scheduled: string; monitor: string; template: string; email?: string }> = {};
 let wideBlockId: string;
+let wideTemplateId: string;
 let ipMonitorId: string;
 let adminBulkId: string;
 
@@ -42,8 +43,10 @@ beforeAll(async () => {
     });
     must('scheduled send', later, 202);
     const monitor = must('monitor', await s.rest('POST', '/blocklist-monitoring', { body: { address: d.name } }), 201).data.id;
-    made[d.id] = { identity, blocked, message: sent.headers.get('x-message-id')!, scheduled: later.headers.get('x-message-id')!, monitor };
+    const template = must('template', await s.rest('POST', '/templates', { body: { name: `tpl ${d.name}`, html: '<p>x</p>', text: 'x', domain_id: d.id } }), 201).data.id;
+    made[d.id] = { identity, blocked, message: sent.headers.get('x-message-id')!, scheduled: later.headers.get('x-message-id')!, monitor, template };
   }
+  wideTemplateId = must('account-wide template', await s.rest('POST', '/templates', { body: { name: 'wide', html: '<p>x</p>', text: 'x' } }), 201).data.id;
   wideBlockId = must('account-wide blocklist', await s.rest('POST', '/suppressions/blocklist', { body: { recipients: [`wide-${tag}@example.org`] } }), 201).data[0].id;
   ipMonitorId = must('IP monitor', await s.rest('POST', '/blocklist-monitoring', { body: { address: '203.0.113.9' } }), 201).data.id;
   adminBulkId = must('bulk', await s.rest('POST', '/bulk-email', { body: [{ from: { email: `sender@${A.name}` }, to: [{ email: `bulk-${tag}@example.org` }], subject: 'b', text: 'b' }] }), 202).bulk_email_id;
@@ -124,6 +127,50 @@ describe('a user limited to domains A and B', () => {
     const m = await gqlAs(s, user, 'mutation($n: String!) { create_domain(name: $n) { id } }', { n: `new2-${tag}.example.test` });
     expect(m.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await s.rest('GET', '/domains?limit=100')).body.data.length).toBe(before);
+  });
+
+  it('lists the templates of A and B only, and makes no account-wide one', async () => {
+    const rest = await send(s, 'GET', '/v1/templates?limit=100', { session: user });
+    expect(ids(rest.body.data)).toEqual(sorted(made[A.id].template, made[B.id].template));
+    expect(rest.body.meta.total).toBe(2);
+    const q = await gqlAs(s, user, '{ templates(limit: 100) { data { id } } }');
+    expect(ids(q.body.data.templates.data)).toEqual(sorted(made[A.id].template, made[B.id].template));
+    expect((await send(s, 'GET', `/v1/templates/${made[C.id].template}`, { session: user })).status).toBe(403);
+    expect((await send(s, 'GET', `/v1/templates/${wideTemplateId}`, { session: user })).status).toBe(404);
+    const before = (await s.rest('GET', '/templates?limit=100')).body.meta.total;
+    expect((await send(s, 'POST', '/v1/templates', { session: user, body: { name: 'wide?', html: '<p>x</p>', text: 'x' } })).status).toBe(403);
+    const m = await gqlAs(s, user, 'mutation { create_template(name: "wide?", html: "<p>x</p>", text: "x") { id } }');
+    expect(m.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await send(s, 'POST', '/v1/templates', { session: user, body: { name: 'mine', html: '<p>x</p>', text: 'x', domain_id: C.id } })).status).toBe(403);
+    expect((await s.rest('GET', '/templates?limit=100')).body.meta.total).toBe(before);
+    const mine = await send(s, 'POST', '/v1/templates', { session: user, body: { name: 'mine', html: '<p>x</p>', text: 'x', domain_id: B.id } });
+    expect(mine.status).toBe(201);
+    await send(s, 'DELETE', `/v1/templates/${mine.body.data.id}`, { session: user });
+  });
+
+  it('lists only the templates a user limited to templates may use', async () => {
+    const u = await userWith(s, { role: 'designer', templates: [made[A.id].template, wideTemplateId] });
+    const designer = await loginOk(s, u.email, u.password);
+    const rest = await send(s, 'GET', '/v1/templates?limit=100', { session: designer });
+    expect(ids(rest.body.data)).toEqual(sorted(made[A.id].template, wideTemplateId));
+    const q = await gqlAs(s, designer, '{ templates(limit: 100) { data { id } meta { total } } }');
+    expect(q.body.data.templates.meta.total).toBe(2);
+  });
+
+  it('counts the analytics of A and B only', async () => {
+    const since = Math.floor(Date.now() / 1000) - 86_400;
+    const range = `date_from=${since}&date_to=${since + 2 * 86_400}&event[]=queued`;
+    const total = (res: { body: any }) => (res.body.data.stats as { queued: number }[]).reduce((n, x) => n + x.queued, 0);
+    const [a, b, all] = await Promise.all([
+      s.rest('GET', `/analytics/date?${range}&domain_id=${A.id}`),
+      s.rest('GET', `/analytics/date?${range}&domain_id=${B.id}`),
+      s.rest('GET', `/analytics/date?${range}`),
+    ]);
+    const mine = await send(s, 'GET', `/v1/analytics/date?${range}`, { session: user });
+    expect(mine.status).toBe(200);
+    expect(total(mine)).toBe(total(a) + total(b));
+    expect(total(mine)).toBeLessThan(total(all));
+    expect((await send(s, 'GET', `/v1/analytics/date?${range}&domain_id=${C.id}`, { session: user })).status).toBe(403);
   });
 
   it('lists sender identities of A and B only; C\'s by id is 403', async () => {

@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { textArray, Where } from '../../db/sql.js';
 import type { ActivityType } from '../activity/activity.entity.js';
 
-/** The daily rollup rows an answer counts: one account, a range of UTC days, a domain, any of some tags. */
+/** The daily rollup rows an answer counts: one account, a range of UTC days, some domains (null: all), any of some tags. */
 export interface StatsFilter {
   accountId: string;
   /** Inclusive, YYYY-MM-DD. */
   fromDay: string;
   toDay: string;
-  domainId?: string | null;
+  domainIds?: readonly string[] | null;
   tags?: string[] | null;
 }
 
@@ -31,7 +31,7 @@ let zoneNames: Promise<Set<string>> | undefined;
 
 function where(f: StatsFilter): Where {
   const w = new Where().add('account_id = ?', f.accountId).add('day >= ?::date', f.fromDay).add('day <= ?::date', f.toDay);
-  if (f.domainId) w.add('domain_id = ?', f.domainId);
+  if (f.domainIds) w.add('domain_id = any(?::text[])', textArray(f.domainIds));
   // A rollup row holds the message's whole tag set: `&&` counts an email once however many match.
   if (f.tags?.length) w.add('tags && ?::text[]', textArray(f.tags));
   return w;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AnalyticsRepository, type NameColumn, type StatsFilter, type StatsUnit } from './analytics.repository.js';
-import { domainScope } from '../../db/scoped.js';
+import { domainsScope } from '../../db/scoped.js';
 import type { AnalyticsArgs, AnalyticsDateArgs } from './analytics.inputs.js';
 import type { AnalyticsByDate, AnalyticsByName } from './analytics.type.js';
 import { type Actor } from '../../core/actor.js';
@@ -48,7 +48,8 @@ export class AnalyticsService {
       accountId: auth.accountId,
       fromDay: dayOf(args.date_from),
       toDay: dayOf(args.date_to),
-      domainId: await domainScope(this.em, auth, args.domain_id),
+      // The domain asked for, else the caller's own (one or several), else the whole account.
+      domainIds: await domainsScope(this.em, auth, args.domain_id),
       tags: args.tags,
     };
   }

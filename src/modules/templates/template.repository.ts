@@ -7,10 +7,13 @@ import type { Template } from './template.entity.js';
 /** A template as its list shows it: the columns the list item is made of, plain (no bodies). */
 export type TemplateListRow = Pick<Template, 'id' | 'name' | 'description' | 'type' | 'image_path' | 'tags' | 'variables' | 'created_at' | 'updated_at'>;
 
-/** One page of templates and the total in one statement (`count(*) over ()` counts before the cut). */
-const LIST_WHERE = 'account_id = $1 and ($2::varchar is null or domain_id = $2)';
+/**
+ * One page of templates and the total in one statement (`count(*) over ()` counts before the cut).
+ * $2: the domains it may show (null: all, account-wide ones included); $3: the templates it may show (null: all).
+ */
+const LIST_WHERE = 'account_id = $1 and ($2::varchar[] is null or domain_id = any($2)) and ($3::varchar[] is null or id = any($3))';
 const LIST_SQL = `select id, name, description, type, image_path, tags, variables, created_at, updated_at, count(*) over () as total
-  from templates where ${LIST_WHERE} order by created_at desc, id desc limit $3 offset $4`;
+  from templates where ${LIST_WHERE} order by created_at desc, id desc limit $4 offset $5`;
 const COUNT_SQL = `select count(*)::int as n from templates where ${LIST_WHERE}`;
 
 /**
@@ -36,11 +39,16 @@ export interface TemplateStatsRow {
 export class TemplateRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** One page of the account's templates (or of one domain's), newest first, with the total. */
-  async listPage(accountId: string, domainId: string | null, limit: number, offset: number): Promise<{ rows: TemplateListRow[]; total: number }> {
-    const rows = await preparedRows<TemplateListRow & { total: string }>(this.em, 'templates.list', LIST_SQL, [accountId, domainId, limit, offset]);
+  /** One page of the account's templates (or of some domains', or some templates), newest first, with the total. */
+  async listPage(
+    scope: { accountId: string; domainIds: readonly string[] | null; templateIds: readonly string[] | null },
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: TemplateListRow[]; total: number }> {
+    const where = [scope.accountId, scope.domainIds, scope.templateIds];
+    const rows = await preparedRows<TemplateListRow & { total: string }>(this.em, 'templates.list', LIST_SQL, [...where, limit, offset]);
     // A page past the end has no row to carry the total: only then is it counted on its own.
-    const total = rows.length ? Number(rows[0].total) : offset ? (await preparedRows<{ n: number }>(this.em, 'templates.count', COUNT_SQL, [accountId, domainId]))[0].n : 0;
+    const total = rows.length ? Number(rows[0].total) : offset ? (await preparedRows<{ n: number }>(this.em, 'templates.count', COUNT_SQL, where))[0].n : 0;
     return { rows: rows.map(({ total: _total, ...r }) => ({ ...r, created_at: asDate(r.created_at), updated_at: asDate(r.updated_at) })), total };
   }
 

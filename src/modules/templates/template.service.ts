@@ -10,7 +10,7 @@ import { Template, TemplateCategory } from './template.entity.js';
 import { TemplateRepository } from './template.repository.js';
 import { NO_NUMBERS, type TemplateNumbers } from './template.mapper.js';
 import type { CreateTemplateArgs, TemplateFieldsArgs, TemplateListArgs, UpdateTemplateArgs } from './template.inputs.js';
-import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { type Actor, assertDomainAccess, domainsOf } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
 
@@ -25,14 +25,17 @@ export class TemplateService {
   constructor(private readonly em: EntityManager) {}
 
   async list(auth: Actor, args: TemplateListArgs) {
-    let domainId: string | null = auth.domainId;
+    // The caller's domains (one or several; account-wide templates are left out then), or the one asked for.
+    let domainIds = domainsOf(auth);
     if (args.domain_id != null) {
       const domain = await findOwned(this.em, Domain, auth, { id: args.domain_id });
       assertDomainAccess(auth, domain.id);
-      domainId = domain.id;
+      domainIds = [domain.id];
     }
+    // A session user limited to some templates (users' template access) lists those only.
+    const templateIds = auth.templateIds?.length ? auth.templateIds : null;
     // Plain rows of the listed columns in one statement: no bodies, no entities.
-    const { rows, total } = await new TemplateRepository(this.em).listPage(auth.accountId, domainId, args.limit, offsetOf(args));
+    const { rows, total } = await new TemplateRepository(this.em).listPage({ accountId: auth.accountId, domainIds, templateIds }, args.limit, offsetOf(args));
     return { rows, meta: pageMeta(args, rows.length, total) };
   }
 
@@ -68,7 +71,9 @@ export class TemplateService {
     checkSyntax(bag, { subject: args.subject, html: args.html, text: args.auto_generate ? null : args.text });
     const refs = await this.checkRefs(auth, args, bag);
     bag.throwIfAny();
-    // A domain-limited token makes templates of its own domain only.
+    // A caller limited to one domain makes templates of that domain; one limited to several names
+    // one of them: an account-wide template is out of its reach, like every row of no domain.
+    if (!refs.domain && auth.domainIds?.length) throw errors.forbidden('This user is limited to some domains; an account-wide template is out of reach: name one of them (domain_id).');
     const domain = refs.domain ?? (auth.domainId ? this.em.getReference(Domain, auth.domainId) : null);
     const template = this.em.create(Template, {
       account: this.em.getReference(Account, auth.accountId),
