@@ -11,7 +11,7 @@ import { routeTable } from '../../rest-mapping/index.js';
 import { ADMIN_TOKEN, type HttpAnswer } from '../support/server.js';
 import { DataWatch, changedTables } from '../support/sweep-check.js';
 import { subscribe } from '../support/sse.js';
-import { gqlAs } from '../auth/helpers.js';
+import { gqlAs, type Session } from '../auth/helpers.js';
 import { reportXml } from '../dmarc/reports-support.js';
 import { NOT_FOUND, buildTenantFixture, closeTenantFixture, settle, until, type TenantFixture } from '../support/tenant-fixture.js';
 import { WHOLE_ACCOUNT } from '../../src/core/scopes.js';
@@ -41,12 +41,18 @@ const ACTORS: Actor[] = ['stranger', 'otherDomain', 'noDomain'];
 /**
  * Who sends the requests of the list, /v1 and GraphQL sweeps: the token actors, and console
  * sessions aimed and judged like one of them (kindOf): limitedUser, an admin user limited to
- * attackerDomain, like otherDomain; strangerUser, an admin user of the stranger account, like stranger.
+ * attackerDomain, and severalUser, one limited to attackerDomain and another domain, like
+ * otherDomain; strangerUser, an admin user of the stranger account, like stranger.
  */
-type Caller = Actor | 'limitedUser' | 'strangerUser';
-const CALLERS: Caller[] = [...ACTORS, 'limitedUser', 'strangerUser'];
-const kindOf = (c: Caller): Actor => (c === 'limitedUser' ? 'otherDomain' : c === 'strangerUser' ? 'stranger' : c);
-const sessionOf = (c: Caller) => (c === 'limitedUser' ? f.sessions.limited : c === 'strangerUser' ? f.sessions.stranger : null);
+type Caller = Actor | 'limitedUser' | 'severalUser' | 'strangerUser';
+const CALLERS: Caller[] = [...ACTORS, 'limitedUser', 'severalUser', 'strangerUser'];
+const kindOf = (c: Caller): Actor => (c === 'strangerUser' ? 'stranger' : c === 'limitedUser' || c === 'severalUser' ? 'otherDomain' : c);
+const SESSIONS: Partial<Record<Caller, () => Session>> = {
+  limitedUser: () => f.sessions.limited,
+  severalUser: () => f.sessions.several,
+  strangerUser: () => f.sessions.stranger,
+};
+const sessionOf = (c: Caller) => SESSIONS[c]?.() ?? null;
 const MISSING = 'zzzzzzzzmissing0';
 
 let f: TenantFixture;

@@ -36,9 +36,10 @@ export interface TenantFixture {
   limited: { token: string; id: string; userId: string; templateId: string };
   /**
    * Actors 4 and 5, console sessions aimed like the tokens: an admin user of the victim account
-   * limited to attackerDomain (like actor 2), and an admin user of the stranger account (like actor 1).
+   * limited to attackerDomain (like actor 2), the same limited to attackerDomain and another domain of
+   * the victim account (several domains, like actor 2 too), and an admin user of the stranger account (like actor 1).
    */
-  sessions: { limited: Session; stranger: Session };
+  sessions: { limited: Session; stranger: Session; several: Session };
   /** Parameter name → the victim's value, for rows of victimDomain. */
   inDomain: Record<string, string>;
   /** Parameter name → the victim's value, for rows of no domain (account-wide). */
@@ -136,6 +137,8 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   // The session actors' people: logged in below, once nothing else is written.
   const limitedLogin = await userWith(s, { role: 'admin', domains: [attackerDomain.id] });
   const strangerLogin = await userWith(s, { role: 'admin' }, strangerAccount.token);
+  const sideDomain = await seedDomain(s, { name: `side-${tag}.example.test` });
+  const severalLogin = await userWith(s, { role: 'admin', domains: [attackerDomain.id, sideDomain.id] });
   // And people of every domain (no domain list): a domain-limited token may read them, never change them.
   noDomain.invite_id = must('invite of every domain', await s.rest('POST', '/users', { body: { email: `everywhere-invitee-${tag}@example.test`, role: 'manager' } }), 200).data.id;
   noDomain.user_id = (await inviteAndAccept(s, { email: `everywhere-user-${tag}@example.test`, role: 'manager' })).user.id;
@@ -251,7 +254,11 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   await until('the async verification', async () => (await s.rest('GET', `/email-verification/verify-async/${noDomain.async_verification_id}`)).body.status !== 'queued');
   await until('the blocklist checks', async () => (await db.query('select 1 from blocklist_monitors where in_progress')).rowCount === 0);
   for (const job of jobs) await s.app.services.boss.offWork(job.name);
-  const sessions = { limited: await loginOk(s, limitedLogin.email, limitedLogin.password), stranger: await loginOk(s, strangerLogin.email, strangerLogin.password) };
+  const sessions = {
+    limited: await loginOk(s, limitedLogin.email, limitedLogin.password),
+    stranger: await loginOk(s, strangerLogin.email, strangerLogin.password),
+    several: await loginOk(s, severalLogin.email, severalLogin.password),
+  };
 
   // What each actor must never be shown, each value with a label that says what it is.
   const audit = await db.query<{ id: string; domain_id: string | null; action: string }>('select id, domain_id, action from audit_events where account_id = $1', [accountId]);
@@ -281,6 +288,8 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   add(strangerSecrets, `attacker-user-${tag}`, 'user of attackerDomain');
   add(strangerSecrets, limitedLogin.id, 'session user of attackerDomain');
   add(strangerSecrets, limitedLogin.email, 'session user of attackerDomain');
+  add(strangerSecrets, severalLogin.id, 'session user of attackerDomain and another');
+  add(strangerSecrets, sideDomain.id, 'another domain of the victim account');
   for (const r of audit.rows) add(strangerSecrets, r.id, `audit event ${r.action}`);
   add(strangerSecrets, attackerDomain.id, 'attackerDomain id');
   add(strangerSecrets, attackerDomain.name, 'attackerDomain name');
