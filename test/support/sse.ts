@@ -17,19 +17,37 @@ export async function subscribe(s: TestServer, query: string, token: string | nu
   const decoder = new TextDecoder();
   const events: any[] = [];
   let buffer = '';
-  let pump: Promise<void> | null = null;
-  const readMore = async () => {
-    const { value, done } = await reader.read();
-    if (done) throw new Error('stream ended');
-    buffer += decoder.decode(value);
-    let i;
-    while ((i = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
-      if (data) events.push(JSON.parse(data));
-    }
+  // Read from the start and all the time, so that `events` holds everything the server sent:
+  // a test asserting that nothing matching arrived can then fail (a reader that only read while
+  // `next` waited would never see what it must not hear).
+  let ended: Error | null = null;
+  let wake: () => void = () => {};
+  let changed = new Promise<void>((r) => (wake = r));
+  const signal = () => {
+    wake();
+    changed = new Promise<void>((r) => (wake = r));
   };
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value);
+        let i;
+        while ((i = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
+          if (data) events.push(JSON.parse(data));
+        }
+        signal();
+      }
+      ended = new Error('stream ended');
+    } catch (err) {
+      ended = err instanceof Error ? err : new Error(String(err));
+    }
+    signal();
+  })();
   const stream = {
     response: res,
     events,
@@ -39,9 +57,9 @@ export async function subscribe(s: TestServer, query: string, token: string | nu
       for (;;) {
         const hit = events.find(pred);
         if (hit) return hit;
+        if (ended) throw ended;
         if (Date.now() > deadline) throw new Error(`no matching event in ${ms} ms; got ${JSON.stringify(events)}`);
-        pump ??= readMore().finally(() => (pump = null));
-        await Promise.race([pump, new Promise((r) => setTimeout(r, deadline - Date.now()))]);
+        await Promise.race([changed, new Promise((r) => setTimeout(r, deadline - Date.now()))]);
       }
     },
     close: () => ac.abort(),
