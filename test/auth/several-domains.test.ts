@@ -115,6 +115,14 @@ afterAll(async () => {
 });
 
 describe('a user limited to domains A and B', () => {
+  it('whoami names both domains (domain_id is for exactly one), so a client does not take it for the whole account', async () => {
+    const me = (await gqlAs(s, user, '{ whoami { domain_id domain_ids } }')).body.data.whoami;
+    expect(me.domain_id).toBeNull();
+    expect([...me.domain_ids].sort()).toEqual(sorted(A.id, B.id));
+    const admin = (await s.gql('{ whoami { domain_id domain_ids } }')).body.data.whoami;
+    expect(admin).toEqual({ domain_id: null, domain_ids: null });
+  });
+
   it('lists domains A and B only, gets C by id as 403, and adds no domain', async () => {
     expect(ids((await send(s, 'GET', '/v1/domains?limit=100', { session: user })).body.data)).toEqual(sorted(A.id, B.id));
     const q = await gqlAs(s, user, '{ domains(limit: 100) { data { id } meta { total } } }');

@@ -2922,8 +2922,10 @@ export type WebhookReplay = {
 export type Whoami = {
   __typename?: 'Whoami';
   account_id: Scalars['ID']['output'];
-  /** Set when the token is limited to one domain. */
+  /** Set when the caller is limited to exactly one domain. */
   domain_id?: Maybe<Scalars['ID']['output']>;
+  /** Every domain the caller is limited to: a domain-limited token's one, a console user's one or several; null for the whole account. */
+  domain_ids?: Maybe<Array<Scalars['ID']['output']>>;
   scopes: Array<Scalars['String']['output']>;
   token_id: Scalars['ID']['output'];
 };

@@ -15,7 +15,8 @@ export class TokenResolver {
   @Query(() => Whoami)
   whoami(@Context() ctx: Ctx): Whoami {
     const auth = caller(ctx);
-    return { account_id: auth.accountId, token_id: auth.tokenId, scopes: [...auth.scopes], domain_id: auth.domainId };
+    const domains = domainsOf(auth);
+    return { account_id: auth.accountId, token_id: auth.tokenId, scopes: [...auth.scopes], domain_id: auth.domainId, domain_ids: domains ? [...domains] : null };
   }
 
   @Authorized('tokens_full')

@@ -36,8 +36,13 @@ export class Whoami {
   @Field(() => ID) account_id!: string;
   @Field(() => ID) token_id!: string;
   @Field(() => [String]) scopes!: string[];
-  @Field(() => ID, { nullable: true, description: 'Set when the token is limited to one domain.' })
+  @Field(() => ID, { nullable: true, description: 'Set when the caller is limited to exactly one domain.' })
   domain_id!: string | null;
+  @Field(() => [ID], {
+    nullable: true,
+    description: 'Every domain the caller is limited to: a domain-limited token\'s one, a console user\'s one or several; null for the whole account.',
+  })
+  domain_ids!: string[] | null;
 }
 
 @ObjectType()
