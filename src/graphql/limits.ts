@@ -2,6 +2,8 @@ import {
   getOperationAST,
   getVariableValues,
   parse,
+  visit,
+  type ASTNode,
   type DocumentNode,
   type GraphQLError,
   type GraphQLSchema,
@@ -121,9 +123,55 @@ export function costOf(
   }
 }
 
-/** The refusal for an operation costing more than the limit, or null when it may run. */
+/**
+ * The variables an operation's cost can depend on: those a `limit` argument or a directive
+ * (`@skip(if: $x)`, `@include`) refers to, anywhere in the document. Every other variable (a
+ * send's addresses and bodies) leaves the cost as it is.
+ */
+function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (node: ASTNode) =>
+    visit(node, {
+      Variable(v) {
+        names.add(v.name.value);
+      },
+    });
+  visit(document, {
+    Argument(arg) {
+      if (arg.name.value === 'limit') collect(arg.value);
+    },
+    Directive(directive) {
+      collect(directive);
+    },
+  });
+  return [...names].sort();
+}
+
+/** Costs within the limit, per document (the servers keep each parsed document as one object). */
+interface CostMemo {
+  variables: string[];
+  allowed: Map<string, true>;
+}
+const memos = new WeakMap<DocumentNode, CostMemo>();
+/** Distinct cost-relevant inputs remembered per document: a page size per list is a handful. */
+const MEMO_ENTRIES = 64;
+
+/**
+ * The refusal for an operation costing more than the limit, or null when it may run. Walking the
+ * document costs more than the send it guards (about 100 µs), so an operation found within the
+ * limit is remembered with the values of the variables its cost depends on: the same document
+ * with the same such values costs the same. Only "may run" is remembered: a refusal, or variables
+ * that do not fit (execution answers those), is worked out again each time.
+ */
 export function costRefusal(limits: GraphQLLimits, ...args: Parameters<typeof costOf>): GraphQLError | null {
+  const [, document, operationName, variables] = args;
+  let memo = memos.get(document);
+  if (!memo) memos.set(document, (memo = { variables: costVariables(document), allowed: new Map() }));
+  // A variable left out (its default applies) is told apart from one given as null.
+  const key = JSON.stringify([operationName ?? null, ...memo.variables.map((v) => (variables && Object.hasOwn(variables, v) ? [variables[v]] : []))]);
+  if (memo.allowed.has(key)) return null;
   const cost = costOf(...args);
+  if (cost !== null && cost <= limits.maxCost && memo.allowed.size < MEMO_ENTRIES) memo.allowed.set(key, true);
   if (cost === null || cost <= limits.maxCost) return null;
   const found = Number.isFinite(cost) ? `, found ${cost}` : '';
   return refusal(`Query cost limit of ${limits.maxCost} exceeded${found}.`);

@@ -71,6 +71,20 @@ describe.each(endpoints)('limits on %s', (endpoint) => {
     expect(big.body.errors[0].message).toBe('Query cost limit of 10000 exceeded, found 13505.');
     expect(big.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(big.body.data).toBeUndefined();
+    // Allowed costs are remembered per document and page size: 25 again passes, 100 is still refused.
+    expect((await post(endpoint, { query: pages(5), variables: { limit: 25 } })).status).toBe(200);
+    expect((await post(endpoint, { query: pages(5), variables: { limit: 100 } })).status).toBe(400);
+  });
+
+  it('tells a page size left to its default apart from one given as null', async () => {
+    const defaulted = pages(5).replace('$limit: Int!', '$limit: Int = 25');
+    // What null gets from a document seen for the first time (another text: another parsed document).
+    const fresh = await post(endpoint, { query: `${defaulted} `, variables: { limit: null } });
+    // Left out, the default 25 applies: allowed, and remembered.
+    expect((await post(endpoint, { query: defaulted, variables: {} })).status).toBe(200);
+    // null is not the default: it gets the same answer as before anything was remembered.
+    const nulled = await post(endpoint, { query: defaulted, variables: { limit: null } });
+    expect([nulled.status, nulled.body.errors?.[0]?.message]).toEqual([fresh.status, fresh.body.errors?.[0]?.message]);
   });
 
   it('refuses more than 15 aliases', async () => {
