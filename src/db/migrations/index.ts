@@ -33,6 +33,7 @@ import { Migration20261125210000_retention } from './Migration20261125210000_ret
 import { Migration20261125220000_track_content } from './Migration20261125220000_track_content.js';
 import { Migration20261125230000_template_translations } from './Migration20261125230000_template_translations.js';
 import { Migration20261125233000_bulk_domains } from './Migration20261125233000_bulk_domains.js';
+import { Migration20261125235000_events_undispatched } from './Migration20261125235000_events_undispatched.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -70,4 +71,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125220000_track_content', class: Migration20261125220000_track_content },
   { name: 'Migration20261125230000_template_translations', class: Migration20261125230000_template_translations },
   { name: 'Migration20261125233000_bulk_domains', class: Migration20261125233000_bulk_domains },
+  { name: 'Migration20261125235000_events_undispatched', class: Migration20261125235000_events_undispatched },
 ];

@@ -8,6 +8,11 @@ import { newId } from '../../lib/ids.js';
  */
 @Entity({ tableName: 'domain_events' })
 @Index({ properties: ['account_id', 'created_at'] })
+// The dispatcher's queue: undispatched events in the order it takes them (webhooks/engine.repository.ts).
+@Index({
+  name: 'domain_events_undispatched_index',
+  expression: 'create index "domain_events_undispatched_index" on "domain_events" ("created_at", "id") where "dispatched_at" is null',
+})
 export class DomainEvent {
   @PrimaryKey({ type: 'string', length: 32 })
   id: Opt<string> = newId();
@@ -30,7 +35,6 @@ export class DomainEvent {
 
   /** When the webhook dispatcher turned it into deliveries; null while it waits. */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
-  @Index()
   dispatched_at: Date | null = null;
 }
 
