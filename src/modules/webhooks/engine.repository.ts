@@ -23,20 +23,26 @@ const CLAIM = `update webhook_deliveries d set next_attempt_at = $1::timestamptz
       order by d2.next_attempt_at limit $4 for update of d2 skip locked)
    returning d.id, d.webhook_id, d.type, d.body, w.url, w.secret_enc, w.account_id, w.domain_id`;
 
+/*
+ * Rows go in as one array per column (unnest): PostgreSQL reads arrays of text faster than it
+ * parses a JSON document of objects, and the bodies need no second layer of JSON escaping.
+ * The delivery is found once, by the update, whose returning row feeds the attempt.
+ */
 const DELIVERED = `with x as (
-     select * from jsonb_to_recordset($1::jsonb)
-       as x(id text, delivery_id text, attempted_at timestamptz, status int, duration_ms int, response_excerpt text)
+     select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+       as x(id, delivery_id, attempted_at, status, duration_ms, response_excerpt)
+   ),
+   u as (
+     update webhook_deliveries d set state = $7, attempts = d.attempts + 1, last_status = x.status,
+            next_attempt_at = null, updated_at = now()
+       from x where d.id = x.delivery_id
+     returning d.id, d.webhook_id, d.type
    ),
    a as (
      insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
-     select x.id, d.webhook_id, d.id, d.type, x.attempted_at, true, x.status, x.duration_ms, x.response_excerpt, null
-       from x join webhook_deliveries d on d.id = x.delivery_id
+     select x.id, u.webhook_id, u.id, u.type, x.attempted_at, true, x.status, x.duration_ms, x.response_excerpt, null
+       from x join u on u.id = x.delivery_id
      returning delivery_id
-   ),
-   u as (
-     update webhook_deliveries d set state = $2, attempts = d.attempts + 1, last_status = x.status,
-            next_attempt_at = null, updated_at = now()
-       from x where d.id = x.delivery_id
    )
    select delivery_id from a`;
 
@@ -55,8 +61,8 @@ const CANDIDATES = `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number
 
 const WRITE_DELIVERIES = `with ins as (
      insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-     select id, webhook_id, event_id, type, body, $2, 0, $3::timestamptz, $4::timestamptz, $4::timestamptz
-       from jsonb_to_recordset($1::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)
+     select x.id, x.webhook_id, x.event_id, x.type, x.body, $6, 0, $7::timestamptz, $8::timestamptz, $8::timestamptz
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as x(id, webhook_id, event_id, type, body)
      on conflict (webhook_id, event_id) do nothing
      returning id
    )
@@ -86,7 +92,16 @@ export class DispatchTx {
    */
   async writeDeliveries(rows: NewDelivery[], now: string, due: string): Promise<Set<string>> {
     if (!rows.length) return new Set();
-    const values = [JSON.stringify(rows), DELIVERY.pending, due, now];
+    const values = [
+      rows.map((r) => r.id),
+      rows.map((r) => r.webhook_id),
+      rows.map((r) => r.event_id),
+      rows.map((r) => r.type),
+      rows.map((r) => r.body),
+      DELIVERY.pending,
+      due,
+      now,
+    ];
     const written = await this.client.query<{ id: string }>({ name: 'webhooks.write_deliveries', text: WRITE_DELIVERIES, values });
     return new Set(written.rows.map((r) => r.id));
   }
@@ -111,7 +126,15 @@ export class EngineRepository {
    */
   async recordDelivered(rows: DeliveredRow[]): Promise<Set<string>> {
     if (!rows.length) return new Set();
-    const values = [JSON.stringify(rows), DELIVERY.delivered];
+    const values = [
+      rows.map((r) => r.id),
+      rows.map((r) => r.delivery_id),
+      rows.map((r) => r.attempted_at),
+      rows.map((r) => r.status),
+      rows.map((r) => r.duration_ms),
+      rows.map((r) => r.response_excerpt),
+      DELIVERY.delivered,
+    ];
     const written = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered', text: DELIVERED, values });
     return new Set(written.rows.map((r) => r.delivery_id));
   }
