@@ -160,6 +160,12 @@ export const configSchema = z.object({
    */
   SEND_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
   /**
+   * Acceptance statements one process runs at once, and the most sends one of them writes: sends
+   * arriving while they run go together in the next (sending/accept.batch.ts). 1 writes each alone.
+   */
+  ACCEPT_LANES: z.coerce.number().int().min(1).max(100).default(4),
+  ACCEPT_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(32),
+  /**
    * Requests one API token may make per window (unset: its account's plan decides,
    * modules/accounts/plans.ts), and the window's length; the window starts at the token's first
    * request after the last one ended.

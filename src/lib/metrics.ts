@@ -27,6 +27,14 @@ export const sendAcceptSeconds = new Histogram({
   registers: [registry],
 });
 
+/** Sends per acceptance statement: above 1 when concurrent sends share one (sending/accept.batch.ts). */
+export const acceptStatementSends = new Histogram({
+  name: 'postbox_accept_statement_sends',
+  help: 'Sends written by one acceptance statement (group commit under load)',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+  registers: [registry],
+});
+
 /** Delivery outcomes of emails (one per recipient): delivered, soft_bounced, hard_bounced, deferred, suppressed. */
 export const emailDeliveries = new Counter({
   name: 'postbox_email_deliveries_total',

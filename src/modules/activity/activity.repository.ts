@@ -56,6 +56,8 @@ export function activityWrites(input: string): string {
     select account_id, day, extract(hour from at at time zone 'UTC')::smallint, domain_id, type,
            array(select jsonb_array_elements_text(tags)), country, ua_name, ua_type, shard, count(*)
       from ${input} group by account_id, day, 3, domain_id, type, tags, country, ua_name, ua_type, shard
+      -- Counts are taken in key order: two statements counting the same keys wait, never deadlock.
+      order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
     on conflict (account_id, day, domain_id, type, tags, country, ua_name, ua_type, shard, hour)
       do update set count = activity_stats.count + excluded.count
   ),

@@ -76,10 +76,15 @@ export interface AcceptRows {
   claim: IdempotencyClaim | null;
 }
 
-/** Which acceptance statement: with an Idempotency-Key's claim; checking suppressions itself. */
+/**
+ * Which acceptance statement: with an Idempotency-Key's claim; checking suppressions itself; for
+ * several sends at once (`many`: the check's input is an array, one per send, and nothing is
+ * written when any send has a match).
+ */
 interface Variant {
   keyed: boolean;
   checked: boolean;
+  many?: boolean;
 }
 
 /**
@@ -97,7 +102,7 @@ function acceptSql(job: JobInsert, v: Variant): string {
   // Every input is empty unless the conditions hold: nothing is written then.
   const gate = (p: string) => (when ? `(case when ${when} then ${p} else '[]'::jsonb end)` : p);
   const ctes = [
-    ...(matchParam ? [matchCte('sup', `${matchParam}::jsonb`)] : []),
+    ...(matchParam ? [matchCte('sup', `${matchParam}::jsonb`, v.many)] : []),
     // The claim is taken only when the send is written (a suppressed one is judged first).
     ...(claimParam ? [claimCte('claim', v.checked ? `(case when not exists (select 1 from sup) then ${claimParam}::jsonb else '[]'::jsonb end)` : `${claimParam}::jsonb`)] : []),
   ];
@@ -125,7 +130,7 @@ function acceptSql(job: JobInsert, v: Variant): string {
     select id, at, at, account_id, domain_id, email
     from jsonb_to_recordset(${gate('$3::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, email text)
     on conflict (domain_id, email) do update set deleted_at = null, updated_at = excluded.updated_at
-    returning id, email
+    returning id, domain_id, email
   ),
   eml as (
     insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, position, to_email, to_name,
@@ -134,7 +139,7 @@ function acceptSql(job: JobInsert, v: Variant): string {
       x.subject, x.tags, x.status, x.suppression_reason
     from jsonb_to_recordset(${gate('$4::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, message_id text,
       rkey text, position int, to_email text, to_name text, subject text, tags text[], status text, suppression_reason text)
-    join rec on rec.email = x.rkey
+    join rec on rec.email = x.rkey and rec.domain_id = x.domain_id
   ),
   ${job.cte('job', when ? `case when ${when} then $5::text else '[]' end` : '$5::text')},
   ${ACTIVITY_INPUT('act_input', gate('$6::jsonb'))},
@@ -144,6 +149,9 @@ function acceptSql(job: JobInsert, v: Variant): string {
 }
 
 const statements = new WeakMap<JobInsert, Map<string, string>>();
+
+/** Code-point order, as `[...].sort()` orders a send's own recipients. */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What the acceptance statement did. */
 export interface Written {
@@ -203,6 +211,34 @@ export class AcceptRepository {
     const [out] = await this.run<{ claimed: number; matches: MatchRow[] | null }>(name, text, values);
     if (out.matches?.length) return { written: false, matches: out.matches };
     return { written: out.claimed > 0, matches: null };
+  }
+
+  /**
+   * Several unkeyed sends, each with its suppression check, in one statement (accept.batch.ts): all
+   * written, or none when any of them has a suppression match (`false`: the caller writes each
+   * on its own then). A recipient two of them share is upserted once; recipients go in (domain,
+   * address) order, the order every acceptance statement takes their rows in.
+   */
+  async writeMany(items: { rows: AcceptRows; check: unknown }[], job: JobInsert): Promise<boolean> {
+    const v: Variant = { keyed: false, checked: true, many: true };
+    const byName = statements.get(job) ?? new Map<string, string>();
+    statements.set(job, byName);
+    let text = byName.get('postbox_accept_many');
+    if (!text) byName.set('postbox_accept_many', (text = acceptSql(job, v)));
+    const recipients = new Map<string, RecipientRow>();
+    for (const { rows } of items) for (const r of rows.recipients) if (!recipients.has(`${r.domain_id} ${r.email}`)) recipients.set(`${r.domain_id} ${r.email}`, r);
+    const jobs = items.map(({ rows }) => rows.jobs.slice(1, -1).trim()).filter(Boolean);
+    const values: unknown[] = [
+      JSON.stringify(items.map(({ rows }) => rows.message)),
+      JSON.stringify(items.flatMap(({ rows }) => rows.attachments)),
+      JSON.stringify([...recipients.values()].sort((a, b) => (a.domain_id === b.domain_id ? cmp(a.email, b.email) : cmp(a.domain_id, b.domain_id)))),
+      JSON.stringify(items.flatMap(({ rows }) => rows.emails)),
+      `[${jobs.join(',')}]`,
+      JSON.stringify(items.flatMap(({ rows }) => rows.activities)),
+      JSON.stringify(items.map(({ check }) => check)),
+    ];
+    const [out] = await this.run<{ matches: MatchRow[] | null }>('postbox_accept_many', text, values);
+    return !out.matches?.length;
   }
 
   private async run<R>(name: string, text: string, values: unknown[]): Promise<R[]> {

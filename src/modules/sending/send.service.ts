@@ -16,6 +16,7 @@ import type { Plan } from '../accounts/plans.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend, type CheckedSend } from './send.validate.js';
 import { IdempotencyRepository, type IdempotencyClaim } from './idempotency.repository.js';
+import { acceptBatcher } from './accept.batch.js';
 import { AcceptRepository, type AcceptRows } from './accept.repository.js';
 import { acceptRows, personalizationOf, recipientsOf, type AcceptPlan } from './accept.rows.js';
 import { renderAtAccept, type RenderPart } from './render.js';
@@ -143,7 +144,10 @@ export async function acceptSend(
   // when one might, the statement wrote nothing and returned what it found, and the send is
   // judged on it and written by a second statement.
   let made = make(draft, new Map());
-  let out = await repo.write(made.rows, job, matchInput(auth.accountId, domain.id, [...new Set(addresses.map((a) => a.toLowerCase()))]));
+  const check = matchInput(auth.accountId, domain.id, [...new Set(addresses.map((a) => a.toLowerCase()))]);
+  // Unkeyed sends outside a transaction may share their statement with others (group commit).
+  const batched = !made.rows.claim && !em.getTransactionContext();
+  let out = batched ? await acceptBatcher(services, job).write(made.rows, check) : await repo.write(made.rows, job, check);
   if (out.matches) {
     made = make(draft, await reasonsFrom(out.matches, addresses));
     out = await repo.write(made.rows, job, null);

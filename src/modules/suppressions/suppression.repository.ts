@@ -22,9 +22,10 @@ export function matchInput(accountId: string, domainId: string, lowered: string[
  * in one query. matchRows runs it; a statement that checks suppressions and writes in one go (the
  * acceptance of a send) embeds it.
  */
-export function matchCte(name: string, param: string): string {
+export function matchCte(name: string, param: string, many = false): string {
+  // `many`: an array of inputs (several sends checked at once), each matched on its own account and domain.
   return `${name}_in as (
-    select * from jsonb_to_record(${param}) as x(account_id text, domain_id text, emails text[], blocklist text, on_hold text, pattern text)
+    select * from ${many ? 'jsonb_to_recordset' : 'jsonb_to_record'}(${param}) as x(account_id text, domain_id text, emails text[], blocklist text, on_hold text, pattern text)
   ),
   ${name} as (
     select 'list' as kind, s.list, lower(r.email) as email, null as pattern
