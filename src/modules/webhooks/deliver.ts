@@ -64,30 +64,38 @@ export async function attempt(services: AppServices, d: Claimed): Promise<Outcom
   return { claimed: d, at, result };
 }
 
-/** One batch of claimed deliveries: recorded together once all its attempts are done. */
+/** One batch of claimed deliveries: recorded once all its attempts are done. */
 interface Round {
   left: number;
   outcomes: Outcome[];
 }
 
+/** Attempts recorded by one record at most (record.ts: one statement for its successes). */
+const RECORD_MAX = 1000;
+
 /**
  * The delivery line of one tick: batches of claimed deliveries go in (add), WEBHOOK_IN_FLIGHT
  * requests are in flight at any time across batches, and each batch is recorded (record.ts) as
- * soon as its last attempt is done, one record after another, while later batches post. `add`
- * returns once half a round or less is waiting, so the caller claims (or dispatches) the next
- * batch while these post: neither the claim nor the record leaves the connections idle.
+ * soon as its last attempt is done, one record after another, while later batches post; batches
+ * that finish while a record runs are recorded together by the next, so a record that falls
+ * behind the posts (PostgreSQL busy) catches up with fewer, larger statements instead of leaving
+ * a queue of small ones for the end of the tick. `add` returns while two rounds or less are
+ * waiting, so the callers (two dispatch lanes, or the claim) fetch the next batch while these
+ * post: a dispatch slowed by a busy database does not leave the connections idle.
  */
 export class Conveyor {
   private readonly queue: Array<{ d: Claimed; round: Round }> = [];
   private active = 0;
-  private recording: Promise<void> = Promise.resolve();
+  /** Outcomes of finished rounds no record has taken yet. */
+  private done: Outcome[] = [];
+  private recorder: Promise<void> | null = null;
   private readonly inFlight: number;
   private readonly lowWater: number;
   private wake: Array<() => void> = [];
 
   constructor(private readonly services: AppServices) {
     this.inFlight = services.config.WEBHOOK_IN_FLIGHT;
-    this.lowWater = claimBatch(this.inFlight) / 2;
+    this.lowWater = claimBatch(this.inFlight) * 2;
   }
 
   /**
@@ -110,7 +118,7 @@ export class Conveyor {
   /** Resolves once every delivery added is attempted and recorded. */
   async finish(): Promise<void> {
     while (this.active || this.queue.length) await new Promise<void>((resolve) => this.wake.push(resolve));
-    await this.recording;
+    while (this.recorder) await this.recorder;
   }
 
   private pump(): void {
@@ -132,14 +140,28 @@ export class Conveyor {
       this.services.log.error({ err, delivery: d.id }, 'webhook delivery could not be attempted');
     }
     if (--round.left === 0) {
-      // Records run one at a time, in the order rounds finish; one that fails (its deliveries stay
-      // leased, so they are attempted again) does not stop the next.
-      this.recording = this.recording
-        .then(() => recordRound(this.services, round.outcomes))
-        .catch((err: unknown) => this.services.log.error({ err }, 'webhook round could not be recorded'));
+      for (const o of round.outcomes) this.done.push(o);
+      this.recorder ??= this.record();
     }
     this.active--;
     this.pump();
+  }
+
+  /**
+   * Records run one at a time, in the order rounds finish, each taking every round finished so
+   * far; one that fails (its deliveries stay leased, so they are attempted again) does not stop
+   * the next.
+   */
+  private async record(): Promise<void> {
+    while (this.done.length) {
+      const outcomes = this.done.splice(0, RECORD_MAX);
+      try {
+        await recordRound(this.services, outcomes);
+      } catch (err) {
+        this.services.log.error({ err }, 'webhook round could not be recorded');
+      }
+    }
+    this.recorder = null;
   }
 }
 
