@@ -152,6 +152,13 @@ export const configSchema = z.object({
   SMTP_ALLOW_INSECURE_AUTH_LOOPBACK: bool.default(false),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * V8's heap growing factor, as 1 + this / 100, set by main.ts at start (0: V8's own, which lets
+   * the old generation grow up to 4× what survived the last full GC before the next one). The api
+   * and the worker promote request and delivery data they drop soon after, so V8's own factor grows
+   * their heaps by about 150 MB under load before a full GC (README, Performance: Memory).
+   */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(30),
   /** How long a live-subscription NOTIFY waits for others to go out with it in one statement (lib/pubsub.ts). */
   PUBSUB_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**

@@ -30,10 +30,11 @@ interface Running {
   exit: Promise<number | null>;
 }
 
-function start(args: string[]): Running {
+function start(args: string[], extra: Record<string, string> = {}): Running {
   const child = spawn(process.execPath, ['dist/src/main.js', ...args], {
     env: {
       ...process.env,
+      ...extra,
       DATABASE_URL: db.url,
       DATA_DIR: dataDir,
       PORT: '0',
@@ -113,6 +114,13 @@ describe('main.js', () => {
     expect(p.logs.some((l) => l.msg === 'api listening')).toBe(false);
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
+  });
+
+  it('refuses a heap growing percent V8 would not take, with exit code 2, before starting anything', async () => {
+    const p = start(['--role', 'worker'], { HEAP_GROWING_PERCENT: '-5' });
+    expect(await p.exit).toBe(2);
+    expect(p.stderr.join('')).toContain('HEAP_GROWING_PERCENT');
+    expect(p.logs.some((l) => l.msg === 'worker started')).toBe(false);
   });
 
   it('refuses an unknown role with exit code 2', async () => {
