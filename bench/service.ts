@@ -81,7 +81,9 @@ export interface RoleProcess {
 export async function spawnRole(role: string, env: Record<string, string>, readyMs = 3000): Promise<RoleProcess> {
   const port = role.split(',').includes('api') ? await freePort() : null;
   const verbose = Boolean(process.env.BENCH_LOG_LEVEL);
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN, '--role', role], {
+  // BENCH_PROF_DIR: each role writes a V8 CPU profile there when it exits (to read where its time goes).
+  const prof = process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`, `--cpu-prof-name=${role}-${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof, MAIN, '--role', role], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, ...(port ? { PORT: String(port) } : {}) },
     stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'],
   });

@@ -1,5 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { preparedRows } from '../../db/prepared.js';
 import { textArray } from '../../db/sql.js';
+import { afterCommit } from '../../lib/pubsub.js';
+import { activityNotices } from '../activity/activity.notice.js';
+import { ACTIVITY_INPUT, activityWrites, type ActivityInsert } from '../activity/activity.repository.js';
 import type { DomainSettings } from '../domains/domain.entity.js';
 import type { Address, MessageContentRow, MessageSettings } from '../messages/message.entity.js';
 import { DELIVERABLE_MESSAGE, PENDING_EMAIL, type EmailStatus, type MessageStatus } from '../messages/status.js';
@@ -56,6 +60,30 @@ export interface OutcomeRow {
   tried: number;
   response: string | null;
 }
+
+/** The emails' new state, as `record` writes it, from the outcomes in `x`. */
+const SET_OUTCOME = `status = x.status, suppression_reason = coalesce(x.suppression_reason, e.suppression_reason),
+  smtp_message_id = coalesce(x.smtp_message_id, e.smtp_message_id), attempts = e.attempts + x.tried,
+  last_response = coalesce(x.response, e.last_response), lease_until = null, updated_at = now()`;
+const OUTCOME_INPUT = `jsonb_to_recordset($1::jsonb) as x(id text, status text, suppression_reason text, smtp_message_id text, tried int, response text)`;
+
+/**
+ * recordWithActivities' statement: the outcomes of the emails still pending, and the activities
+ * (with their daily counts and events) of those emails only, so an email recorded meanwhile by
+ * another worker gets neither a second outcome nor a second set of activities. The ids come
+ * apart as well ($4): a prepared statement's generic plan then finds the emails by their key,
+ * whatever it guesses of the JSON's rows.
+ */
+const RECORD_WITH_ACTIVITIES = `with updated as (
+    update emails e set ${SET_OUTCOME}
+      from ${OUTCOME_INPUT}
+     where e.id = any($4::text[]) and e.id = x.id and e.status = any($2::text[])
+    returning e.id
+  ),
+  ${ACTIVITY_INPUT('given', '$3::jsonb')},
+  input as (select g.* from given g where g.email_id in (select id from updated)),
+  ${activityWrites('input')}
+  select id from updated`;
 
 /**
  * Delivery's statements, each for many messages or emails at once. Emails are claimed with a
@@ -156,16 +184,32 @@ export class DeliveryRepository {
   async record(rows: OutcomeRow[]): Promise<string[]> {
     if (!rows.length) return [];
     const updated = await this.em.execute<{ id: string }[]>(
-      `update emails e
-          set status = x.status, suppression_reason = coalesce(x.suppression_reason, e.suppression_reason),
-              smtp_message_id = coalesce(x.smtp_message_id, e.smtp_message_id), attempts = e.attempts + x.tried,
-              last_response = coalesce(x.response, e.last_response), lease_until = null, updated_at = now()
-         from jsonb_to_recordset(?::jsonb) as x(id text, status text, suppression_reason text, smtp_message_id text, tried int, response text)
+      `update emails e set ${SET_OUTCOME}
+         from ${OUTCOME_INPUT.replace('$1', '?')}
         where e.id = x.id and e.status = any(?::text[])
         returning e.id`,
       [JSON.stringify(rows), textArray(PENDING_EMAIL)],
     );
     return updated.map((r) => r.id);
+  }
+
+  /**
+   * `record` and recordActivities in one statement, outside any transaction (a single statement
+   * commits as a whole): one round trip and one commit for a group of outcomes instead of BEGIN,
+   * two statements and COMMIT, as a named prepared statement parsed once per connection. Answers
+   * the emails recorded; live `activity` subscribers hear of their activities once it committed.
+   */
+  async recordWithActivities(rows: OutcomeRow[], activities: ActivityInsert[]): Promise<string[]> {
+    if (!rows.length) return [];
+    const updated = await preparedRows<{ id: string }>(this.em, 'postbox_delivery_record', RECORD_WITH_ACTIVITIES, [
+      JSON.stringify(rows),
+      textArray(PENDING_EMAIL),
+      JSON.stringify(activities),
+      textArray(rows.map((r) => r.id)),
+    ]);
+    const done = new Set(updated.map((r) => r.id));
+    for (const [topic, notice] of activityNotices(activities.filter((a) => done.has(a.email_id)))) afterCommit(this.em, topic, notice);
+    return [...done];
   }
 
   /** Frees leases without an outcome (a batch that failed before sending them). */

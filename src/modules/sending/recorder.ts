@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Orm } from '../../db/orm.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { emailDeliveries } from '../../lib/metrics.js';
-import { recordActivities, type ActivityEmail, type NewActivity } from '../activity/record.js';
+import { prepareActivities, recordActivities, type ActivityEmail, type NewActivity } from '../activity/record.js';
 import { suppressRecipient } from '../suppressions/suppression.add.js';
 import { DeliveryRepository, type OutcomeRow } from './delivery.repository.js';
 
@@ -28,6 +28,14 @@ interface Waiting {
  * lanes keep it about one commit long while each commit still carries many outcomes.
  */
 const LANES = 3;
+/**
+ * Outcomes waiting that open another lane beside a running one. A commit is one short statement
+ * now, so lanes opened for every outcome would commit them one or two at a time, and a commit
+ * (its WAL flush, its statement, the rollup rows it locks) costs the database more than the
+ * outcomes in it: under load outcomes wait for the running commit, at most one commit more,
+ * unless this many gathered, and then go together.
+ */
+const LANE_OPENS_AT = 16;
 /** About a minute of trying while the database is away (a restart), before giving the error back. */
 const RECORD_ATTEMPTS = 60;
 /** Outcomes per transaction at most. */
@@ -35,10 +43,12 @@ const BATCH_MAX = 500;
 
 /**
  * Records delivery outcomes by group commit: outcomes that arrive while LANES transactions are
- * committing wait for the next free one, which takes them all (the email updates in one
- * statement, the activities in another). Under load a commit carries many outcomes; alone, an
+ * committing wait for the next free one, which takes them all (the email updates, the activities,
+ * their daily counts and events in one statement; a group with a hard bounce in a transaction
+ * that also suppresses the recipient). Under load a commit carries many outcomes; alone, an
  * outcome is committed at once. A caller's promise settles when its outcome is durable, so the SMTP
- * duplicate window (an accepted message whose outcome is not recorded yet) is one commit long.
+ * duplicate window (an accepted message whose outcome is not recorded yet) is one or two commits
+ * long.
  */
 export class OutcomeRecorder {
   private readonly queue: Waiting[] = [];
@@ -52,7 +62,7 @@ export class OutcomeRecorder {
   record(outcome: Outcome): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ outcome, resolve, reject });
-      if (this.lanes < LANES) void this.drain();
+      if (this.lanes === 0 || (this.lanes < LANES && this.queue.length >= LANE_OPENS_AT)) void this.drain();
     });
   }
 
@@ -92,7 +102,14 @@ export class OutcomeRecorder {
   }
 
   private async commit(outcomes: Outcome[]): Promise<void> {
-    // One transaction on a plain fork (begin/commit): recordActivities' live notices go out when
+    if (!outcomes.some((o) => o.hardBounce)) {
+      // The usual group: the outcomes and their activities in one statement, its own transaction.
+      const activities = prepareActivities(outcomes.flatMap((o) => o.activities.map((a) => ({ ...a, email: o.email }))));
+      const done = new Set(await new DeliveryRepository(this.orm.em.fork() as EntityManager).recordWithActivities(outcomes.map((o) => o.row), activities));
+      countDeliveries(outcomes.filter((o) => done.has(o.row.id)));
+      return;
+    }
+    // A hard bounce also suppresses its recipient, in the same transaction. One transaction on a plain fork (begin/commit): recordActivities' live notices go out when
     // it commits (lib/after-commit.ts), and nothing of it is kept once it ends.
     const tx = this.orm.em.fork() as EntityManager;
     await tx.begin();
@@ -119,6 +136,13 @@ export class OutcomeRecorder {
       await tx.rollback().catch(() => undefined);
       throw err;
     }
-    for (const o of mine) emailDeliveries.inc({ outcome: o.row.status });
+    countDeliveries(mine);
   }
+}
+
+/** postbox_email_deliveries_total, one increment per outcome status of a group. */
+function countDeliveries(outcomes: Outcome[]): void {
+  const by = new Map<string, number>();
+  for (const o of outcomes) by.set(o.row.status, (by.get(o.row.status) ?? 0) + 1);
+  for (const [outcome, n] of by) emailDeliveries.inc({ outcome }, n);
 }

@@ -1,0 +1,166 @@
+/**
+ * The delivery drain alone, quicker than bench:sending to iterate on: N sends accepted by the api
+ * role with no worker running, then a worker process started on that backlog and timed from its
+ * first delivery to its last into a local SMTP sink (DKIM-signed); beside it the same baseline as
+ * bench:sending's, the same signed messages through one pooled nodemailer transport. Also counts
+ * the worker's queries per delivered message (bench/count-queries.ts, preloaded), the database's
+ * transactions per message (pg_stat_database) and the worker's CPU time per message (/proc).
+ * BENCH_PROF_DIR=<dir> runs the worker under `node --cpu-prof` (bench/service.ts).
+ * Usage: node <outDir>/bench/drain.js [messages]   (default 3000)
+ */
+import 'reflect-metadata';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { decrypt } from '../src/lib/secrets.js';
+import { startSmtpSink } from '../test/support/smtp-sink.js';
+import { NO_API_LIMITS } from './limits.js';
+import { printBench, sleep, spawnRole, startDb, type RoleProcess } from './service.js';
+import { pooledNodemailerLoop } from './sending-bare.js';
+
+const messages = Number(process.argv[2] ?? 3000);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-drain-'));
+const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
+const APP_SECRET = 'bench-app-secret-0000000000000000000000000000';
+const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+/** CPU seconds of the embedded PostgreSQL: the postmaster, its children now, and those it reaped. */
+let postmaster = 0;
+function postgresCpu(): number {
+  const stat = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const f = stat(pid);
+      if (Number(pid) === postmaster) total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+      else if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+const countFile = path.join(dir, 'queries');
+const queries = () => {
+  try {
+    return Number(readFileSync(countFile, 'utf8'));
+  } catch {
+    return 0;
+  }
+};
+
+const db = await startDb(dir);
+const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+sql.on('error', () => undefined);
+{
+  const { rows: [b] } = await sql.query<{ pid: number }>('select pg_backend_pid() as pid');
+  postmaster = Number(readFileSync(`/proc/${b.pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+}
+const running: RoleProcess[] = [];
+const sink = await startSmtpSink();
+const env = {
+  DATABASE_URL: db.url,
+  DATA_DIR: dir,
+  APP_SECRET,
+  ADMIN_TOKEN: token,
+  DOMAIN_REQUIRE_DNS: 'false',
+  DOMAIN_VERIFICATION: 'dns',
+  MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`,
+  ...NO_API_LIMITS,
+};
+try {
+  const api = await spawnRole('api', env);
+  running.push(api);
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${api.url}${p}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    return (await res.json()) as { data: { id: string; name: string; whoami?: { account_id: string } } };
+  };
+  const domain = (await call('POST', '/v1/domains', { name: 'bench-drain.example.com' })).data;
+  await sql.query('update domains set is_verified = true, trusted = false where id = $1', [domain.id]);
+  const from = `receipts@${domain.name}`;
+  const body = JSON.stringify({
+    from: { email: from, name: 'Bench' },
+    to: [{ email: 'r[<id>]@example.net', name: 'Reader' }],
+    subject: 'Your receipt',
+    html: '<p>Hello, here is <a href="https://example.com/r">your receipt</a>.</p>',
+    text: 'Hello, here is your receipt: https://example.com/r',
+  });
+  const r = await autocannon({ url: `${api.url}/v1/email`, method: 'POST', headers: auth, body, idReplacement: true, connections: 50, amount: messages });
+  if (r.non2xx || r.errors) throw new Error(`accept: non2xx=${r.non2xx} errors=${r.errors}`);
+  await sleep(500);
+  await api.stop();
+
+  const { rows: [key] } = await sql.query<{ dkim_selector: string; dkim_private_key_enc: string }>(
+    'select dkim_selector, dkim_private_key_enc from domains where id = $1',
+    [domain.id],
+  );
+  const bareCpu0 = process.cpuUsage();
+  const bare = await pooledNodemailerLoop(sink, messages, from, {
+    domainName: domain.name,
+    keySelector: key.dkim_selector,
+    privateKey: decrypt(APP_SECRET, key.dkim_private_key_enc),
+  });
+
+  const bareCpu = process.cpuUsage(bareCpu0);
+  const xacts = async () => Number((await sql.query<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()')).rows[0].n);
+  const start = sink.received.length;
+  const x0 = await xacts();
+  const worker = await spawnRole('worker', {
+    ...env,
+    NODE_OPTIONS: `--import ${path.join(import.meta.dirname, 'count-queries.js')}`,
+    BENCH_QUERY_COUNT_FILE: countFile,
+  }, 0);
+  running.push(worker);
+  while (sink.received.length === start) await sleep(2);
+  const t0 = performance.now();
+  const q0 = queries();
+  const sinkCpu0 = process.cpuUsage();
+  const pg0 = postgresCpu();
+  const cpu0 = cpuSeconds(worker.pid);
+  const deadline = Date.now() + 600_000;
+  while (sink.received.length - start < messages) {
+    if (Date.now() > deadline) throw new Error(`${sink.received.length - start}/${messages} delivered after 10 minutes`);
+    await sleep(2);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSeconds(worker.pid) - cpu0;
+  const sinkCpu = process.cpuUsage(sinkCpu0);
+  const pgCpu = postgresCpu() - pg0;
+  // Let the last outcomes commit before counting the transactions.
+  await sleep(1500);
+  const transactions = (await xacts()) - x0;
+  const statements = queries() - q0;
+  await worker.stop();
+  if (process.env.BENCH_SHOW_QUERIES) console.log(readFileSync(`${countFile}.kinds`, 'utf8').split('\n').slice(0, 25).join('\n'));
+  const drain = Math.round((messages - 1) / seconds);
+  console.log(`bare pooled nodemailer: ${bare.perS} msgs/s; worker drain: ${drain} msgs/s (${seconds.toFixed(2)} s); ratio ${(drain / bare.perS).toFixed(2)}`);
+  console.log(
+    `worker CPU ${((cpu * 1000) / messages).toFixed(2)} ms/message; worker queries ${(statements / messages).toFixed(2)}/message while draining; database transactions ${(transactions / messages).toFixed(2)}/message`,
+  );
+  const ms = (us: NodeJS.CpuUsage) => (us.user + us.system) / 1000;
+  console.log(
+    `bare loop CPU (client + sink, this process) ${(ms(bareCpu) / messages).toFixed(2)} ms/message; sink alone while the worker drained ${(ms(sinkCpu) / messages).toFixed(2)}; postgres ${((pgCpu * 1000) / messages).toFixed(2)}`,
+  );
+  printBench({
+    drain_msgs_per_s: drain,
+    bare_msgs_per_s: bare.perS,
+    drain_ratio: +(drain / bare.perS).toFixed(2),
+    worker_cpu_ms_per_msg: +((cpu * 1000) / messages).toFixed(2),
+    worker_queries_per_msg: +(statements / messages).toFixed(2),
+    postgres_cpu_ms_per_msg: +((pgCpu * 1000) / messages).toFixed(2),
+    bare_client_cpu_ms_per_msg: +((ms(bareCpu) - ms(sinkCpu)) / messages).toFixed(2),
+  });
+} finally {
+  for (const p of running.reverse()) await p.stop().catch(() => undefined);
+  await sink.close();
+  await sql.end();
+  await db.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
