@@ -5,10 +5,12 @@
  * phase's peak RSS per role, the split of the last sample (/proc/<pid>/smaps_rollup: anonymous
  * memory vs mapped files) and the CPU each role spent per message or request (to check that a
  * memory lever keeps the CPU cost), and ends with one line `BENCH {...}`.
+ * The roles take this process's environment: `HEAP_GROWING_PERCENT=0` compares with V8's own heap
+ * growing factor, BENCH_NODE_FLAGS other V8 flags (bench/service.ts).
  * A role's heap snapshot: start with BENCH_NODE_FLAGS='--max-semi-space-size=16
- * --heapsnapshot-signal=SIGUSR2' and BENCH_SNAPSHOT=1 (written in the working directory at each
- * phase's end).
- * Usage: node <outDir>/bench/memory.js [messages [seconds]]   (default 2000 messages, 8 s list)
+ * --heapsnapshot-signal=SIGUSR2' and BENCH_SNAPSHOT=1 (written in the working directory: the
+ * worker's once it drained, the api's after the list load).
+ * Usage: npm run bench:memory [-- messages [seconds]]   (default 2000 messages, 8 s list)
  */
 import 'reflect-metadata';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
