@@ -98,21 +98,25 @@ export class DeliveryRepository {
    * One statement: moves to `sending` the messages that may go now (still deliverable, domain not
    * paused, not a sandbox-trusted domain unless `allowTrusted`, template still there), claims
    * their pending emails that no live lease holds, and returns both with the content to build.
+   * A named prepared statement on the pool (parsed and planned once per connection): it runs
+   * alone, as its own transaction, never inside the caller's.
    */
   async take(messageIds: string[], leaseSeconds: number, allowTrusted: boolean): Promise<TakenMessage[]> {
-    return this.em.execute<TakenMessage[]>(
+    return preparedRows<TakenMessage>(
+      this.em,
+      'postbox_delivery_take',
       `with taken as (
-         update messages m set status = ?, updated_at = now()
+         update messages m set status = $1, updated_at = now()
            from domains d
-          where m.id = any(?::text[]) and d.id = m.domain_id and m.status = any(?::text[])
+          where m.id = any($2::text[]) and d.id = m.domain_id and m.status = any($3::text[])
             and not coalesce((d.settings->>'send_paused')::boolean, false)
-            and (?::boolean or not d.trusted)
+            and ($4::boolean or not d.trusted)
             and (m.template_id is null or exists (select 1 from templates t where t.id = m.template_id))
           returning m.id
        ),
        claimed as (
-         update emails e set lease_until = now() + make_interval(secs => ?::int)
-          where e.message_id in (select id from taken) and e.status = any(?::text[])
+         update emails e set lease_until = now() + make_interval(secs => $5::int)
+          where e.message_id in (select id from taken) and e.status = any($6::text[])
             and (e.lease_until is null or e.lease_until < now())
           returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id
        )
@@ -122,7 +126,7 @@ export class DeliveryRepository {
               d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified,
               d.is_dns_active as domain_dns_active, d.dkim_selector, d.dkim_private_key_enc,
               exists (select 1 from message_attachments a where a.message_id = m.id) as has_attachments,
-              (select count(*)::int from emails p where p.message_id = m.id and p.status = any(?::text[])) as pending,
+              (select count(*)::int from emails p where p.message_id = m.id and p.status = any($7::text[])) as pending,
               coalesce((select json_agg(c order by c.position) from claimed c where c.message_id = m.id), '[]'::json) as emails
          from messages m
          join domains d on d.id = m.domain_id
