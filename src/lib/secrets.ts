@@ -3,6 +3,7 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  hash,
   hkdfSync,
   randomBytes,
   scrypt as scryptCb,
@@ -19,7 +20,8 @@ export function randomSecret(bytes = 32): string {
 
 /** API tokens are long random secrets, so one sha256 is enough to store them; it is also indexable. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot form: every authenticated request hashes its token.
+  return hash('sha256', value, 'hex');
 }
 
 export function safeEqual(a: string, b: string): boolean {
