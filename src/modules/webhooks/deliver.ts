@@ -139,8 +139,10 @@ export class Conveyor {
       // A secret that no longer decrypts: the lease makes it due again later; the others go on.
       this.services.log.error({ err, delivery: d.id }, 'webhook delivery could not be attempted');
     }
-    if (--round.left === 0) {
+    // A round whose every attempt failed to start has nothing to record (its lease brings it back).
+    if (--round.left === 0 && round.outcomes.length) {
       for (const o of round.outcomes) this.done.push(o);
+      // record() awaits before it can end (`done` is not empty), so it clears `recorder` after this.
       this.recorder ??= this.record();
     }
     this.active--;

@@ -1,0 +1,63 @@
+import { accountIdOf, seedDomain } from '../support/factories.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { attemptsOf, createWebhook, deliveriesOf, insertEvent, sql } from './engine-support.js';
+
+/**
+ * A round of deliveries none of which could be attempted (the webhook's secret no longer
+ * decrypts) leaves nothing to record: the tick still ends, the deliveries wait out their lease,
+ * and the next rounds are attempted and recorded as usual. The api role alone, so only this
+ * test's ticks run the engine.
+ */
+let s: TestServer;
+let receiver: Receiver;
+let accountId: string;
+let domainId: string;
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, roles: ['api'] });
+  receiver = await startReceiver();
+  accountId = await accountIdOf(s);
+  domainId = (await seedDomain(s)).id;
+});
+
+afterAll(async () => {
+  await receiver.close();
+  await s.close();
+});
+
+/** One tick, failed if it does not end within 10 s. */
+async function tick(): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the webhook tick did not end')), 10_000);
+  });
+  try {
+    await Promise.race([runTick(s.app.services), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+it('ends a tick whose only round could not be attempted, and delivers the next', async () => {
+  const broken = await createWebhook(s, receiver, { domainId, events: ['activity.opened'], path: '/broken' });
+  const working = await createWebhook(s, receiver, { domainId, events: ['activity.delivered'], path: '/working' });
+  await sql(s, `update webhooks set secret_enc = 'not-a-sealed-secret' where id = ?`, [broken.id]);
+
+  await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.opened', payload: { id: 'o1' } });
+  await tick();
+  const [stuck] = await deliveriesOf(s, broken.id);
+  expect(stuck).toMatchObject({ state: 'pending', attempts: 0 });
+  // Leased, not due: attempted again only once the lease runs out.
+  expect(new Date(stuck.next_attempt_at!).getTime()).toBeGreaterThan(Date.now());
+  expect(await attemptsOf(s, stuck.id)).toHaveLength(0);
+  expect(receiver.received('/broken').filter((r) => r.json?.type !== 'webhook.test')).toHaveLength(0);
+
+  await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.delivered', payload: { id: 'd1' } });
+  await tick();
+  const [done] = await deliveriesOf(s, working.id);
+  expect(done).toMatchObject({ state: 'delivered', attempts: 1, last_status: 200 });
+  expect(await attemptsOf(s, done.id)).toHaveLength(1);
+  expect(receiver.received('/working').filter((r) => r.json?.type === 'activity.delivered')).toHaveLength(1);
+});
