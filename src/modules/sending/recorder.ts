@@ -105,6 +105,11 @@ export class OutcomeRecorder {
     if (!outcomes.some((o) => o.hardBounce)) {
       // The usual group: the outcomes and their activities in one statement, its own transaction.
       const activities = prepareActivities(outcomes.flatMap((o) => o.activities.map((a) => ({ ...a, email: o.email }))));
+      // One rollup shard for the whole group (as acceptance does): its counts take one row per
+      // type, not one per type and shard, so a commit updates two rollup rows instead of a dozen
+      // and concurrent lanes (on other shards) do not wait on each other's row locks.
+      const shard = activities[0]?.shard ?? 0;
+      for (const a of activities) a.shard = shard;
       const done = new Set(await new DeliveryRepository(this.orm.em.fork() as EntityManager).recordWithActivities(outcomes.map((o) => o.row), activities));
       countDeliveries(outcomes.filter((o) => done.has(o.row.id)));
       return;
