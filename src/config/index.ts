@@ -170,7 +170,7 @@ export const configSchema = z.object({
    * Acceptance statements one process runs at once, and the most sends one of them writes: sends
    * arriving while they run go together in the next (sending/accept.batch.ts). 1 writes each alone.
    */
-  ACCEPT_LANES: z.coerce.number().int().min(1).max(100).default(4),
+  ACCEPT_LANES: z.coerce.number().int().min(1).max(100).default(2),
   ACCEPT_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(32),
   /**
    * Requests one API token may make per window (unset: its account's plan decides,
