@@ -324,6 +324,10 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       sink.failData = 451;
       log(`sink failing at ${sink.received.length} at the sink`);
       await sleep(3000);
+      // At least one message must have met the failing sink (a worker killed or restarting can
+      // spend the whole 3 s away from it); as long as any is still to deliver, it keeps failing.
+      const failingSince = Date.now();
+      await waitFor(() => sink.dataFailures > 0 || atSink() >= 1 || Date.now() - failingSince > 30_000);
       sink.failData = 0;
       log('sink ok');
     })();
