@@ -9,15 +9,14 @@
  * Usage: node <outDir>/bench/drain.js [messages]   (default 3000)
  */
 import 'reflect-metadata';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { decrypt } from '../src/lib/secrets.js';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
-import { NO_API_LIMITS } from './limits.js';
-import { printBench, sleep, spawnRole, startDb, type RoleProcess } from './service.js';
+import { printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
 import { pooledNodemailerLoop } from './sending-bare.js';
 
 const messages = Number(process.argv[2] ?? 3000);
@@ -65,16 +64,7 @@ sql.on('error', () => undefined);
 }
 const running: RoleProcess[] = [];
 const sink = await startSmtpSink();
-const env = {
-  DATABASE_URL: db.url,
-  DATA_DIR: dir,
-  APP_SECRET,
-  ADMIN_TOKEN: token,
-  DOMAIN_REQUIRE_DNS: 'false',
-  DOMAIN_VERIFICATION: 'dns',
-  MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`,
-  ...NO_API_LIMITS,
-};
+const env = serviceEnv({ dbUrl: db.url, dir, appSecret: APP_SECRET, token }, { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` });
 try {
   const api = await spawnRole('api', env);
   running.push(api);
@@ -158,9 +148,5 @@ try {
     bare_client_cpu_ms_per_msg: +((ms(bareCpu) - ms(sinkCpu)) / messages).toFixed(2),
   });
 } finally {
-  for (const p of running.reverse()) await p.stop().catch(() => undefined);
-  await sink.close();
-  await sql.end();
-  await db.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await teardown({ running, sink, sql, db, dir });
 }

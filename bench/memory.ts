@@ -13,14 +13,13 @@
  * Usage: npm run bench:memory [-- messages [seconds]]   (default 2000 messages, 8 s list)
  */
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
-import { NO_API_LIMITS } from './limits.js';
-import { peakRssOf, printBench, sleep, spawnRole, startDb, type RoleProcess } from './service.js';
+import { peakRssOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
 
 const messages = Number(process.argv[2] ?? 2000);
 const seconds = Number(process.argv[3] ?? 8);
@@ -61,16 +60,7 @@ const running: RoleProcess[] = [];
 const sink = await startSmtpSink();
 const snapshot = (p: RoleProcess) => process.env.BENCH_SNAPSHOT && p.child.kill('SIGUSR2');
 try {
-  const env = {
-    DATABASE_URL: db.url,
-    DATA_DIR: dir,
-    APP_SECRET: 'bench-app-secret-0000000000000000000000000000',
-    ADMIN_TOKEN: token,
-    DOMAIN_REQUIRE_DNS: 'false',
-    DOMAIN_VERIFICATION: 'dns',
-    MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`,
-    ...NO_API_LIMITS,
-  };
+  const env = serviceEnv({ dbUrl: db.url, dir, appSecret: 'bench-app-secret-0000000000000000000000000000', token }, { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` });
   const api = await spawnRole('api', env);
   running.push(api);
   const worker = await spawnRole('worker', env);
@@ -134,9 +124,5 @@ try {
     api_main_us_per_list: Math.round((listCpu.main * 1e6) / l.requests.total),
   });
 } finally {
-  for (const p of running.reverse()) await p.stop().catch(() => undefined);
-  await sink.close();
-  await sql.end();
-  await db.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await teardown({ running, sink, sql, db, dir });
 }

@@ -19,15 +19,14 @@
  * Usage: npm run bench:sending [-- seconds [messages]]   (default 8 s per scenario, 2000 messages)
  */
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { decrypt } from '../src/lib/secrets.js';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
-import { NO_API_LIMITS } from './limits.js';
-import { peakRssOf, printBench, sleep, spawnRole, startDb, type RoleProcess } from './service.js';
+import { peakRssOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
 import { pooledNodemailerLoop, startBareRoutes } from './sending-bare.js';
 
 const seconds = Number(process.argv[2] ?? 8);
@@ -76,18 +75,9 @@ const db = await startDb(dir);
 const sql = new pg.Pool({ connectionString: db.url, max: 2 });
 // The database stops before this process exits: an idle client's goodbye is not a failure.
 sql.on('error', () => undefined);
-const env = (extra: Record<string, string> = {}) => ({
-  DATABASE_URL: db.url,
-  DATA_DIR: dir,
-  APP_SECRET,
-  ADMIN_TOKEN: token,
-  // DNS is offline here: the domain is marked verified by hand below, as DNS would (no sandbox:
-  // the delivery runs send to a real SMTP sink).
-  DOMAIN_REQUIRE_DNS: 'false',
-  DOMAIN_VERIFICATION: 'dns',
-  ...NO_API_LIMITS,
-  ...extra,
-});
+// DNS is offline here: the domain is marked verified by hand below, as DNS would (no sandbox:
+// the delivery runs send to a real SMTP sink).
+const env = (extra: Record<string, string> = {}) => serviceEnv({ dbUrl: db.url, dir, appSecret: APP_SECRET, token }, extra);
 const running: RoleProcess[] = [];
 const spawn = async (role: string, extra: Record<string, string> = {}) => {
   const p = await spawnRole(role, env(extra));
@@ -191,9 +181,5 @@ try {
   });
 } finally {
   for (const c of cleanup.reverse()) await c().catch(() => undefined);
-  for (const p of running.reverse()) await p.stop().catch(() => undefined);
-  await sink?.close();
-  await sql.end();
-  await db.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await teardown({ running, sink, sql, db, dir });
 }

@@ -8,7 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
+import { NO_API_LIMITS } from './limits.js';
 
 /** The compiled entry point beside this compiled file (dist/bench/service.js → dist/src/main.js). */
 const MAIN = path.join(import.meta.dirname, '../src/main.js');
@@ -117,4 +119,30 @@ export async function spawnRole(role: string, env: Record<string, string>, ready
 /** The line a script reads: `BENCH {"name": figure, ...}`. */
 export function printBench(figures: Record<string, number>) {
   console.log(`BENCH ${JSON.stringify(figures)}`);
+}
+
+/**
+ * What every bench gives the roles it starts: its database and data directory, an admin token,
+ * DNS offline (the benches mark their domains verified by hand, as DNS would) and no API limits.
+ */
+export function serviceEnv(o: { dbUrl: string; dir: string; appSecret: string; token: string }, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: o.dbUrl,
+    DATA_DIR: o.dir,
+    APP_SECRET: o.appSecret,
+    ADMIN_TOKEN: o.token,
+    DOMAIN_REQUIRE_DNS: 'false',
+    DOMAIN_VERIFICATION: 'dns',
+    ...NO_API_LIMITS,
+    ...extra,
+  };
+}
+
+/** Stops what a bench started, newest first, whatever failed: roles, the sink, its pool, the database, its files. */
+export async function teardown(o: { running: RoleProcess[]; sink?: { close(): Promise<unknown> } | null; sql: { end(): Promise<unknown> }; db: EmbeddedDb; dir: string }) {
+  for (const p of [...o.running].reverse()) await p.stop().catch(() => undefined);
+  await o.sink?.close();
+  await o.sql.end();
+  await o.db.stop();
+  rmSync(o.dir, { recursive: true, force: true });
 }
