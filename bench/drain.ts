@@ -6,7 +6,7 @@
  * the worker's queries per delivered message (bench/count-queries.ts, preloaded), the database's
  * transactions per message (pg_stat_database) and the worker's CPU time per message (/proc).
  * BENCH_PROF_DIR=<dir> runs the worker under `node --cpu-prof` (bench/service.ts).
- * Usage: node <outDir>/bench/drain.js [messages]   (default 3000)
+ * Usage: npm run bench:drain [-- messages]   (default 3000)
  */
 import 'reflect-metadata';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
