@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
+import { subscribe } from '../support/sse.js';
 import { until } from '../sending/helpers.js';
 import { gqlAs, loginOk, send, userWith, type Session } from './helpers.js';
 
@@ -59,56 +60,6 @@ beforeAll(async () => {
   const u = await userWith(s, { role: 'manager', domains: [A.id, B.id] });
   user = await loginOk(s, u.email, u.password);
 }, 180_000);
-
-/** A subscription over SSE as the session (POST /graphql/stream with the cookie and its CSRF token), read event by event. */
-async function streamAs(session: Session, query: string) {
-  const ac = new AbortController();
-  const res = await fetch(`${s.url}/graphql/stream`, {
-    method: 'POST',
-    signal: ac.signal,
-    headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query }),
-  });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const events: any[] = [];
-  let buffer = '';
-  // Read all the time, not only while a test waits: what a stream must never hear is then in `events`.
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value);
-      for (let i = buffer.indexOf('\n\n'); i >= 0; i = buffer.indexOf('\n\n')) {
-        const data = buffer.slice(0, i).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
-        buffer = buffer.slice(i + 2);
-        if (data) events.push(JSON.parse(data));
-      }
-    }
-  })().catch(() => {});
-  const next = async (pred: (e: any) => boolean, ms: number): Promise<any> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const hit = events.find(pred);
-      if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`no matching event in ${ms} ms; got ${JSON.stringify(events)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return {
-    events,
-    next,
-    close: () => ac.abort(),
-    /** Makes events until one is heard: the stream is live (a fixed sleep is too short under load). */
-    async live(produce: (n: number) => Promise<unknown>, heard: (e: any) => boolean) {
-      for (let n = 0; n < 20; n++) {
-        await produce(n);
-        if (await next(heard, 500).catch(() => null)) return;
-      }
-      throw new Error('the subscription never went live');
-    },
-  };
-}
 
 afterAll(async () => {
   await s?.close();
@@ -268,8 +219,8 @@ describe('a user limited to domains A and B', () => {
     const items = (e: any) => (e.data?.activity ?? []) as { type: string; email: { subject: string } }[];
     const mail = (d: { name: string }, subject: string) =>
       s.rest('POST', '/email', { body: { from: { email: `sender@${d.name}` }, to: [{ email: `live-${tag}@example.org` }], subject, text: 'x' } });
-    const inA = await streamAs(user, QUERY(A));
-    const inC = await streamAs(user, QUERY(C));
+    const inA = await subscribe(s, QUERY(A), user);
+    const inC = await subscribe(s, QUERY(C), user);
     try {
       await inA.live((n) => mail(A, `probe ${n}`), (e) => items(e).length > 0);
       await mail(C, 'not for the user');

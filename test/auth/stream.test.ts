@@ -1,5 +1,6 @@
 import { startTestServer, type TestServer } from '../support/server.js';
-import { loginOk, send, userWith, type Session } from './helpers.js';
+import { subscribe } from '../support/sse.js';
+import { loginOk, send, userWith } from './helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -9,55 +10,14 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** A subscription over SSE authenticated by a session cookie; `ended` settles when the server closes it. */
-async function subscribeAs(session: Session, query: string) {
-  const ac = new AbortController();
-  const res = await fetch(`${s.url}/graphql/stream`, {
-    method: 'POST',
-    signal: ac.signal,
-    headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query }),
-  });
-  const events: any[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const ended = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return 'ended';
-        buffer += decoder.decode(value);
-        let i;
-        while ((i = buffer.indexOf('\n\n')) >= 0) {
-          const data = buffer.slice(0, i).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
-          buffer = buffer.slice(i + 2);
-          if (data) events.push(JSON.parse(data));
-        }
-      }
-    } catch {
-      return 'ended';
-    }
-  })();
-  const heard = async (pred: (e: any) => boolean, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      if (events.some(pred)) return true;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return false;
-  };
-  return { res, events, ended, heard, close: () => ac.abort() };
-}
-
 const tokenNamed = (name: string) => (e: any) => e.data?.token_events?.token?.name === name;
 
 describe('live streams of a session', () => {
   it('stay open while the session lives, and end once it is logged out', async () => {
     const u = await userWith(s, { role: 'manager' });
     const session = await loginOk(s, u.email, u.password);
-    const stream = await subscribeAs(session, 'subscription { token_events { action token { name } } }');
-    expect(stream.res.status).toBe(200);
+    const stream = await subscribe(s, 'subscription { token_events { action token { name } } }', session);
+    expect(stream.response.status).toBe(200);
     // Live: a token made by someone else is heard (probe until the subscription is listening).
     let live = false;
     for (let i = 0; i < 20 && !live; i++) {

@@ -1,13 +1,24 @@
 import type { TestServer } from './server.js';
 
-/** A GraphQL subscription over SSE at /graphql/stream, read event by event. */
-export async function subscribe(s: TestServer, query: string, token: string | null) {
+/** A console session's credentials: its cookie and the CSRF token every state-changing request carries. */
+export interface SessionAuth {
+  cookie: string;
+  csrf: string;
+}
+
+/**
+ * A GraphQL subscription over SSE at /graphql/stream, read event by event, as an API token, a
+ * console session or nobody.
+ */
+export async function subscribe(s: TestServer, query: string, as: string | SessionAuth | null) {
   const ac = new AbortController();
+  const credentials: Record<string, string> =
+    typeof as === 'string' ? { authorization: `Bearer ${as}` } : as ? { cookie: as.cookie, 'x-csrf-token': as.csrf } : {};
   const res = await fetch(`${s.url}/graphql/stream`, {
     method: 'POST',
     signal: ac.signal,
     headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...credentials,
       'content-type': 'application/json',
       accept: 'text/event-stream',
     },
@@ -27,7 +38,7 @@ export async function subscribe(s: TestServer, query: string, token: string | nu
     wake();
     changed = new Promise<void>((r) => (wake = r));
   };
-  void (async () => {
+  const reading = (async () => {
     try {
       for (;;) {
         const { value, done } = await reader.read();
@@ -51,6 +62,8 @@ export async function subscribe(s: TestServer, query: string, token: string | nu
   const stream = {
     response: res,
     events,
+    /** Settles once the server has closed the stream (or it broke). */
+    ended: reading.then(() => 'ended' as const),
     /** Waits for the first event matching `pred` (events already received count). */
     async next(pred: (e: any) => boolean = () => true, ms = 10_000): Promise<any> {
       const deadline = Date.now() + ms;
@@ -62,6 +75,8 @@ export async function subscribe(s: TestServer, query: string, token: string | nu
         await Promise.race([changed, new Promise((r) => setTimeout(r, deadline - Date.now()))]);
       }
     },
+    /** Whether an event matching `pred` arrives within `ms`. */
+    heard: (pred: (e: any) => boolean, ms = 10_000): Promise<boolean> => stream.next(pred, ms).then(() => true, () => false),
     close: () => ac.abort(),
     /**
      * Proves the subscription is live before a test relies on it: `produce` makes an event
