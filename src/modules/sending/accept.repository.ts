@@ -150,6 +150,16 @@ function acceptSql(job: JobInsert, v: Variant): string {
 
 const statements = new WeakMap<JobInsert, Map<string, string>>();
 
+/** The variant's prepared statement for a queue: its name and its text, made once. */
+function statementFor(job: JobInsert, v: Variant): { name: string; text: string } {
+  const name = `postbox_accept${v.many ? '_many' : ''}${v.keyed ? '_keyed' : ''}${v.checked ? '_checked' : ''}`;
+  const byName = statements.get(job) ?? new Map<string, string>();
+  statements.set(job, byName);
+  let text = byName.get(name);
+  if (!text) byName.set(name, (text = acceptSql(job, v)));
+  return { name, text };
+}
+
 /** Code-point order, as `[...].sort()` orders a send's own recipients. */
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -193,11 +203,7 @@ export class AcceptRepository {
    */
   async write(rows: AcceptRows, job: JobInsert, check: unknown | null): Promise<Written> {
     const v: Variant = { keyed: rows.claim !== null, checked: check !== null };
-    const name = `postbox_accept${v.keyed ? '_keyed' : ''}${v.checked ? '_checked' : ''}`;
-    const byName = statements.get(job) ?? new Map<string, string>();
-    statements.set(job, byName);
-    let text = byName.get(name);
-    if (!text) byName.set(name, (text = acceptSql(job, v)));
+    const { name, text } = statementFor(job, v);
     const values: unknown[] = [
       JSON.stringify([rows.message]),
       JSON.stringify(rows.attachments),
@@ -220,11 +226,7 @@ export class AcceptRepository {
    * address) order, the order every acceptance statement takes their rows in.
    */
   async writeMany(items: { rows: AcceptRows; check: unknown }[], job: JobInsert): Promise<boolean> {
-    const v: Variant = { keyed: false, checked: true, many: true };
-    const byName = statements.get(job) ?? new Map<string, string>();
-    statements.set(job, byName);
-    let text = byName.get('postbox_accept_many');
-    if (!text) byName.set('postbox_accept_many', (text = acceptSql(job, v)));
+    const { name, text } = statementFor(job, { keyed: false, checked: true, many: true });
     const recipients = new Map<string, RecipientRow>();
     for (const { rows } of items) for (const r of rows.recipients) if (!recipients.has(`${r.domain_id} ${r.email}`)) recipients.set(`${r.domain_id} ${r.email}`, r);
     const jobs = items.map(({ rows }) => rows.jobs.slice(1, -1).trim()).filter(Boolean);
@@ -237,7 +239,7 @@ export class AcceptRepository {
       JSON.stringify(items.flatMap(({ rows }) => rows.activities)),
       JSON.stringify(items.map(({ check }) => check)),
     ];
-    const [out] = await this.run<{ matches: MatchRow[] | null }>('postbox_accept_many', text, values);
+    const [out] = await this.run<{ matches: MatchRow[] | null }>(name, text, values);
     return !out.matches?.length;
   }
 
