@@ -34,6 +34,7 @@ import { Migration20261125220000_track_content } from './Migration20261125220000
 import { Migration20261125230000_template_translations } from './Migration20261125230000_template_translations.js';
 import { Migration20261125233000_bulk_domains } from './Migration20261125233000_bulk_domains.js';
 import { Migration20261125235000_events_undispatched } from './Migration20261125235000_events_undispatched.js';
+import { Migration20261126001000_webhook_dispatch_leases } from './Migration20261126001000_webhook_dispatch_leases.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -72,4 +73,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125230000_template_translations', class: Migration20261125230000_template_translations },
   { name: 'Migration20261125233000_bulk_domains', class: Migration20261125233000_bulk_domains },
   { name: 'Migration20261125235000_events_undispatched', class: Migration20261125235000_events_undispatched },
+  { name: 'Migration20261126001000_webhook_dispatch_leases', class: Migration20261126001000_webhook_dispatch_leases },
 ];

@@ -5,6 +5,7 @@ import { postWebhook } from './http.js';
 import { recordRound, type Outcome } from './record.js';
 import { signatureHeaders } from './sign.js';
 import { EngineRepository } from './engine.repository.js';
+import { isFresh, type FreshDelivery } from './lease.repository.js';
 import type { Claimed } from './webhook.repository.js';
 
 /**
@@ -64,11 +65,18 @@ export async function attempt(services: AppServices, d: Claimed): Promise<Outcom
   return { claimed: d, at, result };
 }
 
-/** One batch of claimed deliveries: recorded once all its attempts are done. */
+/**
+ * One batch of deliveries (claimed, or fresh from the dispatcher): recorded once all its
+ * attempts are done, with its fresh deliveries whose attempt could not start (written pending).
+ */
 interface Round {
   left: number;
   outcomes: Outcome[];
+  unstarted: FreshDelivery[];
 }
+
+/** Lapsed dispatch leases turned into due deliveries per tick (each up to a dispatch batch of deliveries). */
+const RECOVER_BATCHES = 20;
 
 /** Attempts recorded by one record at most (record.ts: one statement for its successes). */
 const RECORD_MAX = 1000;
@@ -86,8 +94,9 @@ const RECORD_MAX = 1000;
 export class Conveyor {
   private readonly queue: Array<{ d: Claimed; round: Round }> = [];
   private active = 0;
-  /** Outcomes of finished rounds no record has taken yet. */
+  /** Outcomes of finished rounds no record has taken yet, and their fresh deliveries that could not be attempted. */
   private done: Outcome[] = [];
+  private unstarted: FreshDelivery[] = [];
   private recorder: Promise<void> | null = null;
   private readonly inFlight: number;
   private readonly lowWater: number;
@@ -109,7 +118,7 @@ export class Conveyor {
 
   async add(claimed: Claimed[]): Promise<void> {
     if (!claimed.length) return;
-    const round: Round = { left: claimed.length, outcomes: [] };
+    const round: Round = { left: claimed.length, outcomes: [], unstarted: [] };
     for (const d of claimed) this.queue.push({ d, round });
     this.pump();
     while (this.queue.length > this.lowWater) await new Promise<void>((resolve) => this.wake.push(resolve));
@@ -138,10 +147,14 @@ export class Conveyor {
     } catch (err) {
       // A secret that no longer decrypts: the lease makes it due again later; the others go on.
       this.services.log.error({ err, delivery: d.id }, 'webhook delivery could not be attempted');
+      // A fresh one is not written yet: it is written pending, due when the lease ends.
+      if (isFresh(d)) round.unstarted.push(d);
     }
-    // A round whose every attempt failed to start has nothing to record (its lease brings it back).
-    if (--round.left === 0 && round.outcomes.length) {
+    // A round of claimed deliveries none of which could start has nothing to record (their lease
+    // brings them back).
+    if (--round.left === 0 && (round.outcomes.length || round.unstarted.length)) {
       for (const o of round.outcomes) this.done.push(o);
+      for (const f of round.unstarted) this.unstarted.push(f);
       // record() awaits before it can end (`done` is not empty), so it clears `recorder` after this.
       this.recorder ??= this.record();
     }
@@ -155,10 +168,11 @@ export class Conveyor {
    * the next.
    */
   private async record(): Promise<void> {
-    while (this.done.length) {
+    while (this.done.length || this.unstarted.length) {
       const outcomes = this.done.splice(0, RECORD_MAX);
+      const unstarted = this.unstarted.splice(0);
       try {
-        await recordRound(this.services, outcomes);
+        await recordRound(this.services, outcomes, unstarted);
       } catch (err) {
         this.services.log.error({ err }, 'webhook round could not be recorded');
       }
@@ -178,6 +192,10 @@ export async function deliverDue(services: AppServices, budgetMs = 20_000, conve
   let total = 0;
   const repo = await EngineRepository.of(services.orm.em);
   try {
+    // Batches a dead worker left unwritten become due deliveries first, claimed below.
+    await repo.leases.recoverLeases(new Date(), RECOVER_BATCHES).catch((err: unknown) => {
+      services.log.error({ err }, 'lapsed webhook dispatch leases could not be recovered');
+    });
     for (;;) {
       const claimed = await repo.claimDue(new Date(), conveyor.lease(batch), batch);
       total += claimed.length;

@@ -4,7 +4,8 @@ import type { Plan } from '../accounts/plans.js';
 import { deliveryBody, isSmsEvent, type EventRow } from './payload.js';
 import { WEBHOOK_KIND } from './webhook.entity.js';
 import { EngineRepository } from './engine.repository.js';
-import type { Claimed, NewDelivery, WebhookRow } from './webhook.repository.js';
+import type { BatchLease, FreshDelivery } from './lease.repository.js';
+import type { NewDelivery, WebhookRow } from './webhook.repository.js';
 
 /** Events taken per transaction: enough to amortise the round trips, small enough to keep locks short. */
 export const DISPATCH_BATCH = 200;
@@ -47,28 +48,29 @@ export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[]
 }
 
 /**
- * What the dispatching worker does with the deliveries it writes: it attempts them itself, so
- * they are written leased to it (due at `lease(count)`, like claimed ones) and handed to `deliver`
- * once committed, with no claim statement; if the worker dies first, they become due when the
- * lease runs out.
+ * What the dispatching worker does with the deliveries of its batches: it attempts them itself,
+ * so they are handed to `deliver` once the batch is committed, with no claim statement, and
+ * written only with their first outcome (record.ts); meanwhile the batch's lease row (until
+ * `lease(count)`) records them, and if the worker dies first they are written due when it runs out.
  */
 export interface DispatchHandOff {
   lease: (count: number) => Date;
-  deliver: (claimed: Claimed[]) => Promise<void>;
+  deliver: (claimed: FreshDelivery[]) => Promise<void>;
 }
 
 /**
  * Turns one batch of undispatched events into deliveries, in one transaction: the events are
  * taken and marked dispatched (skip locked, so several workers share the backlog), and one
- * delivery is written per subscribed webhook (unique per webhook and event, so a re-run writes
- * nothing twice). Returns how many events were taken, and the deliveries written
- * when they are leased to the caller (`lease` given).
+ * delivery made per subscribed webhook. Without `lease` they are written pending and due now
+ * (unique per webhook and event, so a re-run writes nothing twice); with it, one lease row
+ * holds them all and they are returned for the caller to post and write. Returns how many
+ * events were taken, and those deliveries.
  */
 export async function dispatchBatch(
   em: EntityManager,
   lease: ((count: number) => Date) | null = null,
   limit = DISPATCH_BATCH,
-): Promise<{ events: number; claimed: Claimed[] }> {
+): Promise<{ events: number; claimed: FreshDelivery[] }> {
   return (await EngineRepository.of(em)).dispatch(async (tx) => {
     const now = new Date().toISOString();
     const events = await tx.takeEvents(limit, now);
@@ -87,25 +89,36 @@ export async function dispatchBatch(
         row: { id: `msg_${newId(24)}`, webhook_id: w.id, event_id: event.id, type: event.type, body: deliveryBody(event, w) } as NewDelivery,
       })),
     );
-    const written = await tx.writeDeliveries(
+    if (!lease) {
+      await tx.writeDeliveries(
+        targeted.map((t) => t.row),
+        now,
+        now,
+      );
+      return { events: events.length, claimed: [] };
+    }
+    if (!targeted.length) return { events: events.length, claimed: [] };
+    // Committed with the events it marks: what records that these deliveries are owed until the
+    // caller writes them with their first outcome (dispatch-lease.entity.ts).
+    const batch: BatchLease = { id: newId(), until: lease(targeted.length).toISOString(), left: targeted.length, broken: false };
+    await tx.writeLease(
+      batch,
       targeted.map((t) => t.row),
       now,
-      lease?.(targeted.length).toISOString() ?? now,
     );
-    const claimed: Claimed[] = !lease
-      ? []
-      : targeted
-          .filter((t) => written.has(t.row.id))
-          .map(({ w, row }) => ({
-            id: row.id,
-            webhook_id: w.id,
-            type: row.type,
-            body: row.body,
-            url: w.url,
-            secret_enc: w.secret_enc,
-            account_id: w.account_id,
-            domain_id: w.domain_id,
-          }));
+    const claimed: FreshDelivery[] = targeted.map(({ w, row }) => ({
+      id: row.id,
+      webhook_id: w.id,
+      type: row.type,
+      body: row.body,
+      url: w.url,
+      secret_enc: w.secret_enc,
+      account_id: w.account_id,
+      domain_id: w.domain_id,
+      event_id: row.event_id,
+      created_at: now,
+      lease: batch,
+    }));
     return { events: events.length, claimed };
   });
 }

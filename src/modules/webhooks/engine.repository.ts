@@ -3,26 +3,11 @@ import type { Pool, PoolClient } from 'pg';
 import type { EventRow } from './payload.js';
 import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
 import type { Claimed, DeliveredRow, EventReach, NewDelivery, WebhookRow } from './webhook.repository.js';
+import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
+import { intArray, textArray } from './pg-arrays.js';
 
 /** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
 const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
-
-/** What JSON.stringify writes otherwise than as itself, `\"` or `\\`: control characters and surrogates. */
-const NOT_LITERAL = /[\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * A text[] parameter. JSON escapes a string's `"` and `\` as PostgreSQL's array literal does, so
- * without other escapes a JSON array of strings in braces is that literal, written by
- * JSON.stringify at native speed (pg's own array escaping, two regular expressions per element,
- * cost more than the rest of a round's record). Anything else goes to pg's escaping.
- */
-function textArray(values: string[]): string | string[] {
-  for (const v of values) if (NOT_LITERAL.test(v)) return values;
-  return `{${JSON.stringify(values).slice(1, -1)}}`;
-}
-
-/** An int[] parameter of numbers (null for none), written the same way. */
-const intArray = (values: Array<number | null>): string => `{${JSON.stringify(values).slice(1, -1)}}`;
 
 /*
  * The engine's hot statements, on the ORM's own pool as named prepared statements: the ORM
@@ -122,6 +107,11 @@ export class DispatchTx {
     const written = await this.client.query<{ id: string }>({ name: 'webhooks.write_deliveries', text: WRITE_DELIVERIES, values });
     return new Set(written.rows.map((r) => r.id));
   }
+
+  /** The lease row of a batch whose deliveries this worker posts before writing them (dispatch-lease.entity.ts). */
+  writeLease(lease: BatchLease, rows: NewDelivery[], now: string): Promise<void> {
+    return writeLease(this.client, lease, rows, now);
+  }
 }
 
 export class EngineRepository {
@@ -129,6 +119,11 @@ export class EngineRepository {
 
   static async of(em: EntityManager): Promise<EngineRepository> {
     return new EngineRepository(await em.getConnection().getNativeClient());
+  }
+
+  /** The statements of dispatch leases, on the same pool. */
+  get leases(): LeaseRepository {
+    return new LeaseRepository(this.pool);
   }
 
   /** Due deliveries of enabled, unpaused webhooks, oldest due first, leased to the caller until `leaseUntil`. */

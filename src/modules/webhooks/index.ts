@@ -1,5 +1,6 @@
 import type { ModuleManifest } from '../module.js';
 import { Webhook, WebhookDelivery, WebhookAttempt } from './webhook.entity.js';
+import { WebhookDispatchLease } from './dispatch-lease.entity.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { WebhookLogResolver } from './log.resolver.js';
 import { WebhookStreamResolver } from './stream.resolver.js';
@@ -10,7 +11,7 @@ import { webhookLogRoutes } from './log.rest.js';
 
 export const webhooksModule: ModuleManifest = {
   name: 'webhooks',
-  entities: [Webhook, WebhookDelivery, WebhookAttempt],
+  entities: [Webhook, WebhookDelivery, WebhookAttempt, WebhookDispatchLease],
   resolvers: [WebhookResolver, WebhookLogResolver, WebhookStreamResolver],
   jobs: [webhookTickJob],
   workers: [webhookTickWorker],

@@ -7,7 +7,8 @@ import { attemptNotice } from './log.notice.js';
 import { nextAttemptAt } from './schedule.js';
 import { DELIVERY, Webhook, type WebhookPause } from './webhook.entity.js';
 import { EngineRepository } from './engine.repository.js';
-import { WebhookRepository, type Claimed, type DeliveredRow, type FailedRow } from './webhook.repository.js';
+import { isFresh, type BatchLease, type FreshDelivery } from './lease.repository.js';
+import { WebhookRepository, type Claimed, type FailedRow } from './webhook.repository.js';
 
 /** One attempt of a round: the claimed delivery, when its request started, and what came of it. */
 export interface Outcome {
@@ -44,31 +45,59 @@ function logged(o: Outcome) {
 }
 
 /**
- * Writes a round's attempts and moves their deliveries on: every success in one statement (no
- * webhook lock, nothing to count), then the failures of each webhook in one transaction that
- * locks that webhook once. Live subscribers hear of each attempt once its statement or
- * transaction has committed (pubsub `live`: batched, and only if some process listens to the
- * account's topic).
- * Never throws: what could not be recorded stays leased and is attempted again once the lease
- * runs out (receivers de-duplicate on webhook-id).
+ * Writes a round's attempts and moves their deliveries on. Fresh deliveries (dispatched to this
+ * worker, not written yet: lease.repository.ts) that were not delivered are written pending
+ * first, `unstarted` ones (their attempt could not start) due when their batch's lease ends.
+ * Then every success in one statement per kind (no webhook lock, nothing to count): claimed
+ * ones updated, fresh ones written delivered, with the lease rows of batches now fully written;
+ * then the failures of each webhook in one transaction that locks that webhook once. Live
+ * subscribers hear of each attempt once its statement or transaction has committed (pubsub
+ * `live`: batched, and only if some process listens to the account's topic).
+ * Never throws: what could not be recorded stays leased (a claimed delivery) or in its batch's
+ * lease row (a fresh one), and is attempted again once the lease runs out (receivers
+ * de-duplicate on webhook-id).
  */
-export async function recordRound(services: AppServices, outcomes: Outcome[]): Promise<void> {
+export async function recordRound(services: AppServices, outcomes: Outcome[], unstarted: FreshDelivery[] = []): Promise<void> {
+  const repo = await EngineRepository.of(services.orm.em);
   const delivered: Array<ReturnType<typeof logged>> = [];
+  const deliveredFresh: Array<ReturnType<typeof logged> & { d: FreshDelivery }> = [];
+  const pendingFresh: FreshDelivery[] = [...unstarted];
   const failedByWebhook = new Map<string, Outcome[]>();
   for (const o of outcomes) {
-    if (o.result.ok) delivered.push(logged(o));
-    else {
-      const group = failedByWebhook.get(o.claimed.webhook_id);
-      if (group) group.push(o);
-      else failedByWebhook.set(o.claimed.webhook_id, [o]);
+    const d = o.claimed;
+    if (o.result.ok) {
+      if (isFresh(d)) deliveredFresh.push({ ...logged(o), d });
+      else delivered.push(logged(o));
+      continue;
     }
+    if (isFresh(d)) pendingFresh.push(d);
+    const group = failedByWebhook.get(d.webhook_id);
+    if (group) group.push(o);
+    else failedByWebhook.set(d.webhook_id, [o]);
   }
   try {
-    const rows: DeliveredRow[] = delivered.map((l) => l.row);
-    const written = await (await EngineRepository.of(services.orm.em)).recordDelivered(rows);
-    for (const l of delivered) if (written.has(l.row.delivery_id)) services.pubsub.live(l.notice.topic, l.notice.detail);
+    await repo.leases.writeFreshPending(pendingFresh);
+  } catch (err) {
+    // Their batches' lease rows stay, so the deliveries are written when the leases run out.
+    for (const d of pendingFresh) d.lease.broken = true;
+    services.log.error({ err, deliveries: pendingFresh.length }, 'webhook deliveries could not be written');
+  }
+  const complete = new Set<BatchLease>();
+  for (const d of [...pendingFresh, ...deliveredFresh.map((l) => l.d)]) if (--d.lease.left === 0) complete.add(d.lease);
+  const tell = (written: Set<string>, told: Array<ReturnType<typeof logged>>) => {
+    for (const l of told) if (written.has(l.row.delivery_id)) services.pubsub.live(l.notice.topic, l.notice.detail);
+  };
+  try {
+    tell(await repo.recordDelivered(delivered.map((l) => l.row)), delivered);
   } catch (err) {
     services.log.error({ err, deliveries: delivered.length }, 'webhook deliveries could not be recorded');
+  }
+  try {
+    const done = [...complete].filter((l) => !l.broken).map((l) => l.id);
+    tell(await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => ({ ...l.row, d: l.d })), done), deliveredFresh);
+  } catch (err) {
+    for (const l of deliveredFresh) l.d.lease.broken = true;
+    services.log.error({ err, deliveries: deliveredFresh.length }, 'webhook deliveries could not be recorded');
   }
   for (const [webhookId, group] of failedByWebhook) {
     try {

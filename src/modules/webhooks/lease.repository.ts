@@ -1,0 +1,153 @@
+import type { Pool, PoolClient } from 'pg';
+import { DELIVERY } from './webhook.entity.js';
+import { intArray, textArray } from './pg-arrays.js';
+import type { Claimed, DeliveredRow, NewDelivery } from './webhook.repository.js';
+
+/**
+ * One dispatch batch's lease row (dispatch-lease.entity.ts) as its worker tracks it: how many of
+ * its deliveries are still to be written, and whether a write of one of them failed (then the row
+ * is never deleted by the worker, and its lease running out brings every delivery back).
+ */
+export interface BatchLease {
+  id: string;
+  until: string;
+  left: number;
+  broken: boolean;
+}
+
+/** A delivery dispatched to this worker and not written yet: it is written with its first outcome. */
+export interface FreshDelivery extends Claimed {
+  event_id: string;
+  created_at: string;
+  lease: BatchLease;
+}
+
+export const isFresh = (d: Claimed): d is FreshDelivery => (d as Partial<FreshDelivery>).lease !== undefined;
+
+/* The statements of dispatch leases (dispatch-lease.entity.ts), named prepared statements as in engine.repository.ts. */
+
+const WRITE_LEASE = `insert into webhook_dispatch_leases (id, lease_until, created_at, delivery_ids, webhook_ids, event_ids, types, bodies)
+   values ($1, $2::timestamptz, $3::timestamptz, $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`;
+
+/*
+ * Fresh deliveries whose first attempt succeeded: the delivery written delivered and its attempt
+ * logged, in one statement, and the lease rows of batches now fully written deleted with them.
+ * A delivery of a webhook deleted meanwhile is skipped (the join), not a foreign-key error for
+ * the whole round. If the batch's lease ran out first and another tick wrote the delivery as
+ * pending (recoverLeases, same id), that row is updated instead, as a late record of a claimed one.
+ */
+const DELIVERED_FRESH = `with x as (
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
+                          $8::timestamptz[], $9::int[], $10::int[], $11::text[])
+       as x(id, delivery_id, webhook_id, event_id, type, body, created_at, attempted_at, status, duration_ms, response_excerpt)
+   ),
+   d as (
+     insert into webhook_deliveries as d (id, webhook_id, event_id, type, body, state, attempts, last_status, next_attempt_at, created_at, updated_at)
+     select x.delivery_id, x.webhook_id, x.event_id, x.type, x.body, $12, 1, x.status, null, x.created_at, now()
+       from x join webhooks w on w.id = x.webhook_id
+     on conflict (webhook_id, event_id) do update
+       set state = excluded.state, attempts = d.attempts + 1, last_status = excluded.last_status, next_attempt_at = null, updated_at = now()
+     returning d.id, d.webhook_id, d.type
+   ),
+   a as (
+     insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
+     select x.id, d.webhook_id, d.id, d.type, x.attempted_at, true, x.status, x.duration_ms, x.response_excerpt, null
+       from x join d on d.id = x.delivery_id
+     returning delivery_id
+   ),
+   l as (delete from webhook_dispatch_leases where id = any($13::text[]))
+   select delivery_id from a`;
+
+/* Fresh deliveries not delivered at their first attempt: written pending (due when given), for the failure record to move on. */
+const PENDING_FRESH = `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
+   select x.id, x.webhook_id, x.event_id, x.type, x.body, $8, 0, x.due, x.created_at, now()
+     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[])
+       as x(id, webhook_id, event_id, type, body, created_at, due)
+     join webhooks w on w.id = x.webhook_id
+   on conflict (webhook_id, event_id) do nothing`;
+
+/*
+ * Batches whose worker did not write them in time (it died, or its records failed): the lease
+ * row goes and its deliveries are written pending and due now, with their ids and bodies, so the
+ * claim attempts them; any already written (on conflict) stay as they are.
+ */
+const RECOVER = `with gone as (
+     delete from webhook_dispatch_leases where id in (
+       select id from webhook_dispatch_leases where lease_until <= $1::timestamptz order by lease_until limit $2 for update skip locked)
+     returning created_at, delivery_ids, webhook_ids, event_ids, types, bodies
+   ),
+   ins as (
+     insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
+     select x.id, x.webhook_id, x.event_id, x.type, x.body, $3, 0, $1::timestamptz, g.created_at, $1::timestamptz
+       from gone g cross join lateral unnest(g.delivery_ids, g.webhook_ids, g.event_ids, g.types, g.bodies) as x(id, webhook_id, event_id, type, body)
+       join webhooks w on w.id = x.webhook_id
+     on conflict (webhook_id, event_id) do nothing
+     returning id
+   )
+   select count(*)::int as n from ins`;
+
+export async function writeLease(client: PoolClient, lease: BatchLease, rows: NewDelivery[], now: string): Promise<void> {
+    const values = [
+      lease.id,
+      lease.until,
+      now,
+      textArray(rows.map((r) => r.id)),
+      textArray(rows.map((r) => r.webhook_id)),
+      textArray(rows.map((r) => r.event_id)),
+      textArray(rows.map((r) => r.type)),
+      textArray(rows.map((r) => r.body)),
+    ];
+    await client.query({ name: 'webhooks.write_lease', text: WRITE_LEASE, values });
+  }
+
+/** Writes of fresh deliveries and recovery of lapsed leases, on the ORM's pool. */
+export class LeaseRepository {
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * Fresh deliveries whose first attempt succeeded, written delivered with their attempts, and
+   * the lease rows `done` deleted, in one statement. Returns the deliveries written.
+   */
+  async recordFreshDelivered(rows: Array<DeliveredRow & { d: FreshDelivery }>, done: string[]): Promise<Set<string>> {
+    if (!rows.length && !done.length) return new Set();
+    const values = [
+      textArray(rows.map((r) => r.id)),
+      textArray(rows.map((r) => r.delivery_id)),
+      textArray(rows.map((r) => r.d.webhook_id)),
+      textArray(rows.map((r) => r.d.event_id)),
+      textArray(rows.map((r) => r.d.type)),
+      textArray(rows.map((r) => r.d.body)),
+      textArray(rows.map((r) => r.d.created_at)),
+      textArray(rows.map((r) => r.attempted_at)),
+      intArray(rows.map((r) => r.status)),
+      intArray(rows.map((r) => r.duration_ms)),
+      rows.map((r) => r.response_excerpt),
+      DELIVERY.delivered,
+      textArray(done),
+    ];
+    const written = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered_fresh', text: DELIVERED_FRESH, values });
+    return new Set(written.rows.map((r) => r.delivery_id));
+  }
+
+  /** Fresh deliveries written pending, due at their lease's end (one that failed is then moved on by its failure record). */
+  async writeFreshPending(rows: FreshDelivery[]): Promise<void> {
+    if (!rows.length) return;
+    const values = [
+      textArray(rows.map((d) => d.id)),
+      textArray(rows.map((d) => d.webhook_id)),
+      textArray(rows.map((d) => d.event_id)),
+      textArray(rows.map((d) => d.type)),
+      textArray(rows.map((d) => d.body)),
+      textArray(rows.map((d) => d.created_at)),
+      textArray(rows.map((d) => d.lease.until)),
+      DELIVERY.pending,
+    ];
+    await this.pool.query({ name: 'webhooks.pending_fresh', text: PENDING_FRESH, values });
+  }
+
+  /** Writes the deliveries of up to `limit` batches whose lease ran out by `now`, due now; returns how many were written. */
+  async recoverLeases(now: Date, limit: number): Promise<number> {
+    const values = [now.toISOString(), limit, DELIVERY.pending];
+    return (await this.pool.query<{ n: number }>({ name: 'webhooks.recover', text: RECOVER, values })).rows[0].n;
+  }
+}
