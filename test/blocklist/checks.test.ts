@@ -18,7 +18,6 @@ beforeAll(async () => {
       BLOCKLIST_DOMAIN_ZONES: DOMAIN_ZONES.join(','),
       BLOCKLIST_CHECK_INTERVAL_MINUTES: '60',
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_TIMEOUT_MS: '1000',
     },
   });
   db = new pg.Client({ connectionString: s.dbUrl });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   r = await startReceiver();
   s = await startTestServer({
-    env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '1000', MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` },
+    env: { WEBHOOK_ALLOW_PRIVATE: 'true', MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` },
   });
   domain = await seedDomain(s);
   db = new pg.Client({ connectionString: s.dbUrl });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   r = await startReceiver();
   s = await startTestServer({
     roles: ['api', 'worker', 'smtp'],
-    env: { SMTP_PORT: '0', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '1000' },
+    env: { SMTP_PORT: '0', WEBHOOK_ALLOW_PRIVATE: 'true' },
   });
   domain = await seedDomain(s);
   // signed.example lets the test's own address (127.0.0.1) send, signs with `sel`, and asks receivers to reject failures.

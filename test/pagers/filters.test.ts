@@ -15,7 +15,7 @@ let s: TestServer;
 let r: Receiver;
 const TEST_SECRET = 'filters-test-secret';
 beforeAll(async () => {
-  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TEST_SECRET: TEST_SECRET, WEBHOOK_TIMEOUT_MS: '1000' } });
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TEST_SECRET: TEST_SECRET } });
   r = await startReceiver();
   r.secretFor('*', TEST_SECRET);
 }, 60_000);

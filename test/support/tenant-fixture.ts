@@ -63,7 +63,7 @@ function must<T = any>(what: string, res: { status: number; text: string; body: 
 export const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> => untilTruthy(probe, ms, what);
 
 export async function buildTenantFixture(): Promise<TenantFixture> {
-  const s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '1000', ACCOUNT_RATE_LIMIT_REQUESTS: '1000000' } });
+  const s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', ACCOUNT_RATE_LIMIT_REQUESTS: '1000000' } });
   const receiver = await startReceiver();
   receiver.secretFor('*', s.app.services.config.WEBHOOK_TEST_SECRET);
   const db = new pg.Client({ connectionString: s.dbUrl });

@@ -11,7 +11,7 @@ let db: pg.Client;
 
 beforeAll(async () => {
   s = await startTestServer({
-    env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TEST_SECRET: TEST_SECRET, WEBHOOK_TIMEOUT_MS: '1000' },
+    env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TEST_SECRET: TEST_SECRET, WEBHOOK_TIMEOUT_MS: '2000' },
   });
   r = await startReceiver();
   r.secretFor('*', TEST_SECRET);
@@ -101,7 +101,7 @@ describe('POST /v1/webhooks', () => {
     [{ status: 500 }, 'The url answered the test request with HTTP 500; a 2xx answer is required.'],
     [{ status: 404 }, 'The url answered the test request with HTTP 404; a 2xx answer is required.'],
     [{ status: 301, headers: { location: 'http://127.0.0.1:1/' } }, 'The url answered the test request with HTTP 301; a 2xx answer is required.'],
-    [{ delayMs: 2500 }, 'The url could not be reached by the test request: timeout after 1000 ms.'],
+    [{ delayMs: 4500 }, 'The url could not be reached by the test request: timeout after 2000 ms.'],
   ])('a receiver answering %j: 422 on url and nothing saved', async (behaviour, message) => {
     const p = path();
     r.respond(p, behaviour);
