@@ -1,4 +1,8 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { lazy } from '../../lib/lazy.js';
+
+/** Loaded on first use (lib/lazy.ts): only a template's html with values in it is cleaned. */
+const sanitize = lazy<typeof sanitizeHtml>('sanitize-html');
 
 /**
  * Values placed into HTML are cleaned to the SPEC.md allowlist; anything else is removed, so a
@@ -17,5 +21,5 @@ const ALLOWED = {
 } satisfies sanitizeHtml.IOptions;
 
 export function cleanHtml(value: string): string {
-  return sanitizeHtml(value, ALLOWED);
+  return sanitize()(value, ALLOWED);
 }

@@ -1,5 +1,7 @@
 import { cleanHtml } from './template.clean.js';
-import { Context, Liquid, LiquidError, toValueSync, type Emitter, type FS, type Template as Parsed } from 'liquidjs';
+import type { Context, Liquid, Emitter, FS, Template as Parsed } from 'liquidjs';
+import type * as LiquidJs from 'liquidjs';
+import { lazy } from '../../lib/lazy.js';
 
 /**
  * The template language of subjects, html and text: Liquid (liquidjs), sandboxed.
@@ -80,8 +82,11 @@ const WRITE: Record<RenderMode, (v: unknown) => string> = {
   subject: (v) => asText(v).replace(/[\r\n]+/g, ' '),
 };
 
+/** Loaded on first use (lib/lazy.ts): a part without Liquid markup (isPlain) never needs the engine. */
+const liquidjs = lazy<typeof LiquidJs>('liquidjs');
+
 function engine(mode: RenderMode): Liquid {
-  const liquid = new Liquid({
+  const liquid = new (liquidjs().Liquid)({
     fs: NO_FILES,
     templates: {},
     relativeReference: false,
@@ -117,7 +122,8 @@ function countSteps(liquid: Liquid): void {
   };
 }
 
-const engines: Record<RenderMode, Liquid> = { html: engine('html'), text: engine('text'), subject: engine('subject') };
+let made: Record<RenderMode, Liquid> | undefined;
+const engines = (): Record<RenderMode, Liquid> => (made ??= { html: engine('html'), text: engine('text'), subject: engine('subject') });
 
 /** Output that stops at its cap instead of growing without bound. */
 class CappedEmitter implements Emitter {
@@ -163,7 +169,7 @@ function positionOf(err: unknown): number | null {
 /** liquidjs ends its messages with `, line:L, col:C`; the line is reported on its own. */
 function reasonOf(err: unknown): string {
   const e = err as Error;
-  const base = e instanceof LiquidError && (e as { originalError?: Error }).originalError ? (e as { originalError?: Error }).originalError! : e;
+  const base = e instanceof liquidjs().LiquidError && (e as { originalError?: Error }).originalError ? (e as { originalError?: Error }).originalError! : e;
   return String(base.message ?? base).replace(/, line:\d+, col:\d+$/, '').replace(/\s+/g, ' ').trim();
 }
 
@@ -172,7 +178,7 @@ function parse(source: string, mode: RenderMode): Parsed[] {
   if (hit) return hit;
   let parsed: Parsed[];
   try {
-    parsed = engines[mode].parse(source);
+    parsed = engines()[mode].parse(source);
   } catch (err) {
     throw new TemplateError(reasonOf(err), positionOf(err), 'syntax');
   }
@@ -244,7 +250,8 @@ function scopeOf(data: Record<string, unknown>): Record<string, unknown> {
 export function renderTemplate(source: string, data: Record<string, unknown>, mode: RenderMode, limits: RenderLimits): string {
   if (isPlain(source)) return source;
   const parsed = parse(source, mode);
-  const liquid = engines[mode];
+  const liquid = engines()[mode];
+  const { Context, toValueSync } = liquidjs();
   const ctx = new Context(scopeOf(data), liquid.options, { renderLimit: Math.max(1, limits.ms), memoryLimit: limits.memory }, { liquid });
   stepsLeft.set(ctx, { left: limits.steps });
   const out = new CappedEmitter(limits.outputChars);
@@ -271,7 +278,7 @@ export function templateVariables(...parts: (string | null | undefined)[]): Reco
     } catch {
       continue;
     }
-    for (const name of engines.text.globalVariablesSync(parsed)) if (name !== 'unsubscribe') out[name] = null;
+    for (const name of engines().text.globalVariablesSync(parsed)) if (name !== 'unsubscribe') out[name] = null;
   }
   return Object.keys(out).length ? out : null;
 }
