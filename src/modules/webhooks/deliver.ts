@@ -1,9 +1,10 @@
+import type { KeyObject } from 'node:crypto';
 import { webhookAttempts, webhookAttemptSeconds } from '../../lib/metrics.js';
 import { decrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { postWebhook } from './http.js';
 import { recordRound, type Outcome } from './record.js';
-import { signatureHeaders } from './sign.js';
+import { signatureHeaders, signingKey } from './sign.js';
 import { EngineRepository } from './engine.repository.js';
 import { isFresh, type FreshDelivery } from './lease.repository.js';
 import type { Claimed } from './webhook.repository.js';
@@ -29,18 +30,18 @@ export function leaseMs(timeoutMs: number, inFlight: number, ahead: number): num
 }
 
 /**
- * Decrypted signing secrets by their sealed form: decrypting costs more than signing, and a round
- * holds many deliveries of few webhooks. A new secret (a new sealed value) is simply a new entry.
+ * Signing keys by their sealed secret: decrypting costs more than signing, and a round holds
+ * many deliveries of few webhooks. A new secret (a new sealed value) is simply a new entry.
  */
-const secrets = new Map<string, string>();
-function secretOf(appSecret: string, sealed: string): string {
-  let secret = secrets.get(sealed);
-  if (secret === undefined) {
-    if (secrets.size >= 1000) secrets.clear();
-    secret = decrypt(appSecret, sealed);
-    secrets.set(sealed, secret);
+const keys = new Map<string, KeyObject>();
+function keyOf(appSecret: string, sealed: string): KeyObject {
+  let key = keys.get(sealed);
+  if (key === undefined) {
+    if (keys.size >= 1000) keys.clear();
+    key = signingKey(decrypt(appSecret, sealed));
+    keys.set(sealed, key);
   }
-  return secret;
+  return key;
 }
 
 /**
@@ -54,7 +55,7 @@ export async function attempt(services: AppServices, d: Claimed): Promise<Outcom
     url: d.url,
     body: d.body,
     // The same id on every retry (receivers de-duplicate on it); a fresh timestamp and signatures.
-    headers: signatureHeaders(secretOf(config.APP_SECRET, d.secret_enc), d.body, d.id, at),
+    headers: signatureHeaders(keyOf(config.APP_SECRET, d.secret_enc), d.body, d.id, at),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     dns: services.dns,

@@ -132,7 +132,8 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookCall
     if (refused) return failed(started, refused, true);
   }
   const agent = receiverAgent(opts.dns, opts.allowPrivate, opts.connectionsPerOrigin ?? DEFAULT_CONNECTIONS, opts.timeoutMs);
-  const release = await agent.slot(url.origin);
+  const slot = agent.slot(url.origin);
+  const release = typeof slot === 'function' ? slot : await slot;
   try {
     const begun = Date.now();
     const deadline = begun + opts.timeoutMs;

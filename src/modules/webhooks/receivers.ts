@@ -75,13 +75,22 @@ export class ReceiverAgent {
     });
   }
 
-  /** Waits for one of the origin's connections; the returned function gives it back. */
-  async slot(origin: string): Promise<() => void> {
+  /**
+   * One of the origin's connections: the function that gives it back, at once when one is free
+   * (no promise: this runs once per request), or a promise of it when all are taken.
+   */
+  slot(origin: string): (() => void) | Promise<() => void> {
     let s = this.slots.get(origin);
     if (!s) this.slots.set(origin, (s = { busy: 0, waiting: [] }));
     const slots = s;
-    if (slots.busy >= this.connections) await new Promise<void>((resolve) => slots.waiting.push(resolve));
-    else slots.busy++;
+    if (slots.busy < this.connections) {
+      slots.busy++;
+      return this.releaser(origin, slots);
+    }
+    return new Promise<() => void>((resolve) => slots.waiting.push(() => resolve(this.releaser(origin, slots))));
+  }
+
+  private releaser(origin: string, slots: Slots): () => void {
     let released = false;
     return () => {
       if (released) return;
