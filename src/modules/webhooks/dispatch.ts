@@ -34,9 +34,11 @@ function smsNumberOf(event: EventRow): string | null {
 export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[] {
   const sms = isSmsEvent(event.type);
   const smsNumber = sms ? smsNumberOf(event) : null;
+  // Milliseconds, as the webhook's time is read: its first 23 characters are an ISO date-time.
+  const happened = Date.parse(`${event.created_at.slice(0, 23)}Z`);
   return webhooks.filter((w) => {
     if (!w.events.includes(event.type)) return false;
-    if (new Date(w.created_at).getTime() > new Date(event.created_at).getTime()) return false;
+    if (new Date(w.created_at).getTime() > happened) return false;
     if (sms) return w.kind === WEBHOOK_KIND.sms && w.sms_number_id === smsNumber && w.account_id === event.account_id;
     if (w.kind !== WEBHOOK_KIND.email) return false;
     if (event.domain_id) {

@@ -1,5 +1,3 @@
-import { isoTimestamp, plainTimestamp } from '../../lib/timestamps.js';
-
 /** An internal event as the dispatcher reads it from domain_events. */
 export interface EventRow {
   id: string;
@@ -7,7 +5,8 @@ export interface EventRow {
   domain_id: string | null;
   type: string;
   payload: Record<string, unknown>;
-  created_at: Date;
+  /** SPEC.md's <iso> form, as isoTimestamp writes it (`2026-11-22T17:04:05.123000Z`). */
+  created_at: string;
 }
 
 /** SPEC.md "Email event data": this kind alone carries a <plain_timestamp> in its envelope. */
@@ -49,12 +48,13 @@ export function deliveryBody(event: EventRow, target: BodyTarget): string {
     return JSON.stringify({
       type: event.type,
       sms_number_id,
-      created_at: isoTimestamp(event.created_at),
+      created_at: event.created_at,
       sms_webhook_id: target.id,
       url: target.url,
       data,
     });
   }
-  const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? plainTimestamp(event.created_at) : isoTimestamp(event.created_at);
+  // <plain_timestamp> is the <iso> form's first 19 characters with a space for the T (lib/timestamps.ts).
+  const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? event.created_at.slice(0, 19).replace('T', ' ') : event.created_at;
   return JSON.stringify({ type: event.type, created_at: at, data: eventData(event, target.domain_id!) });
 }
