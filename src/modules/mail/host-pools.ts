@@ -17,8 +17,8 @@ export class HostPools {
     this.sweeper.unref();
   }
 
-  /** Sends over the destination's pool (made on first use). */
-  async send(address: string, host: string, payload: Parameters<Transporter['sendMail']>[0]): Promise<unknown> {
+  /** Sends over the destination's pool (made on first use): `use` hands the message to its transporter. */
+  async send<T>(address: string, host: string, use: (transporter: Transporter) => Promise<T>): Promise<T> {
     const key = `${address}|${host}`;
     let pool = this.pools.get(key);
     if (!pool) {
@@ -28,7 +28,7 @@ export class HostPools {
     pool.used = Date.now();
     pool.sending++;
     try {
-      return await pool.transporter.sendMail(payload);
+      return await use(pool.transporter);
     } finally {
       pool.sending--;
       pool.used = Date.now();

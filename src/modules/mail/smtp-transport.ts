@@ -1,10 +1,11 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '../../lib/mail-hosts.js';
 import { HostPools } from './host-pools.js';
+import { sendPooledRaw } from './raw-send.js';
 import type { MailTransport, OutgoingMail, RawMail, SendInfo } from './transport.js';
 
 /** An SMTP answer that will not change on retry (5xx): the job gives up instead of retrying. */
@@ -93,7 +94,8 @@ export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs
     async sendRaw(mail) {
       let info: Info;
       try {
-        info = (await transporter.sendMail({ envelope: mail.envelope, raw: mail.raw })) as Info;
+        // Straight to the pool: the message is built and signed already (raw-send.ts).
+        info = await sendPooledRaw(transporter, mail.envelope, mail.raw, mail.meta.email_id);
       } catch (err) {
         throw classify(err, log, { transport: 'smtp' });
       }
@@ -149,7 +151,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
     }
   }
 
-  async function deliver(to: string, payload: Record<string, unknown>): Promise<Info> {
+  async function deliver(to: string, use: (transporter: Transporter) => Promise<Info>): Promise<Info> {
     const domain = to.slice(to.lastIndexOf('@') + 1).toLowerCase();
     const hosts = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain));
     let last: Error | null = null;
@@ -169,7 +171,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       if (!checked.usable.length) continue;
       const address = checked.usable[0];
       try {
-        return (await pools.send(address, host, payload)) as Info;
+        return await pools.send(address, host, use);
       } catch (err) {
         last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer; another MX would say the same.
@@ -184,7 +186,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
   }
   return {
     async send(mail) {
-      const info = await deliver(mail.to, message(mail));
+      const info = await deliver(mail.to, async (t) => (await t.sendMail(message(mail))) as Info);
       return { id: info.messageId, response: info.response ?? '' };
     },
     async sendRaw(mail: RawMail) {
@@ -198,7 +200,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       for (const [, rcpts] of byDomain) {
         const isPrimary = rcpts.includes(mail.envelope.to[0]);
         try {
-          const info = await deliver(rcpts[0], { envelope: { from: mail.envelope.from, to: rcpts }, raw: mail.raw });
+          const info = await deliver(rcpts[0], (t) => sendPooledRaw(t, { from: mail.envelope.from, to: rcpts }, mail.raw, mail.meta.email_id));
           if (isPrimary) first = outcome(info, mail.envelope.to[0], log);
         } catch (err) {
           if (isPrimary) throw err;

@@ -1,0 +1,49 @@
+import { PassThrough } from 'node:stream';
+import type { Transporter } from 'nodemailer';
+import MimeNode from 'nodemailer/lib/mime-node/index.js';
+
+/** What nodemailer's pooled SMTP transport answers for a message it sent. */
+export interface PooledInfo {
+  messageId: string;
+  response?: string;
+  accepted?: unknown[];
+  rejected?: unknown[];
+  rejectedErrors?: { responseCode?: number; response?: string; message?: string; code?: string }[];
+}
+
+/** The part of nodemailer's transport interface (`transport.send(mail, callback)`) a pooled SMTP transport reads of a message. */
+interface PoolTransport {
+  send(mail: unknown, callback: (err: Error | null, info: PooledInfo) => void): void;
+}
+
+/**
+ * Hands a finished (built and signed) message straight to the pooled SMTP transport behind a
+ * nodemailer transporter, with the pool's own connection reuse, queueing, requeue on a connection
+ * the server closed, and error reporting. `transporter.sendMail({ envelope, raw })` does the same
+ * through the Mailer first, which per message runs its plugins, makes a MailMessage and a
+ * MailComposer tree for the raw bytes and streams them through a stream pipeline: about three
+ * times the CPU of the SMTP exchange itself (a bench of 4,000 raw sends into a local sink: 0.23
+ * to 0.39 ms per message through sendMail, 0.10 ms this way, the sink included), and the worker
+ * pays it for every email. The pool reads only this of a message (nodemailer's custom-transport
+ * contract: `mail.data`, `mail.message.getEnvelope()`, `messageId()`, `getHeader()`,
+ * `createReadStream()`, called again when a message is requeued).
+ *
+ * The envelope's addresses are normalized by nodemailer's own MimeNode, as sendMail would (an
+ * internationalized domain in punycode, duplicates dropped).
+ */
+export function sendPooledRaw(transporter: Transporter, envelope: { from: string; to: string[] }, raw: Buffer, messageId: string): Promise<PooledInfo> {
+  const pool = (transporter as unknown as { transporter: PoolTransport }).transporter;
+  const normalized = new MimeNode().setEnvelope(envelope).getEnvelope();
+  const message = {
+    // A copy each time: the pool adds its options (dsn) to what it gets.
+    getEnvelope: () => ({ from: normalized.from, to: [...normalized.to] }),
+    messageId: () => messageId,
+    getHeader: (name: string) => (name.toLowerCase() === 'message-id' ? messageId : undefined),
+    createReadStream: () => {
+      const stream = new PassThrough();
+      stream.end(raw);
+      return stream;
+    },
+  };
+  return new Promise((resolve, reject) => pool.send({ data: {}, message }, (err, info) => (err ? reject(err) : resolve(info))));
+}
