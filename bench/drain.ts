@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { decrypt } from '../src/lib/secrets.js';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
-import { printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
+import { peakRssOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
 import { pooledNodemailerLoop } from './sending-bare.js';
 
 const messages = Number(process.argv[2] ?? 3000);
@@ -108,6 +108,7 @@ try {
     BENCH_QUERY_COUNT_FILE: countFile,
   }, 0);
   running.push(worker);
+  const rss = peakRssOf({ worker: worker.pid });
   while (sink.received.length === start) await sleep(2);
   const t0 = performance.now();
   const q0 = queries();
@@ -123,6 +124,7 @@ try {
   const cpu = cpuSeconds(worker.pid) - cpu0;
   const sinkCpu = process.cpuUsage(sinkCpu0);
   const pgCpu = postgresCpu() - pg0;
+  const workerRss = rss.stop().worker;
   // Let the last outcomes commit before counting the transactions.
   await sleep(1500);
   const transactions = (await xacts()) - x0;
@@ -132,7 +134,7 @@ try {
   const drain = Math.round((messages - 1) / seconds);
   console.log(`bare pooled nodemailer: ${bare.perS} msgs/s; worker drain: ${drain} msgs/s (${seconds.toFixed(2)} s); ratio ${(drain / bare.perS).toFixed(2)}`);
   console.log(
-    `worker CPU ${((cpu * 1000) / messages).toFixed(2)} ms/message; worker queries ${(statements / messages).toFixed(2)}/message while draining; database transactions ${(transactions / messages).toFixed(2)}/message`,
+    `worker CPU ${((cpu * 1000) / messages).toFixed(2)} ms/message; worker queries ${(statements / messages).toFixed(2)}/message while draining; database transactions ${(transactions / messages).toFixed(2)}/message; worker peak RSS ${workerRss} MB`,
   );
   const ms = (us: NodeJS.CpuUsage) => (us.user + us.system) / 1000;
   console.log(
@@ -146,6 +148,7 @@ try {
     worker_queries_per_msg: +(statements / messages).toFixed(2),
     postgres_cpu_ms_per_msg: +((pgCpu * 1000) / messages).toFixed(2),
     bare_client_cpu_ms_per_msg: +((ms(bareCpu) - ms(sinkCpu)) / messages).toFixed(2),
+    worker_rss_mb: workerRss,
   });
 } finally {
   await teardown({ running, sink, sql, db, dir });
