@@ -3,8 +3,10 @@
  * a quicker loop than bench:sending: idle, then N DKIM-signed sends accepted at 50 connections and
  * drained by the worker into a local SMTP sink, then GET /v1/token at 20 connections. Prints each
  * phase's peak RSS per role, the split of the last sample (/proc/<pid>/smaps_rollup: anonymous
- * memory vs mapped files) and the CPU each role spent per message or request (to check that a
- * memory lever keeps the CPU cost), and ends with one line `BENCH {...}`.
+ * memory vs mapped files; of those, the node executable's pages and malloc's main arena) and the
+ * CPU each role spent per message or request (to check that a memory lever keeps the CPU cost),
+ * and ends with one line `BENCH {...}`. What loads in a role, and so stays resident: see
+ * test/platform/role-modules.test.ts.
  * The roles take this process's environment: `HEAP_GROWING_PERCENT=0` compares with V8's own heap
  * growing factor, BENCH_NODE_FLAGS other V8 flags (bench/service.ts).
  * A role's heap snapshot: start with BENCH_NODE_FLAGS='--max-semi-space-size=16
@@ -27,12 +29,24 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-mem-'));
 const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
-/** Rss, Anonymous and file-backed (Rss − Anonymous) MB of a process now. */
+/**
+ * Rss, Anonymous and file-backed (Rss − Anonymous) MB of a process now, and two parts of them:
+ * `node`, the pages of the node executable it touched (file-backed, about 30 MB for an empty
+ * script), and `brk`, glibc malloc's main arena ([heap]; its other arenas are anonymous mappings
+ * like V8's pages). The rest of `anon` is V8's heap, thread stacks and those arenas.
+ */
 function split(pid: number) {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
   const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
   const mb = (n: number) => Math.round(n / 1024);
-  return { rss: mb(kb('Rss')), anon: mb(kb('Anonymous')), file: mb(kb('Rss') - kb('Anonymous')) };
+  const part = { node: 0, brk: 0 };
+  let into: keyof typeof part | null = null;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) into = mapping[1] === '[heap]' ? 'brk' : mapping[1] === process.execPath ? 'node' : null;
+    else if (into && line.startsWith('Rss:')) part[into] += Number(/\d+/.exec(line)![0]);
+  }
+  return { rss: mb(kb('Rss')), anon: mb(kb('Anonymous')), file: mb(kb('Rss') - kb('Anonymous')), node: mb(part.node), brk: mb(part.brk) };
 }
 
 /** CPU seconds (user + system) spent so far by a process (`all`) and by its main thread (`main`). */
