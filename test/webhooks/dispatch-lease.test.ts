@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { attempt } from '../../src/modules/webhooks/deliver.js';
 import { dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
 import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { recordRound } from '../../src/modules/webhooks/record.js';
 import { createWebhook, insertEvent, sql } from './engine-support.js';
 
 /**
@@ -119,4 +120,23 @@ it('drops the deliveries of a webhook deleted while its batch was leased, and de
   expect(events('/deleted')).toHaveLength(0);
   expect(events('/kept')).toHaveLength(1);
   expect(await log(kept.id)).toEqual([expect.objectContaining({ type: 'activity.spam_complaint', success: true })]);
+});
+
+it('records a first attempt that comes back after its lease ran out and the delivery was written again', async () => {
+  const hook = await createWebhook(s, receiver, { domainId, events: ['activity.unsubscribed'], path: '/late' });
+  await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.unsubscribed', payload: { id: 'u1' } });
+  // A slow worker: its POST is made, and its record comes only after the lease has run out.
+  const held: Array<Awaited<ReturnType<typeof attempt>>> = [];
+  await dieAfterDispatch(async (d) => held.push(await attempt(s.app.services, d)));
+  await sleep(LEASE_MS + 100);
+  await runTick(s.app.services);
+  expect(events('/late')).toHaveLength(2);
+  await recordRound(s.app.services, held);
+
+  const entries = await log(hook.id);
+  const id = events('/late')[0].headers['webhook-id'];
+  expect(entries).toEqual([
+    expect.objectContaining({ delivery_id: id, success: true }),
+    expect.objectContaining({ delivery_id: id, success: true }),
+  ]);
 });

@@ -32,19 +32,26 @@ const WRITE_LEASE = `insert into webhook_dispatch_leases (id, lease_until, creat
 /*
  * Fresh deliveries whose first attempt succeeded: the delivery written delivered and its attempt
  * logged, in one statement, and the lease rows of batches now fully written deleted with them.
- * A delivery of a webhook deleted meanwhile is skipped (the join), not a foreign-key error for
- * the whole round. If the batch's lease ran out first and another tick wrote the delivery as
- * pending (recoverLeases, same id), that row is updated instead, as a late record of a claimed one.
+ * What the delivery row needs besides its outcome (webhook, event, type, body, creation time) is
+ * read from its batch's lease row, which holds it already, rather than sent a second time (the
+ * bodies are most of a round's bytes). A delivery of a webhook deleted meanwhile is skipped (the
+ * join), not a foreign-key error for the whole round. One whose lease row is gone (it ran out and
+ * a tick wrote the delivery pending, same id) is not written here: the caller records it as a
+ * claimed one.
  */
 const DELIVERED_FRESH = `with x as (
-     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                          $8::timestamptz[], $9::int[], $10::int[], $11::text[])
-       as x(id, delivery_id, webhook_id, event_id, type, body, created_at, attempted_at, status, duration_ms, response_excerpt)
+     select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+       as x(id, delivery_id, attempted_at, status, duration_ms, response_excerpt)
+   ),
+   l as (
+     select l.created_at, u.* from webhook_dispatch_leases l
+       cross join lateral unnest(l.delivery_ids, l.webhook_ids, l.event_ids, l.types, l.bodies) as u(id, webhook_id, event_id, type, body)
+      where l.id = any($7::text[])
    ),
    d as (
      insert into webhook_deliveries as d (id, webhook_id, event_id, type, body, state, attempts, last_status, next_attempt_at, created_at, updated_at)
-     select x.delivery_id, x.webhook_id, x.event_id, x.type, x.body, $12, 1, x.status, null, x.created_at, now()
-       from x join webhooks w on w.id = x.webhook_id
+     select l.id, l.webhook_id, l.event_id, l.type, l.body, $8, 1, x.status, null, l.created_at, now()
+       from x join l on l.id = x.delivery_id join webhooks w on w.id = l.webhook_id
      on conflict (webhook_id, event_id) do update
        set state = excluded.state, attempts = d.attempts + 1, last_status = excluded.last_status, next_attempt_at = null, updated_at = now()
      returning d.id, d.webhook_id, d.type
@@ -55,7 +62,7 @@ const DELIVERED_FRESH = `with x as (
        from x join d on d.id = x.delivery_id
      returning delivery_id
    ),
-   l as (delete from webhook_dispatch_leases where id = any($13::text[]))
+   gone as (delete from webhook_dispatch_leases where id = any($9::text[]))
    select delivery_id from a`;
 
 /* Fresh deliveries not delivered at their first attempt: written pending (due when given), for the failure record to move on. */
@@ -113,15 +120,12 @@ export class LeaseRepository {
     const values = [
       textArray(rows.map((r) => r.id)),
       textArray(rows.map((r) => r.delivery_id)),
-      textArray(rows.map((r) => r.d.webhook_id)),
-      textArray(rows.map((r) => r.d.event_id)),
-      textArray(rows.map((r) => r.d.type)),
-      textArray(rows.map((r) => r.d.body)),
-      textArray(rows.map((r) => r.d.created_at)),
       textArray(rows.map((r) => r.attempted_at)),
       intArray(rows.map((r) => r.status)),
       intArray(rows.map((r) => r.duration_ms)),
+      // Receivers' text: pg escapes it (an excerpt may hold anything).
       rows.map((r) => r.response_excerpt),
+      textArray([...new Set(rows.map((r) => r.d.lease.id))]),
       DELIVERY.delivered,
       textArray(done),
     ];

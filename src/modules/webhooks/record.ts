@@ -94,7 +94,12 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
   }
   try {
     const done = [...complete].filter((l) => !l.broken).map((l) => l.id);
-    tell(await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => ({ ...l.row, d: l.d })), done), deliveredFresh);
+    const written = await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => ({ ...l.row, d: l.d })), done);
+    tell(written, deliveredFresh);
+    // Their lease ran out before this record (a slow round): a tick wrote them pending, so they
+    // are recorded as claimed ones; a webhook deleted meanwhile leaves nothing to record.
+    const late = deliveredFresh.filter((l) => !written.has(l.row.delivery_id));
+    if (late.length) tell(await repo.recordDelivered(late.map((l) => l.row)), late);
   } catch (err) {
     for (const l of deliveredFresh) l.d.lease.broken = true;
     services.log.error({ err, deliveries: deliveredFresh.length }, 'webhook deliveries could not be recorded');
