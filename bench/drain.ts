@@ -63,6 +63,8 @@ sql.on('error', () => undefined);
   postmaster = Number(readFileSync(`/proc/${b.pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
 }
 const running: RoleProcess[] = [];
+// The worker's RSS sampler, stopped however the run ends (its timer would keep the bench alive).
+let stopRss = () => ({}) as Record<string, number>;
 const sink = await startSmtpSink();
 const env = serviceEnv({ dbUrl: db.url, dir, appSecret: APP_SECRET, token }, { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` });
 try {
@@ -109,6 +111,7 @@ try {
   }, 0);
   running.push(worker);
   const rss = peakRssOf({ worker: worker.pid });
+  stopRss = () => rss.stop();
   while (sink.received.length === start) await sleep(2);
   const t0 = performance.now();
   const q0 = queries();
@@ -151,5 +154,6 @@ try {
     worker_rss_mb: workerRss,
   });
 } finally {
+  stopRss();
   await teardown({ running, sink, sql, db, dir });
 }
