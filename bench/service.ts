@@ -34,6 +34,13 @@ export async function freePort(): Promise<number> {
  */
 export const SERVICE_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean);
 
+/**
+ * The environment glibc reads at the process's start, as the start scripts and the image set it:
+ * two malloc arenas (MALLOC_ARENA_MAX, README Settings). This process's own value overrides it, to
+ * compare (`MALLOC_ARENA_MAX=0` is glibc's default, up to 8 per core).
+ */
+export const SERVICE_MALLOC_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startDb(dir: string): Promise<EmbeddedDb> {
@@ -86,7 +93,7 @@ export async function spawnRole(role: string, env: Record<string, string>, ready
   // BENCH_PROF_DIR: each role writes a V8 CPU profile there when it exits (to read where its time goes).
   const prof = process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`, `--cpu-prof-name=${role}-${Date.now()}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof, MAIN, '--role', role], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, ...(port ? { PORT: String(port) } : {}) },
+    env: { ...process.env, ...SERVICE_MALLOC_ENV, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, ...(port ? { PORT: String(port) } : {}) },
     stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'],
   });
   let exited: string | null = null;
