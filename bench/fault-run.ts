@@ -153,11 +153,15 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       ...NO_API_LIMITS,
       ...WORKER_RECOVERY,
     };
+    const stderrTails = new Map<ChildProcess, string>();
     const spawnRole = (role: 'api' | 'worker', extra: Record<string, string> = {}) => {
       const child = spawn(process.execPath, ['dist/src/main.js', '--role', role], {
         env: { ...baseEnv, ...extra },
-        stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore'],
+        stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'pipe'],
       });
+      // The end of what a process wrote to stderr (a crash's stack), kept for the report of an exit.
+      stderrTails.set(child, '');
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderrTails.set(child, (stderrTails.get(child)! + chunk).slice(-2000)));
       children.push(child);
       return child;
     };
@@ -204,7 +208,8 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
       const child = spawnRole('worker', workerEnv);
       child.once('exit', (code, signal) => {
         if (signal === 'SIGKILL' || finished) return;
-        crashes.push(`exit ${code ?? signal}`);
+        const tail = stderrTails.get(child)?.trim();
+        crashes.push(`exit ${code ?? signal}${tail ? `: ${tail}` : ''}`);
         log(`worker exited by itself (${code ?? signal}); starting another`);
         setTimeout(() => {
           if (!finished && worker === child) worker = startWorker();
