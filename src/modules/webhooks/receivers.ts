@@ -1,6 +1,7 @@
 import type { LookupFunction, Socket } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type * as Undici from 'undici';
 import type { Dns } from '../../lib/dns.js';
+import { lazy } from '../../lib/lazy.js';
 import { refusal } from './ssrf.js';
 
 /** A failure raised before any response (DNS, SSRF): it carries whether a retry could help. */
@@ -36,6 +37,12 @@ function guardedLookup(dns: Dns, allowPrivate: boolean): LookupFunction {
   }) as LookupFunction;
 }
 
+/**
+ * undici loads with the first receiver agent: an api process that never tests a webhook URL or
+ * posts to one does not hold it (about 10 MB of RSS).
+ */
+const undici = lazy<typeof Undici>('undici');
+
 /** Waiters for one origin's connections. */
 interface Slots {
   busy: number;
@@ -49,7 +56,7 @@ interface Slots {
  * request's timeout starts when it has a connection, not while it queues behind the origin's others.
  */
 export class ReceiverAgent {
-  readonly dispatcher: Agent;
+  readonly dispatcher: Undici.Agent;
   private readonly slots = new Map<string, Slots>();
 
   constructor(
@@ -58,6 +65,7 @@ export class ReceiverAgent {
     private readonly connections: number,
     connectTimeoutMs: number,
   ) {
+    const { Agent, buildConnector } = undici();
     const connector = buildConnector({ lookup: guardedLookup(dns, allowPrivate), timeout: connectTimeoutMs });
     this.dispatcher = new Agent({
       connections,
