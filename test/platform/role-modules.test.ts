@@ -19,7 +19,7 @@ process.on('SIGUSR2', () => writeFileSync(process.env.PB_LOADED_MODULES, [...see
 `;
 
 /** Loaded on first use, so a running api role that was not asked for them holds none of them. */
-const ON_FIRST_USE = ['liquidjs', 'sanitize-html', 're2js', 'tldts', 'otpauth', 'smtp-server', 'mailparser', 'fast-xml-parser', 'fflate', 'selfsigned', 'undici'];
+const ON_FIRST_USE = ['liquidjs', 'sanitize-html', 're2js', 'tldts', 'otpauth', 'smtp-server', 'mailparser', 'fast-xml-parser', 'fflate', 'selfsigned', 'undici', 'nodemailer'];
 
 const token = 'mlsn.role-modules-test-token-00000000000000000000000000000000000';
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -1,9 +1,12 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '../../lib/mail-hosts.js';
+import { lazy } from '../../lib/lazy.js';
 import { HostPools } from './host-pools.js';
 import { sendPooledRaw } from './raw-send.js';
 import type { MailTransport, OutgoingMail, RawMail, SendInfo } from './transport.js';
@@ -67,12 +70,16 @@ function outcome(info: Info, primary: string, log: Logger): SendInfo {
 /** Messages sent over one pooled connection before it is replaced (some servers cap a session). */
 const MESSAGES_PER_CONNECTION = 1000;
 
+const nodemailer = lazy<typeof Nodemailer>('nodemailer');
+
 /**
  * Relays through one smarthost, `smtp://user:pass@host:port` (or smtps://), over a pool of
  * `connections` reused connections; messages beyond them wait for a free one.
  */
 export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs = 60_000, connections = 5): MailTransport {
-  const transporter = nodemailer.createTransport({
+  // Made on the first send: a role that sends no mail (the api) never loads nodemailer.
+  let made: Transporter<SMTPPool.SentMessageInfo> | undefined;
+  const transporter = () => (made ??= nodemailer().createTransport({
     url,
     pool: true,
     maxConnections: connections,
@@ -81,11 +88,11 @@ export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
-  });
+  }));
   return {
     async send(mail) {
       try {
-        const info = await transporter.sendMail(message(mail));
+        const info = await transporter().sendMail(message(mail));
         return { id: info.messageId, response: info.response };
       } catch (err) {
         throw classify(err, log, { transport: 'smtp' });
@@ -95,7 +102,7 @@ export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs
       let info: Info;
       try {
         // Straight to the pool: the message is built and signed already (raw-send.ts).
-        info = await sendPooledRaw(transporter, mail.envelope, mail.raw, mail.meta.email_id);
+        info = await sendPooledRaw(transporter(), mail.envelope, mail.raw, mail.meta.email_id);
       } catch (err) {
         throw classify(err, log, { transport: 'smtp' });
       }
@@ -127,7 +134,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
   const mxOf = new TtlCache<string[]>();
   const addressesOf = new TtlCache<CheckedAddresses>();
   const pools = new HostPools((address, host) =>
-    nodemailer.createTransport({
+    nodemailer().createTransport({
       host: address,
       port,
       pool: true,

@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import { lazy } from '../../lib/lazy.js';
 import { dkimSign } from './dkim.js';
 import type { Address } from '../messages/message.entity.js';
 
@@ -25,8 +26,10 @@ export interface MimeInput {
   dkim: { domainName: string; keySelector: string; privateKey: string };
 }
 
-// Builds in memory (dkim.ts signs); the real transport then sends the bytes as they are.
-const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+// Builds in memory (dkim.ts signs); the real transport then sends the bytes as they are. Made on
+// first use, with nodemailer: the api role, which builds no message, never loads it.
+const nodemailer = lazy<typeof Nodemailer>('nodemailer');
+let composer: Nodemailer.Transporter<{ message: unknown }> | undefined;
 
 /** Headers the DKIM signature covers: the defaults plus RFC 8058's, which must be signed. */
 const SIGNED = [
@@ -45,6 +48,7 @@ export async function buildMime(m: MimeInput): Promise<{ raw: Buffer; envelope: 
   }
   if (m.precedenceBulk) headers['Precedence'] = 'bulk';
   const envelope = { from: m.returnPath, to: [m.to.email, ...m.cc.map((a) => a.email), ...m.bcc.map((a) => a.email)] };
+  composer ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   const info = await composer.sendMail({
     messageId: m.messageId,
     from: addr(m.from),
