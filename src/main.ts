@@ -5,6 +5,18 @@ import { ConfigError, parseConfig } from './config/index.js';
 import { ROLES, startApp, type Role, type RunningApp } from './app.js';
 
 /** `node dist/src/main.js [--role api|worker|smtp|all]`; roles may be comma-separated. */
+/**
+ * HEAP_GROWING_PERCENT when it is not set: 30 for a process that serves the api, 60 for one that
+ * does not (the worker, the SMTP role). The worker's old generation fills with the buffers of the
+ * messages it builds, which outlive a scavenge and die soon after; at 30 it ran a full collection
+ * of its ~70 MB live heap every few hundred messages. At 60, bench:drain measured 12 % less worker
+ * CPU per message (1.7 against 1.95 ms) for about 20 MB more RSS, still under the 250 MB goal; the
+ * api's peak is the one near that goal, so it keeps the tighter factor.
+ */
+function heapGrowingPercent(set: number | undefined, roles: Role[]): number {
+  return set ?? (roles.includes('api') ? 30 : 60);
+}
+
 function parseRoles(argv: string[]): Role[] {
   const i = argv.indexOf('--role');
   const raw = i >= 0 ? argv[i + 1] : (argv.find((a) => a.startsWith('--role='))?.slice(7) ?? 'all');
@@ -51,8 +63,10 @@ try {
   // Set here rather than on the command line: NODE_OPTIONS does not take this V8 flag, and every
   // way of starting the service (npm start, the image, compose, the benches) runs this file. V8
   // reads it whenever a full GC sets the next heap limit, so setting it after start takes effect.
-  if (config.HEAP_GROWING_PERCENT > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`);
+  const growing = heapGrowingPercent(config.HEAP_GROWING_PERCENT, roles);
+  if (growing > 0) v8.setFlagsFromString(`--heap-growing-percent=${growing}`);
   const log = pino({ level: config.LOG_LEVEL });
+  log.info({ roles, heap_growing_percent: growing }, 'starting');
   app = await startApp({ roles, log });
   ownSignals();
   if (stopping) {

@@ -157,8 +157,9 @@ export const configSchema = z.object({
    * the old generation grow up to 4× what survived the last full GC before the next one). The api
    * and the worker promote request and delivery data they drop soon after, so V8's own factor grows
    * their heaps by about 150 MB under load before a full GC (README, Performance: Memory).
+   * Left unset, main.ts picks it by role (heapGrowingPercent).
    */
-  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(30),
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).optional(),
   /** How long a live-subscription NOTIFY waits for others to go out with it in one statement (lib/pubsub.ts). */
   PUBSUB_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**
