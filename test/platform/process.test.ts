@@ -114,15 +114,15 @@ describe('main.js', () => {
     await p.waitFor((l) => l.msg === 'worker started');
     expect(p.logs.some((l) => l.msg === 'api listening')).toBe(false);
     // A process without the api role leaves its heap more room (main.ts heapGrowingPercent).
-    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ roles: ['worker'], heap_growing_percent: 60 });
+    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ roles: ['worker'], heap_growing_percent: 45 });
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
   });
 
   it('takes a heap growing percent that is set, whatever the roles', async () => {
-    const p = start(['--role', 'worker'], { HEAP_GROWING_PERCENT: '45' });
+    const p = start(['--role', 'worker'], { HEAP_GROWING_PERCENT: '55' });
     await p.waitFor((l) => l.msg === 'worker started');
-    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ heap_growing_percent: 45 });
+    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ heap_growing_percent: 55 });
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
   });
