@@ -4,7 +4,7 @@ import type { EventRow } from './payload.js';
 import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
 import type { Claimed, DeliveredRow, EventReach, NewDelivery, WebhookRow } from './webhook.repository.js';
 import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
-import { intArray, textArray } from './pg-arrays.js';
+import { attemptArrays, textArray } from './pg-arrays.js';
 
 /** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
 const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
@@ -145,13 +145,7 @@ export class EngineRepository {
   async recordDelivered(rows: DeliveredRow[]): Promise<Set<string>> {
     if (!rows.length) return new Set();
     const values = [
-      textArray(rows.map((r) => r.id)),
-      textArray(rows.map((r) => r.delivery_id)),
-      textArray(rows.map((r) => r.attempted_at)),
-      intArray(rows.map((r) => r.status)),
-      intArray(rows.map((r) => r.duration_ms)),
-      // Receivers' text: pg escapes it (an excerpt may hold anything).
-      rows.map((r) => r.response_excerpt),
+      ...attemptArrays(rows),
       DELIVERY.delivered,
     ];
     const written = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered', text: DELIVERED, values });

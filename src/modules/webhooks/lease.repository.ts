@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DELIVERY } from './webhook.entity.js';
-import { intArray, textArray } from './pg-arrays.js';
+import { attemptArrays, textArray } from './pg-arrays.js';
 import type { Claimed, DeliveredRow, NewDelivery } from './webhook.repository.js';
 
 /**
@@ -118,13 +118,7 @@ export class LeaseRepository {
   async recordFreshDelivered(rows: Array<DeliveredRow & { d: FreshDelivery }>, done: string[]): Promise<Set<string>> {
     if (!rows.length && !done.length) return new Set();
     const values = [
-      textArray(rows.map((r) => r.id)),
-      textArray(rows.map((r) => r.delivery_id)),
-      textArray(rows.map((r) => r.attempted_at)),
-      intArray(rows.map((r) => r.status)),
-      intArray(rows.map((r) => r.duration_ms)),
-      // Receivers' text: pg escapes it (an excerpt may hold anything).
-      rows.map((r) => r.response_excerpt),
+      ...attemptArrays(rows),
       textArray([...new Set(rows.map((r) => r.d.lease.id))]),
       DELIVERY.delivered,
       textArray(done),
