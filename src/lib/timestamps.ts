@@ -13,6 +13,9 @@ export function isoTimestamp(value: Date | string): string {
 
 /** `2026-11-22 17:04:05` in UTC. */
 export function plainTimestamp(value: Date | string): string {
-  return toDate(value).toISOString().slice(0, 19).replace('T', ' ');
+  return plainOfIso(toDate(value).toISOString());
 }
+
+/** The plain form of an ISO 8601 UTC text (toISOString's or isoTimestamp's): its first 19 characters, a space for the T. */
+export const plainOfIso = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 

@@ -4,7 +4,8 @@ import type { EventRow } from './payload.js';
 import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
 import type { Claimed, DeliveredRow, EventReach, NewDelivery, WebhookRow } from './webhook.repository.js';
 import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
-import { attemptArrays, textArray } from './pg-arrays.js';
+import { textArray } from './pg-arrays.js';
+import { logSuccesses, successArrays, SUCCESS_ROWS } from './success.repository.js';
 
 /** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
 const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
@@ -30,22 +31,14 @@ const CLAIM = `update webhook_deliveries d set next_attempt_at = $1::timestamptz
  * parses a JSON document of objects, and the bodies need no second layer of JSON escaping.
  * The delivery is found once, by the update, whose returning row feeds the attempt.
  */
-const DELIVERED = `with x as (
-     select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-       as x(id, delivery_id, attempted_at, status, duration_ms, response_excerpt)
-   ),
+const DELIVERED = `with ${SUCCESS_ROWS},
    u as (
      update webhook_deliveries d set state = $7, attempts = d.attempts + 1, last_status = x.status,
             next_attempt_at = null, updated_at = now()
        from x where d.id = x.delivery_id
      returning d.id, d.webhook_id, d.type
    ),
-   a as (
-     insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
-     select x.id, u.webhook_id, u.id, u.type, x.attempted_at, true, x.status, x.duration_ms, x.response_excerpt, null
-       from x join u on u.id = x.delivery_id
-     returning delivery_id
-   )
+   a as (${logSuccesses('u')})
    select delivery_id from a`;
 
 /*
@@ -145,7 +138,7 @@ export class EngineRepository {
   async recordDelivered(rows: DeliveredRow[]): Promise<Set<string>> {
     if (!rows.length) return new Set();
     const values = [
-      ...attemptArrays(rows),
+      ...successArrays(rows),
       DELIVERY.delivered,
     ];
     const written = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered', text: DELIVERED, values });

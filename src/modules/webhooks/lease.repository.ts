@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { DELIVERY } from './webhook.entity.js';
-import { attemptArrays, textArray } from './pg-arrays.js';
+import { textArray } from './pg-arrays.js';
+import { logSuccesses, successArrays, SUCCESS_ROWS } from './success.repository.js';
 import type { Claimed, DeliveredRow, NewDelivery } from './webhook.repository.js';
 
 /**
@@ -39,10 +40,7 @@ const WRITE_LEASE = `insert into webhook_dispatch_leases (id, lease_until, creat
  * a tick wrote the delivery pending, same id) is not written here: the caller records it as a
  * claimed one.
  */
-const DELIVERED_FRESH = `with x as (
-     select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-       as x(id, delivery_id, attempted_at, status, duration_ms, response_excerpt)
-   ),
+const DELIVERED_FRESH = `with ${SUCCESS_ROWS},
    l as (
      select l.created_at, u.* from webhook_dispatch_leases l
        cross join lateral unnest(l.delivery_ids, l.webhook_ids, l.event_ids, l.types, l.bodies) as u(id, webhook_id, event_id, type, body)
@@ -56,12 +54,7 @@ const DELIVERED_FRESH = `with x as (
        set state = excluded.state, attempts = d.attempts + 1, last_status = excluded.last_status, next_attempt_at = null, updated_at = now()
      returning d.id, d.webhook_id, d.type
    ),
-   a as (
-     insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
-     select x.id, d.webhook_id, d.id, d.type, x.attempted_at, true, x.status, x.duration_ms, x.response_excerpt, null
-       from x join d on d.id = x.delivery_id
-     returning delivery_id
-   ),
+   a as (${logSuccesses('d')}),
    gone as (delete from webhook_dispatch_leases where id = any($9::text[]))
    select delivery_id from a`;
 
@@ -118,7 +111,7 @@ export class LeaseRepository {
   async recordFreshDelivered(rows: Array<DeliveredRow & { d: FreshDelivery }>, done: string[]): Promise<Set<string>> {
     if (!rows.length && !done.length) return new Set();
     const values = [
-      ...attemptArrays(rows),
+      ...successArrays(rows),
       textArray([...new Set(rows.map((r) => r.d.lease.id))]),
       DELIVERY.delivered,
       textArray(done),

@@ -1,3 +1,5 @@
+import { plainOfIso } from '../../lib/timestamps.js';
+
 /** An internal event as the dispatcher reads it from domain_events. */
 export interface EventRow {
   id: string;
@@ -54,7 +56,6 @@ export function deliveryBody(event: EventRow, target: BodyTarget): string {
       data,
     });
   }
-  // <plain_timestamp> is the <iso> form's first 19 characters with a space for the T (lib/timestamps.ts).
-  const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? event.created_at.slice(0, 19).replace('T', ' ') : event.created_at;
+  const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? plainOfIso(event.created_at) : event.created_at;
   return JSON.stringify({ type: event.type, created_at: at, data: eventData(event, target.domain_id!) });
 }

@@ -1,5 +1,4 @@
 /* Array parameters of the engine's statements (engine.repository.ts, lease.repository.ts). */
-import type { DeliveredRow } from './webhook.repository.js';
 
 /** What JSON.stringify writes otherwise than as itself, `\"` or `\\`: control characters and surrogates. */
 const NOT_LITERAL = /[\u0000-\u001f\ud800-\udfff]/;
@@ -18,15 +17,3 @@ export function textArray(values: string[]): string | string[] {
 /** An int[] parameter of numbers (null for none), written the same way. */
 export const intArray = (values: Array<number | null>): string => `{${JSON.stringify(values).slice(1, -1)}}`;
 
-/** Successful attempts as the delivered statements' first six parameters: id, delivery, time, status, duration, excerpt. */
-export function attemptArrays(rows: DeliveredRow[]): Array<string | string[] | Array<string | null>> {
-  return [
-    textArray(rows.map((r) => r.id)),
-    textArray(rows.map((r) => r.delivery_id)),
-    textArray(rows.map((r) => r.attempted_at)),
-    intArray(rows.map((r) => r.status)),
-    intArray(rows.map((r) => r.duration_ms)),
-    // Receivers' text: pg escapes it (an excerpt may hold anything).
-    rows.map((r) => r.response_excerpt),
-  ];
-}
