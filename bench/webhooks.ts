@@ -20,7 +20,10 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import { Agent } from 'undici';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import pg from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { startApp } from '../src/app.js';
@@ -80,6 +83,63 @@ async function post(body: string, secret: string): Promise<void> {
   if (res.statusCode !== 200) throw new Error(`baseline: HTTP ${res.statusCode}`);
 }
 
+/**
+ * CPU seconds (user + system) of the embedded PostgreSQL: the postmaster, its live children (the
+ * pool's backends, the WAL writer...) and the children it has reaped. Read before and after the
+ * engine's runs, it gives PostgreSQL's CPU per delivery beside this process's (process.cpuUsage).
+ */
+const TICKS = 100;
+function statOf(pid: number | string): number[] {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), from field 3 on.
+  return text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+}
+async function pgCpuSeconds(): Promise<number> {
+  const [{ pid }] = await app.services.orm.em.fork().execute<{ pid: number }[]>('select pg_backend_pid() as pid');
+  const postmaster = statOf(pid)[1];
+  const own = statOf(postmaster);
+  let ticks = own[11] + own[12] + own[13] + own[14];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const st = statOf(entry);
+      if (st[1] === postmaster) ticks += st[11] + st[12];
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks / TICKS;
+}
+
+/**
+ * BENCH_PROFILE=<folder>: a CPU profile of each timed run, apart (baseline-<run>, engine-<run>),
+ * without the start-up and schema building that a whole-process --cpu-prof is mostly made of.
+ */
+const profileDir = process.env.BENCH_PROFILE;
+const inspector = profileDir ? new Session() : null;
+if (inspector) {
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+}
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  if (!inspector) return run();
+  await inspector.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(path.join(profileDir!, `${name}.cpuprofile`), JSON.stringify(profile));
+  }
+}
+
+/** Statements this process sends to PostgreSQL (every pg client's query calls), for statements per delivery. */
+let statements = 0;
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+  statements++;
+  return query.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
 try {
   const domain = (await call('POST', '/v1/domains', { name: `bench-hooks-${newId(6)}.example` })).data;
   const hook = (await call('POST', '/v1/webhooks', { url: receiverUrl, name: 'bench', events: ['activity.delivered'], domain_id: domain.id, enabled: true })).data;
@@ -109,7 +169,7 @@ try {
 
   /** N events in the outbox (not timed), then ticks until all are delivered; returns deliveries per second. */
   let delivered = 0;
-  async function engine(): Promise<number> {
+  async function engine(cost: { engine: number[]; pg: number[]; statements: number[] }): Promise<number> {
     // PostgreSQL makes the rows itself: a JSON document of N events, quoted into the SQL text by
     // the ORM, left megabytes of this process's garbage for the timed run below to collect.
     await em.execute(
@@ -122,6 +182,10 @@ try {
     // Deliveries are created by the run's ticks, so none of this run's is older than this.
     const since = new Date().toISOString();
     let attempted = 0;
+    // CPU of the timed region only (the events' insert above is not the engine's work).
+    const pg0 = await pgCpuSeconds();
+    const statements0 = statements;
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (;;) {
       attempted += (await runTick(app.services)).attempted;
@@ -133,6 +197,10 @@ try {
       if (Number(n) >= events) break;
     }
     const rate = events / ((performance.now() - t0) / 1000);
+    const cpu = process.cpuUsage(cpu0);
+    cost.engine.push((cpu.user + cpu.system) / events);
+    cost.statements.push((statements - statements0) / events);
+    cost.pg.push((((await pgCpuSeconds()) - pg0) * 1e6) / events);
     const [{ attempts }] = await em.execute<{ attempts: string }[]>(`select count(*) as attempts from webhook_attempts where webhook_id = ? and delivery_id is not null`, [hook.id]);
     if (Number(attempts) !== delivered || received !== events) throw new Error(`expected ${delivered} attempts and ${events} requests, got ${attempts} and ${received}`);
     return rate;
@@ -141,9 +209,14 @@ try {
   // Alternated, so a load change on the machine hits both sides alike; each side's best run counts.
   const bases: number[] = [];
   const engines: number[] = [];
+  // CPU per delivery of each run (us): this process (all its threads), PostgreSQL, and statements sent.
+  const cost = { base: [] as number[], engine: [] as number[], pg: [] as number[], statements: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
-    bases.push(await baseline());
-    engines.push(await engine());
+    let cpu = process.cpuUsage();
+    bases.push(await profiled(`baseline-${run}`, baseline));
+    cpu = process.cpuUsage(cpu);
+    cost.base.push((cpu.user + cpu.system) / events);
+    engines.push(await profiled(`engine-${run}`, () => engine(cost)));
   }
   const base = Math.max(...bases);
   const best = Math.max(...engines);
@@ -156,6 +229,11 @@ try {
   console.log('|---|---|---|---|');
   console.log(`| baseline: a bare loop posting the same signed body over kept-alive connections | ${Math.round(base)} | ${runs(bases)} | 1.00 |`);
   console.log(`| engine: dispatch, sign, post, log and account each delivery | ${Math.round(best)} | ${runs(engines)} | ${(best / base).toFixed(2)} |`);
+  const list = (xs: number[], digits = 0) => xs.map((x) => x.toFixed(digits)).join(', ');
+  console.log(
+    `CPU per delivery, each run: this process ${list(cost.base)} us (baseline), ${list(cost.engine)} us (engine); ` +
+      `PostgreSQL ${list(cost.pg)} us (engine); statements per delivery ${list(cost.statements, 3)}`,
+  );
   console.log(`BENCH ${JSON.stringify({ deliveries_per_s: Math.round(best), ratio: Number((best / base).toFixed(2)) })}`);
 } finally {
   await agent.close();

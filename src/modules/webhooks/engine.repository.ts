@@ -55,6 +55,19 @@ const TAKE_EVENTS = `with taken as (
    select id, account_id, domain_id, type, payload, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"') as created_at
      from taken order by taken.created_at, taken.id`;
 
+/*
+ * The dispatch transaction starts with bitmap scans off, for TAKE_EVENTS: its plan is made while
+ * few events wait (the statistics say so, and a generic plan keeps it), and with an estimate below
+ * the limit the planner reads every undispatched event through a bitmap and sorts them all, for
+ * each batch: a backlog of N events cost N log N per batch (EXPLAIN ANALYZE of a batch of 200 at
+ * 3,200 waiting: 8.2 ms, of which 5.6 the bitmap and the sort; 3.4 ms by the index). An index
+ * scan of the partial index reads them in order, and stops at the limit. The transaction's other
+ * statements write, or read the webhooks table (candidates: a scan of it, which its OR of three
+ * columns mostly was anyway). SET LOCAL ends with the transaction, and rides with BEGIN in one
+ * round trip.
+ */
+const BEGIN_DISPATCH = 'begin; set local enable_bitmapscan = off';
+
 const CANDIDATES = `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number_id, w.url, w.secret_enc, w.events, w.created_at, a.plan
     from webhooks w join accounts a on a.id = w.account_id
    where w.enabled and w.paused_reason is null and w.kind = any($1::text[]) and w.events && $2::text[]
@@ -150,7 +163,7 @@ export class EngineRepository {
     const client = await this.pool.connect();
     let broken = false;
     try {
-      await client.query('begin');
+      await client.query(BEGIN_DISPATCH);
       const result = await work(new DispatchTx(client));
       await client.query('commit');
       return result;

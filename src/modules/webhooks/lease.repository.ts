@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DELIVERY } from './webhook.entity.js';
-import { textArray } from './pg-arrays.js';
+import { lines, split, textArray } from './pg-arrays.js';
 import { logSuccesses, successArrays, SUCCESS_ROWS } from './success.repository.js';
 import type { Claimed, DeliveredRow, NewDelivery } from './webhook.repository.js';
 
@@ -28,7 +28,7 @@ export const isFresh = (d: Claimed): d is FreshDelivery => (d as Partial<FreshDe
 /* The statements of dispatch leases (dispatch-lease.entity.ts), named prepared statements as in engine.repository.ts. */
 
 const WRITE_LEASE = `insert into webhook_dispatch_leases (id, lease_until, created_at, delivery_ids, webhook_ids, event_ids, types, bodies)
-   values ($1, $2::timestamptz, $3::timestamptz, $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`;
+   values ($1, $2::timestamptz, $3::timestamptz, ${split('$4')}, ${split('$5')}, ${split('$6')}, ${split('$7')}, ${split('$8')})`;
 
 /*
  * Fresh deliveries whose first attempt succeeded: the delivery written delivered and its attempt
@@ -91,11 +91,11 @@ export async function writeLease(client: PoolClient, lease: BatchLease, rows: Ne
       lease.id,
       lease.until,
       now,
-      textArray(rows.map((r) => r.id)),
-      textArray(rows.map((r) => r.webhook_id)),
-      textArray(rows.map((r) => r.event_id)),
-      textArray(rows.map((r) => r.type)),
-      textArray(rows.map((r) => r.body)),
+      lines(rows.map((r) => r.id)),
+      lines(rows.map((r) => r.webhook_id)),
+      lines(rows.map((r) => r.event_id)),
+      lines(rows.map((r) => r.type)),
+      lines(rows.map((r) => r.body)),
     ];
     await client.query({ name: 'webhooks.write_lease', text: WRITE_LEASE, values });
   }

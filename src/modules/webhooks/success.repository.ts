@@ -1,4 +1,4 @@
-import { intArray, textArray } from './pg-arrays.js';
+import { intArray, lines, split, textArray } from './pg-arrays.js';
 import type { DeliveredRow } from './webhook.repository.js';
 
 /*
@@ -9,21 +9,22 @@ import type { DeliveredRow } from './webhook.repository.js';
  */
 
 /** `$1`–`$6` of a delivered statement: id, delivery, time, status, duration, excerpt. */
-export function successArrays(rows: DeliveredRow[]): Array<string | string[] | Array<string | null>> {
+export function successArrays(rows: DeliveredRow[]): Array<string | Array<string | null>> {
   return [
-    textArray(rows.map((r) => r.id)),
-    textArray(rows.map((r) => r.delivery_id)),
-    textArray(rows.map((r) => r.attempted_at)),
+    lines(rows.map((r) => r.id)),
+    lines(rows.map((r) => r.delivery_id)),
+    lines(rows.map((r) => r.attempted_at)),
     intArray(rows.map((r) => r.status)),
     intArray(rows.map((r) => r.duration_ms)),
-    // Receivers' text: pg escapes it (an excerpt may hold anything).
-    rows.map((r) => r.response_excerpt),
+    // Receivers' text, which may hold anything: an array literal when it can be written as JSON
+    // (an `ok`, a JSON answer), else pg escapes it.
+    textArray(rows.map((r) => r.response_excerpt)),
   ];
 }
 
 /** Those parameters as rows `x`, the first CTE of a delivered statement. */
 export const SUCCESS_ROWS = `x as (
-     select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+     select * from unnest(${split('$1')}, ${split('$2')}, ${split('$3')}::timestamptz[], $4::int[], $5::int[], $6::text[])
        as x(id, delivery_id, attempted_at, status, duration_ms, response_excerpt)
    )`;
 
