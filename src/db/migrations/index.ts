@@ -35,6 +35,7 @@ import { Migration20261125230000_template_translations } from './Migration202611
 import { Migration20261125233000_bulk_domains } from './Migration20261125233000_bulk_domains.js';
 import { Migration20261125235000_events_undispatched } from './Migration20261125235000_events_undispatched.js';
 import { Migration20261126001000_webhook_dispatch_leases } from './Migration20261126001000_webhook_dispatch_leases.js';
+import { Migration20261126010000_webhook_deliveries_due } from './Migration20261126010000_webhook_deliveries_due.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -74,4 +75,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125233000_bulk_domains', class: Migration20261125233000_bulk_domains },
   { name: 'Migration20261125235000_events_undispatched', class: Migration20261125235000_events_undispatched },
   { name: 'Migration20261126001000_webhook_dispatch_leases', class: Migration20261126001000_webhook_dispatch_leases },
+  { name: 'Migration20261126010000_webhook_deliveries_due', class: Migration20261126010000_webhook_deliveries_due },
 ];

@@ -5,7 +5,7 @@ import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
 import type { Claimed, DeliveredRow, EventReach, NewDelivery, WebhookRow } from './webhook.repository.js';
 import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
 import { textArray } from './pg-arrays.js';
-import { logSuccesses, successArrays, SUCCESS_ROWS } from './success.repository.js';
+import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
 
 /** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
 const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
@@ -17,13 +17,18 @@ const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
  * per pooled connection and its parameters are sent apart. States and kinds are parameters.
  */
 
+/*
+ * The pending state is written into the text (from its constant), not a parameter: the plan,
+ * generic after a few runs, may then use the partial index of pending deliveries
+ * (webhook_deliveries_due_index), which a parameter's unknown value could not be proved to match.
+ */
 const CLAIM = `update webhook_deliveries d set next_attempt_at = $1::timestamptz, updated_at = $2::timestamptz
     from webhooks w
    where w.id = d.webhook_id and d.id in (
      select d2.id from webhook_deliveries d2 join webhooks w2 on w2.id = d2.webhook_id
-      where d2.state = $3 and d2.next_attempt_at <= $2::timestamptz
+      where d2.state = '${DELIVERY.pending}' and d2.next_attempt_at <= $2::timestamptz
         and w2.enabled and w2.paused_reason is null
-      order by d2.next_attempt_at limit $4 for update of d2 skip locked)
+      order by d2.next_attempt_at limit $3 for update of d2 skip locked)
    returning d.id, d.webhook_id, d.type, d.body, w.url, w.secret_enc, w.account_id, w.domain_id`;
 
 /*
@@ -39,7 +44,7 @@ const DELIVERED = `with ${SUCCESS_ROWS},
      returning d.id, d.webhook_id, d.type
    ),
    a as (${logSuccesses('u')})
-   select delivery_id from a`;
+   ${UNWRITTEN}`;
 
 /*
  * Taken and marked in one pass: the rows are written once, not locked and then updated. The time
@@ -140,13 +145,13 @@ export class EngineRepository {
 
   /** Due deliveries of enabled, unpaused webhooks, oldest due first, leased to the caller until `leaseUntil`. */
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Claimed[]> {
-    const values = [leaseUntil.toISOString(), now.toISOString(), DELIVERY.pending, limit];
+    const values = [leaseUntil.toISOString(), now.toISOString(), limit];
     return (await this.pool.query<Claimed>({ name: 'webhooks.claim', text: CLAIM, values })).rows;
   }
 
   /**
    * A round's successful attempts in one statement: each attempt logged and its delivery done.
-   * Returns the deliveries written (one whose delivery is gone, its webhook deleted, is not).
+   * Returns the deliveries not written (one whose delivery is gone, its webhook deleted).
    */
   async recordDelivered(rows: DeliveredRow[]): Promise<Set<string>> {
     if (!rows.length) return new Set();
@@ -154,8 +159,8 @@ export class EngineRepository {
       ...successArrays(rows),
       DELIVERY.delivered,
     ];
-    const written = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered', text: DELIVERED, values });
-    return new Set(written.rows.map((r) => r.delivery_id));
+    const unwritten = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered', text: DELIVERED, values });
+    return new Set(unwritten.rows.map((r) => r.delivery_id));
   }
 
   /** Runs `work` in one transaction on one pooled connection. */

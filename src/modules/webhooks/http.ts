@@ -45,6 +45,8 @@ interface Target {
   url: URL;
   /** The hostname without IPv6 brackets. */
   host: string;
+  /** The host is an IP address, not a name (checked once per URL, not per request). */
+  literal: boolean;
 }
 
 /** Parsed webhook URLs: a round posts many deliveries to few URLs. */
@@ -63,7 +65,8 @@ function parseTarget(raw: string): Target | string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs are allowed';
   if (!url.hostname) return 'the URL has no host';
   if (targets.size >= 1000) targets.clear();
-  const target = { url, host: url.hostname.replace(/^\[|\]$/g, '') };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const target = { url, host, literal: isIP(host) !== 0 };
   targets.set(raw, target);
   return target;
 }
@@ -127,7 +130,7 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookCall
   const { url, host } = target;
   // Node connects to a literal IP without calling lookup, so literals are checked here (and the
   // connected address once more in receivers.ts).
-  if (isIP(host) && !opts.allowPrivate) {
+  if (target.literal && !opts.allowPrivate) {
     const refused = refusal(host);
     if (refused) return failed(started, refused, true);
   }

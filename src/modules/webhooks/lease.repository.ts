@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { DELIVERY } from './webhook.entity.js';
 import { lines, split, textArray } from './pg-arrays.js';
-import { logSuccesses, successArrays, SUCCESS_ROWS } from './success.repository.js';
+import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
 import type { Claimed, DeliveredRow, NewDelivery } from './webhook.repository.js';
 
 /**
@@ -56,7 +56,7 @@ const DELIVERED_FRESH = `with ${SUCCESS_ROWS},
    ),
    a as (${logSuccesses('d')}),
    gone as (delete from webhook_dispatch_leases where id = any($9::text[]))
-   select delivery_id from a`;
+   ${UNWRITTEN}`;
 
 /* Fresh deliveries not delivered at their first attempt: written pending (due when given), for the failure record to move on. */
 const PENDING_FRESH = `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
@@ -106,7 +106,7 @@ export class LeaseRepository {
 
   /**
    * Fresh deliveries whose first attempt succeeded, written delivered with their attempts, and
-   * the lease rows `done` deleted, in one statement. Returns the deliveries written.
+   * the lease rows `done` deleted, in one statement. Returns the deliveries not written.
    */
   async recordFreshDelivered(rows: Array<DeliveredRow & { d: FreshDelivery }>, done: string[]): Promise<Set<string>> {
     if (!rows.length && !done.length) return new Set();
@@ -116,8 +116,8 @@ export class LeaseRepository {
       DELIVERY.delivered,
       textArray(done),
     ];
-    const written = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered_fresh', text: DELIVERED_FRESH, values });
-    return new Set(written.rows.map((r) => r.delivery_id));
+    const unwritten = await this.pool.query<{ delivery_id: string }>({ name: 'webhooks.delivered_fresh', text: DELIVERED_FRESH, values });
+    return new Set(unwritten.rows.map((r) => r.delivery_id));
   }
 
   /** Fresh deliveries written pending, due at their lease's end (one that failed is then moved on by its failure record). */

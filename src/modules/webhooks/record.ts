@@ -84,8 +84,8 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
   }
   const complete = new Set<BatchLease>();
   for (const d of [...pendingFresh, ...deliveredFresh.map((l) => l.d)]) if (--d.lease.left === 0) complete.add(d.lease);
-  const tell = (written: Set<string>, told: Array<ReturnType<typeof logged>>) => {
-    for (const l of told) if (written.has(l.row.delivery_id)) services.pubsub.live(l.notice.topic, l.notice.detail);
+  const tell = (unwritten: Set<string>, told: Array<ReturnType<typeof logged>>) => {
+    for (const l of told) if (!unwritten.has(l.row.delivery_id)) services.pubsub.live(l.notice.topic, l.notice.detail);
   };
   try {
     tell(await repo.recordDelivered(delivered.map((l) => l.row)), delivered);
@@ -94,11 +94,11 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
   }
   try {
     const done = [...complete].filter((l) => !l.broken).map((l) => l.id);
-    const written = await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => ({ ...l.row, d: l.d })), done);
-    tell(written, deliveredFresh);
+    const unwritten = await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => ({ ...l.row, d: l.d })), done);
+    tell(unwritten, deliveredFresh);
     // Their lease ran out before this record (a slow round): a tick wrote them pending, so they
     // are recorded as claimed ones; a webhook deleted meanwhile leaves nothing to record.
-    const late = deliveredFresh.filter((l) => !written.has(l.row.delivery_id));
+    const late = deliveredFresh.filter((l) => unwritten.has(l.row.delivery_id));
     if (late.length) tell(await repo.recordDelivered(late.map((l) => l.row)), late);
   } catch (err) {
     for (const l of deliveredFresh) l.d.lease.broken = true;

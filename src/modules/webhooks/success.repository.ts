@@ -28,6 +28,13 @@ export const SUCCESS_ROWS = `x as (
        as x(id, delivery_id, attempted_at, status, duration_ms, response_excerpt)
    )`;
 
+/*
+ * The end of a delivered statement: the attempts of `x` not logged (their delivery is gone: its
+ * webhook was deleted; or, for a fresh one, its lease ran out meanwhile). Almost always none, so
+ * the statement sends back no row rather than one per attempt written.
+ */
+export const UNWRITTEN = 'select x.delivery_id from x where not exists (select 1 from a where a.delivery_id = x.delivery_id)';
+
 /** The log rows of `x`, joined to the deliveries written as `written` (id, webhook_id, type); returns their delivery ids. */
 export const logSuccesses = (written: string) => `insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
      select x.id, ${written}.webhook_id, ${written}.id, ${written}.type, x.attempted_at, true, x.status, x.duration_ms, x.response_excerpt, null

@@ -86,7 +86,12 @@ export type DeliveryState = (typeof DELIVERY)[keyof typeof DELIVERY];
  */
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['webhook', 'event_id'] })
-@Index({ properties: ['state', 'next_attempt_at'] })
+// The claim's queue: pending deliveries by when they are due (engine.repository.ts CLAIM); the
+// other states, most rows, need no entry.
+@Index({
+  name: 'webhook_deliveries_due_index',
+  expression: `create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "state" = '${DELIVERY.pending}'`,
+})
 @Index({ properties: ['webhook', 'created_at'] })
 export class WebhookDelivery {
   @PrimaryKey({ type: 'string', length: 32 })
