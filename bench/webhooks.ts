@@ -14,7 +14,11 @@
  * The service runs the api role only and the bench drives the engine's ticks itself, so no
  * worker's own ticks blur the figure. The last line is `BENCH {"deliveries_per_s":..,"ratio":..}`.
  * Each side runs RUNS times, alternated with the other, and its best run counts: on a shared
- * machine a burst of other work then slows one run, not the figure.
+ * machine a burst of other work then slows one run, not the figure. Each run's CPU per delivery
+ * is printed too (this process, all threads; and the embedded PostgreSQL's, from /proc, for the
+ * engine's timed region), with the statements the engine sent per delivery: on two cores the
+ * ratio is mostly what both spend per delivery against what the bare loop spends.
+ * BENCH_PROFILE=<folder> writes a CPU profile of each timed run (baseline-<n>, engine-<n>).
  * Usage: npm run bench:webhooks [-- events [runs]]   (default 4000 events, 3 runs)
  */
 import 'reflect-metadata';
@@ -120,6 +124,8 @@ const inspector = profileDir ? new Session() : null;
 if (inspector) {
   inspector.connect();
   await inspector.post('Profiler.enable');
+  // Every 100 us rather than every millisecond: a run is a few hundred milliseconds.
+  await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
 }
 async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
   if (!inspector) return run();
@@ -169,7 +175,7 @@ try {
 
   /** N events in the outbox (not timed), then ticks until all are delivered; returns deliveries per second. */
   let delivered = 0;
-  async function engine(cost: { engine: number[]; pg: number[]; statements: number[] }): Promise<number> {
+  async function engine(cost: { engine: number[]; sys: number[]; pg: number[]; statements: number[] }): Promise<number> {
     // PostgreSQL makes the rows itself: a JSON document of N events, quoted into the SQL text by
     // the ORM, left megabytes of this process's garbage for the timed run below to collect.
     await em.execute(
@@ -199,6 +205,7 @@ try {
     const rate = events / ((performance.now() - t0) / 1000);
     const cpu = process.cpuUsage(cpu0);
     cost.engine.push((cpu.user + cpu.system) / events);
+    cost.sys.push(cpu.system / events);
     cost.statements.push((statements - statements0) / events);
     cost.pg.push((((await pgCpuSeconds()) - pg0) * 1e6) / events);
     const [{ attempts }] = await em.execute<{ attempts: string }[]>(`select count(*) as attempts from webhook_attempts where webhook_id = ? and delivery_id is not null`, [hook.id]);
@@ -210,7 +217,7 @@ try {
   const bases: number[] = [];
   const engines: number[] = [];
   // CPU per delivery of each run (us): this process (all its threads), PostgreSQL, and statements sent.
-  const cost = { base: [] as number[], engine: [] as number[], pg: [] as number[], statements: [] as number[] };
+  const cost = { base: [] as number[], engine: [] as number[], sys: [] as number[], pg: [] as number[], statements: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
     let cpu = process.cpuUsage();
     bases.push(await profiled(`baseline-${run}`, baseline));
@@ -231,7 +238,7 @@ try {
   console.log(`| engine: dispatch, sign, post, log and account each delivery | ${Math.round(best)} | ${runs(engines)} | ${(best / base).toFixed(2)} |`);
   const list = (xs: number[], digits = 0) => xs.map((x) => x.toFixed(digits)).join(', ');
   console.log(
-    `CPU per delivery, each run: this process ${list(cost.base)} us (baseline), ${list(cost.engine)} us (engine); ` +
+    `CPU per delivery, each run: this process ${list(cost.base)} us (baseline), ${list(cost.engine)} us (engine, of which system ${list(cost.sys)}); ` +
       `PostgreSQL ${list(cost.pg)} us (engine); statements per delivery ${list(cost.statements, 3)}`,
   );
   console.log(`BENCH ${JSON.stringify({ deliveries_per_s: Math.round(best), ratio: Number((best / base).toFixed(2)) })}`);

@@ -50,12 +50,15 @@ const DELIVERED = `with ${SUCCESS_ROWS},
  * Taken and marked in one pass: the rows are written once, not locked and then updated. The time
  * comes as SPEC.md's <iso> text (lib/timestamps.ts isoTimestamp: milliseconds, then 000), which
  * every body carries: parsing it into a Date and formatting it back cost more per event than
- * the rest of its dispatch.
+ * the rest of its dispatch. The rows locked are updated where they lie (ctid: the lock keeps them
+ * there), not found again through the primary key (a batch of 200 at 4,000 waiting, serially:
+ * 17-18 us of PostgreSQL CPU per event by id, 15-16 by ctid).
  */
 const TAKE_EVENTS = `with taken as (
-     update domain_events set dispatched_at = $2::timestamptz
-      where id in (select id from domain_events where dispatched_at is null order by created_at, id limit $1 for update skip locked)
-      returning id, account_id, domain_id, type, payload, created_at
+     update domain_events e set dispatched_at = $2::timestamptz
+       from (select ctid from domain_events where dispatched_at is null order by created_at, id limit $1 for update skip locked) s
+      where e.ctid = s.ctid
+      returning e.id, e.account_id, e.domain_id, e.type, e.payload, e.created_at
    )
    select id, account_id, domain_id, type, payload, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"') as created_at
      from taken order by taken.created_at, taken.id`;
