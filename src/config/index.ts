@@ -160,6 +160,13 @@ export const configSchema = z.object({
    * Left unset, main.ts picks it by role (heapGrowingPercent).
    */
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).optional(),
+  /**
+   * Whether V8's mid-tier optimizing compiler (Maglev) runs, set by main.ts at start. Left unset,
+   * main.ts turns it off in a process with the api role but not the worker's (maglevOn):
+   * its compile jobs allocate through malloc on background threads, and glibc keeps that memory
+   * resident (README, Performance: Memory).
+   */
+  MAGLEV: bool.optional(),
   /** How long a live-subscription NOTIFY waits for others to go out with it in one statement (lib/pubsub.ts). */
   PUBSUB_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**

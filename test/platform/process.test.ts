@@ -97,7 +97,7 @@ describe('main.js', () => {
     const done = await p.waitFor((l) => l.reqId === 'proc-req-1' && l.msg === 'request completed');
     expect(done.level).toBe(30);
     expect(p.logs.some((l) => l.msg === 'worker started')).toBe(false);
-    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ roles: ['api'], heap_growing_percent: 30 });
+    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ roles: ['api'], heap_growing_percent: 30, maglev: false });
 
     // Link tokens are credentials: the request log keeps the path, not the token.
     await fetch(`${listening.url}/invites/accept?token=secret-link-token-123&x=1`, { headers: { 'x-request-id': 'proc-req-2' } });
@@ -114,15 +114,15 @@ describe('main.js', () => {
     await p.waitFor((l) => l.msg === 'worker started');
     expect(p.logs.some((l) => l.msg === 'api listening')).toBe(false);
     // A process without the api role leaves its heap more room (main.ts heapGrowingPercent).
-    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ roles: ['worker'], heap_growing_percent: 45 });
+    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ roles: ['worker'], heap_growing_percent: 45, maglev: true });
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
   });
 
-  it('takes a heap growing percent that is set, whatever the roles', async () => {
-    const p = start(['--role', 'worker'], { HEAP_GROWING_PERCENT: '55' });
+  it('takes a heap growing percent and MAGLEV that are set, whatever the roles', async () => {
+    const p = start(['--role', 'worker'], { HEAP_GROWING_PERCENT: '55', MAGLEV: 'false' });
     await p.waitFor((l) => l.msg === 'worker started');
-    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ heap_growing_percent: 55 });
+    expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ heap_growing_percent: 55, maglev: false });
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
   });
