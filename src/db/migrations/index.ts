@@ -36,6 +36,7 @@ import { Migration20261125233000_bulk_domains } from './Migration20261125233000_
 import { Migration20261125235000_events_undispatched } from './Migration20261125235000_events_undispatched.js';
 import { Migration20261126001000_webhook_dispatch_leases } from './Migration20261126001000_webhook_dispatch_leases.js';
 import { Migration20261126010000_webhook_deliveries_due } from './Migration20261126010000_webhook_deliveries_due.js';
+import { Migration20261126011000_webhook_deliveries_cascade } from './Migration20261126011000_webhook_deliveries_cascade.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -76,4 +77,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125235000_events_undispatched', class: Migration20261125235000_events_undispatched },
   { name: 'Migration20261126001000_webhook_dispatch_leases', class: Migration20261126001000_webhook_dispatch_leases },
   { name: 'Migration20261126010000_webhook_deliveries_due', class: Migration20261126010000_webhook_deliveries_due },
+  { name: 'Migration20261126011000_webhook_deliveries_cascade', class: Migration20261126011000_webhook_deliveries_cascade },
 ];

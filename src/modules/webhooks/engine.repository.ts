@@ -76,10 +76,16 @@ const TAKE_EVENTS = `with taken as (
  */
 const BEGIN_DISPATCH = 'begin; set local enable_bitmapscan = off';
 
+/*
+ * Locked (key share) for the dispatch transaction: WRITE_DELIVERIES writes their deliveries in it,
+ * and with no foreign key (webhook.repository.ts LOCK_WEBHOOKS) the lock is what keeps a webhook
+ * deleted meanwhile from being left with deliveries.
+ */
 const CANDIDATES = `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number_id, w.url, w.secret_enc, w.events, w.created_at, a.plan
     from webhooks w join accounts a on a.id = w.account_id
    where w.enabled and w.paused_reason is null and w.kind = any($1::text[]) and w.events && $2::text[]
-     and (w.domain_id = any($3::text[]) or w.account_id = any($4::text[]) or w.sms_number_id = any($5::text[]) or $6::boolean)`;
+     and (w.domain_id = any($3::text[]) or w.account_id = any($4::text[]) or w.sms_number_id = any($5::text[]) or $6::boolean)
+   for key share of w`;
 
 const WRITE_DELIVERIES = `with ins as (
      insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { DELIVERY } from './webhook.entity.js';
 import { lines, split, textArray } from './pg-arrays.js';
 import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
-import type { Claimed, DeliveredRow, NewDelivery } from './webhook.repository.js';
+import { LOCK_WEBHOOKS, type Claimed, type DeliveredRow, type NewDelivery } from './webhook.repository.js';
 
 /**
  * One dispatch batch's lease row (dispatch-lease.entity.ts) as its worker tracks it: how many of
@@ -36,7 +36,7 @@ const WRITE_LEASE = `insert into webhook_dispatch_leases (id, lease_until, creat
  * What the delivery row needs besides its outcome (webhook, event, type, body, creation time) is
  * read from its batch's lease row, which holds it already, rather than sent a second time (the
  * bodies are most of a round's bytes). A delivery of a webhook deleted meanwhile is skipped (the
- * join), not a foreign-key error for the whole round. One whose lease row is gone (it ran out and
+ * join to its locked webhooks), not written for nothing. One whose lease row is gone (it ran out and
  * a tick wrote the delivery pending, same id) is not written here: the caller records it as a
  * claimed one.
  */
@@ -46,10 +46,11 @@ const DELIVERED_FRESH = `with ${SUCCESS_ROWS},
        cross join lateral unnest(l.delivery_ids, l.webhook_ids, l.event_ids, l.types, l.bodies) as u(id, webhook_id, event_id, type, body)
       where l.id = any($7::text[])
    ),
+   ${LOCK_WEBHOOKS('l')},
    d as (
      insert into webhook_deliveries as d (id, webhook_id, event_id, type, body, state, attempts, last_status, next_attempt_at, created_at, updated_at)
      select l.id, l.webhook_id, l.event_id, l.type, l.body, $8, 1, x.status, null, l.created_at, now()
-       from x join l on l.id = x.delivery_id join webhooks w on w.id = l.webhook_id
+       from x join l on l.id = x.delivery_id join w on w.id = l.webhook_id
      on conflict (webhook_id, event_id) do update
        set state = excluded.state, attempts = d.attempts + 1, last_status = excluded.last_status, next_attempt_at = null, updated_at = now()
      returning d.id, d.webhook_id, d.type
@@ -59,11 +60,14 @@ const DELIVERED_FRESH = `with ${SUCCESS_ROWS},
    ${UNWRITTEN}`;
 
 /* Fresh deliveries not delivered at their first attempt: written pending (due when given), for the failure record to move on. */
-const PENDING_FRESH = `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-   select x.id, x.webhook_id, x.event_id, x.type, x.body, $8, 0, x.due, x.created_at, now()
-     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[])
+const PENDING_FRESH = `with x as (
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[])
        as x(id, webhook_id, event_id, type, body, created_at, due)
-     join webhooks w on w.id = x.webhook_id
+   ),
+   ${LOCK_WEBHOOKS('x')}
+   insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
+   select x.id, x.webhook_id, x.event_id, x.type, x.body, $8, 0, x.due, x.created_at, now()
+     from x join w on w.id = x.webhook_id
    on conflict (webhook_id, event_id) do nothing`;
 
 /*
@@ -76,11 +80,15 @@ const RECOVER = `with gone as (
        select id from webhook_dispatch_leases where lease_until <= $1::timestamptz order by lease_until limit $2 for update skip locked)
      returning created_at, delivery_ids, webhook_ids, event_ids, types, bodies
    ),
+   owed as (
+     select g.created_at, x.* from gone g
+       cross join lateral unnest(g.delivery_ids, g.webhook_ids, g.event_ids, g.types, g.bodies) as x(id, webhook_id, event_id, type, body)
+   ),
+   ${LOCK_WEBHOOKS('owed')},
    ins as (
      insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-     select x.id, x.webhook_id, x.event_id, x.type, x.body, $3, 0, $1::timestamptz, g.created_at, $1::timestamptz
-       from gone g cross join lateral unnest(g.delivery_ids, g.webhook_ids, g.event_ids, g.types, g.bodies) as x(id, webhook_id, event_id, type, body)
-       join webhooks w on w.id = x.webhook_id
+     select x.id, x.webhook_id, x.event_id, x.type, x.body, $3, 0, $1::timestamptz, x.created_at, $1::timestamptz
+       from owed x join w on w.id = x.webhook_id
      on conflict (webhook_id, event_id) do nothing
      returning id
    )

@@ -97,7 +97,10 @@ export class WebhookDelivery {
   @PrimaryKey({ type: 'string', length: 32 })
   id: Opt<string> = `msg_${newId(24)}`;
 
-  @ManyToOne(() => Webhook, { deleteRule: 'cascade' })
+  // No foreign key: a trigger on webhooks deletes a deleted webhook's deliveries, and the
+  // statements that write deliveries lock their webhooks once each (migration
+  // Migration20261126011000_webhook_deliveries_cascade says why).
+  @ManyToOne(() => Webhook, { createForeignKeyConstraint: false })
   webhook!: Webhook;
 
   /** The internal event (domain_events.id) it carries. */

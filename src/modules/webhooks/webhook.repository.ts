@@ -7,6 +7,16 @@ const TEXT_ARRAY = 'array(select jsonb_array_elements_text(?::jsonb))';
 const textArray = (values: readonly string[]) => JSON.stringify(values);
 
 /*
+ * `w`: the webhooks of the deliveries in `rows` that still exist, locked (key share) until the
+ * statement's transaction ends, once each. Every statement that writes deliveries joins them:
+ * there is no foreign key (migration Migration20261126011000_webhook_deliveries_cascade), and the
+ * lock makes a concurrent delete of a webhook wait for these writes and then delete them too (its
+ * trigger), or, if it came first, leaves its deliveries unwritten.
+ */
+export const LOCK_WEBHOOKS = (rows: string) =>
+  `w as (select id from webhooks where id in (select webhook_id from ${rows}) for key share)`;
+
+/*
  * A constant set of states or kinds is a plain array parameter in `in (?)`: MikroORM writes it
  * as its quoted items, so the server sees the same text as with literals (and plans it alike).
  */
@@ -163,14 +173,19 @@ export class WebhookRepository {
     return rows.length;
   }
 
-  /** Pending deliveries due at `now` (an inbound route's); one per webhook and event, so a re-run writes nothing twice. */
+  /**
+   * Pending deliveries due at `now` (an inbound route's); one per webhook and event, so a re-run
+   * writes nothing twice. Those of a webhook deleted meanwhile are not written (LOCK_WEBHOOKS).
+   */
   async insertDeliveries(rows: NewDelivery[], now: string): Promise<void> {
     await this.em.execute(
-      `insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-       select id, webhook_id, event_id, type, body, ?, 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
-         from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)
+      `with x as (select * from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)),
+       ${LOCK_WEBHOOKS('x')}
+       insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
+       select x.id, x.webhook_id, x.event_id, x.type, x.body, ?, 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
+         from x join w on w.id = x.webhook_id
        on conflict (webhook_id, event_id) do nothing`,
-      [DELIVERY.pending, now, now, now, JSON.stringify(rows)],
+      [JSON.stringify(rows), DELIVERY.pending, now, now, now],
     );
   }
 

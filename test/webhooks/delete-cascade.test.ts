@@ -1,0 +1,86 @@
+import { accountIdOf, seedDomain } from '../support/factories.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { attempt } from '../../src/modules/webhooks/deliver.js';
+import { dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { recordRound } from '../../src/modules/webhooks/record.js';
+import { createWebhook, deliveriesOf, insertEvent, sql } from './engine-support.js';
+
+/**
+ * A webhook's deliveries go with it, whatever deletes it (the webhook itself, or its domain), and
+ * none is written for a webhook deleted while its delivery was in flight. No foreign key does it
+ * (the engine writes deliveries without a per-row check): a trigger on webhooks, and the writes'
+ * lock on their webhooks. The api role alone, so only this test's ticks run the engine.
+ */
+let s: TestServer;
+let receiver: Receiver;
+let accountId: string;
+let domainId: string;
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, roles: ['api'] });
+  receiver = await startReceiver();
+  accountId = await accountIdOf(s);
+  domainId = (await seedDomain(s)).id;
+});
+
+afterAll(async () => {
+  await receiver.close();
+  await s.close();
+});
+
+const events = (path: string) => receiver.received(path).filter((r) => r.json?.type !== 'webhook.test');
+
+it('deletes a deleted webhook’s deliveries, delivered and pending, and no other webhook’s', async () => {
+  const delivered = await createWebhook(s, receiver, { domainId, events: ['activity.opened'], path: '/del-ok' });
+  const pending = await createWebhook(s, receiver, { domainId, events: ['activity.opened'], path: '/del-failing' });
+  const kept = await createWebhook(s, receiver, { domainId, events: ['activity.opened'], path: '/del-kept' });
+  receiver.respond('/del-failing', { status: 503 });
+  for (let i = 0; i < 2; i++) await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.opened', payload: { id: `o${i}` } });
+  await runTick(s.app.services);
+  expect((await deliveriesOf(s, delivered.id)).map((d) => d.state)).toEqual(['delivered', 'delivered']);
+  expect((await deliveriesOf(s, pending.id)).map((d) => d.state)).toEqual(['pending', 'pending']);
+
+  expect((await s.rest('DELETE', `/webhooks/${delivered.id}`)).status).toBeLessThan(300);
+  expect((await s.rest('DELETE', `/webhooks/${pending.id}`)).status).toBeLessThan(300);
+  expect(await deliveriesOf(s, delivered.id)).toEqual([]);
+  expect(await deliveriesOf(s, pending.id)).toEqual([]);
+  expect((await deliveriesOf(s, kept.id)).map((d) => d.state)).toEqual(['delivered', 'delivered']);
+});
+
+it('deletes the deliveries of a deleted domain’s webhooks', async () => {
+  const domain = await seedDomain(s);
+  const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/del-domain' });
+  await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.sent', payload: { id: 's1' } });
+  await runTick(s.app.services);
+  expect(await deliveriesOf(s, hook.id)).toHaveLength(1);
+
+  expect((await s.rest('DELETE', `/domains/${domain.id}`)).status).toBeLessThan(300);
+  expect(await sql(s, 'select id from webhooks where id = ?', [hook.id])).toEqual([]);
+  expect(await deliveriesOf(s, hook.id)).toEqual([]);
+});
+
+it('writes nothing for a webhook deleted while its first attempt was in flight, and does not post it again', async () => {
+  const hook = await createWebhook(s, receiver, { domainId, events: ['activity.soft_bounced'], path: '/del-inflight' });
+  const other = await createWebhook(s, receiver, { domainId, events: ['activity.soft_bounced'], path: '/del-inflight-kept' });
+  await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.soft_bounced', payload: { id: 'b1' } });
+  // Posted by a worker whose record comes only after the webhook is deleted.
+  const held: Array<Awaited<ReturnType<typeof attempt>>> = [];
+  await dispatchEvents(s.app.services.orm.em.fork(), {
+    lease: () => new Date(Date.now() + 60_000),
+    deliver: async (claimed) => {
+      for (const d of claimed) held.push(await attempt(s.app.services, d));
+    },
+  });
+  expect(events('/del-inflight')).toHaveLength(1);
+  expect((await s.rest('DELETE', `/webhooks/${hook.id}`)).status).toBeLessThan(300);
+  await recordRound(s.app.services, held);
+
+  expect(await deliveriesOf(s, hook.id)).toEqual([]);
+  expect(await sql(s, 'select id from webhook_attempts where webhook_id = ? and delivery_id is not null', [hook.id])).toEqual([]);
+  expect((await deliveriesOf(s, other.id)).map((d) => d.state)).toEqual(['delivered']);
+  await runTick(s.app.services);
+  expect(events('/del-inflight')).toHaveLength(1);
+  expect(events('/del-inflight-kept')).toHaveLength(1);
+});
