@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient } from 'pg';
 import type { EventRow } from './payload.js';
 import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
-import type { Claimed, DeliveredRow, EventReach, NewDelivery, WebhookRow } from './webhook.repository.js';
+import { LOCK_WEBHOOKS, type Claimed, type DeliveredRow, type EventReach, type NewDelivery, type WebhookRow } from './webhook.repository.js';
 import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
 import { textArray } from './pg-arrays.js';
 import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
@@ -76,21 +76,20 @@ const TAKE_EVENTS = `with taken as (
  */
 const BEGIN_DISPATCH = 'begin; set local enable_bitmapscan = off';
 
-/*
- * Locked (key share) for the dispatch transaction: WRITE_DELIVERIES writes their deliveries in it,
- * and with no foreign key (webhook.repository.ts LOCK_WEBHOOKS) the lock is what keeps a webhook
- * deleted meanwhile from being left with deliveries.
- */
 const CANDIDATES = `select w.id, w.account_id, w.kind, w.domain_id, w.sms_number_id, w.url, w.secret_enc, w.events, w.created_at, a.plan
     from webhooks w join accounts a on a.id = w.account_id
    where w.enabled and w.paused_reason is null and w.kind = any($1::text[]) and w.events && $2::text[]
-     and (w.domain_id = any($3::text[]) or w.account_id = any($4::text[]) or w.sms_number_id = any($5::text[]) or $6::boolean)
-   for key share of w`;
+     and (w.domain_id = any($3::text[]) or w.account_id = any($4::text[]) or w.sms_number_id = any($5::text[]) or $6::boolean)`;
 
-const WRITE_DELIVERIES = `with ins as (
+/* Joined to their webhooks, locked once each: there is no foreign key (webhook.repository.ts LOCK_WEBHOOKS). */
+const WRITE_DELIVERIES = `with x as (
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as x(id, webhook_id, event_id, type, body)
+   ),
+   ${LOCK_WEBHOOKS('x')},
+   ins as (
      insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
      select x.id, x.webhook_id, x.event_id, x.type, x.body, $6, 0, $7::timestamptz, $8::timestamptz, $8::timestamptz
-       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as x(id, webhook_id, event_id, type, body)
+       from x join w on w.id = x.webhook_id
      on conflict (webhook_id, event_id) do nothing
      returning id
    )
