@@ -1,8 +1,7 @@
-import { accountIdOf, seedDomain } from '../support/factories.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import type { Receiver } from '../support/receiver.js';
+import type { TestServer } from '../support/server.js';
 import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
-import { attemptsOf, createWebhook, deliveriesOf, insertEvent, sql } from './engine-support.js';
+import { attemptsOf, createWebhook, deliveriesOf, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
 /**
  * A round of deliveries none of which could be attempted (the webhook's secret no longer
@@ -10,22 +9,9 @@ import { attemptsOf, createWebhook, deliveriesOf, insertEvent, sql } from './eng
  * and the next rounds are attempted and recorded as usual. The api role alone, so only this
  * test's ticks run the engine.
  */
-let s: TestServer;
-let receiver: Receiver;
-let accountId: string;
-let domainId: string;
-
-beforeAll(async () => {
-  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, roles: ['api'] });
-  receiver = await startReceiver();
-  accountId = await accountIdOf(s);
-  domainId = (await seedDomain(s)).id;
-});
-
-afterAll(async () => {
-  await receiver.close();
-  await s.close();
-});
+let s: TestServer, receiver: Receiver, accountId: string, domainId: string;
+beforeAll(async () => ({ s, receiver, accountId, domainId } = await startEngineBed()));
+afterAll(() => stopEngineBed({ s, receiver }));
 
 /** One tick, failed if it does not end within 10 s. */
 async function tick(): Promise<void> {

@@ -1,11 +1,11 @@
-import { accountIdOf, seedDomain } from '../support/factories.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { seedDomain } from '../support/factories.js';
+import type { Receiver } from '../support/receiver.js';
+import type { TestServer } from '../support/server.js';
 import { attempt } from '../../src/modules/webhooks/deliver.js';
 import { dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
 import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { recordRound } from '../../src/modules/webhooks/record.js';
-import { createWebhook, deliveriesOf, insertEvent, sql } from './engine-support.js';
+import { createWebhook, deliveriesOf, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
 /**
  * A webhook's deliveries go with it, whatever deletes it (the webhook itself, or its domain), and
@@ -13,22 +13,9 @@ import { createWebhook, deliveriesOf, insertEvent, sql } from './engine-support.
  * (the engine writes deliveries without a per-row check): a trigger on webhooks, and the writes'
  * lock on their webhooks. The api role alone, so only this test's ticks run the engine.
  */
-let s: TestServer;
-let receiver: Receiver;
-let accountId: string;
-let domainId: string;
-
-beforeAll(async () => {
-  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, roles: ['api'] });
-  receiver = await startReceiver();
-  accountId = await accountIdOf(s);
-  domainId = (await seedDomain(s)).id;
-});
-
-afterAll(async () => {
-  await receiver.close();
-  await s.close();
-});
+let s: TestServer, receiver: Receiver, accountId: string, domainId: string;
+beforeAll(async () => ({ s, receiver, accountId, domainId } = await startEngineBed()));
+afterAll(() => stopEngineBed({ s, receiver }));
 
 const events = (path: string) => receiver.received(path).filter((r) => r.json?.type !== 'webhook.test');
 

@@ -1,11 +1,10 @@
-import { accountIdOf, seedDomain } from '../support/factories.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import type { Receiver } from '../support/receiver.js';
+import type { TestServer } from '../support/server.js';
 import { attempt } from '../../src/modules/webhooks/deliver.js';
 import { dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
 import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { recordRound } from '../../src/modules/webhooks/record.js';
-import { createWebhook, insertEvent, sql } from './engine-support.js';
+import { createWebhook, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
 /**
  * A dispatched delivery is written only with its first attempt's outcome; until then its batch's
@@ -14,22 +13,9 @@ import { createWebhook, insertEvent, sql } from './engine-support.js';
  * delivers it, under the same webhook-id, and the log shows it. The api role alone, so only this
  * test's ticks run the engine; the "dead" worker is a dispatch whose hand-off never records.
  */
-let s: TestServer;
-let receiver: Receiver;
-let accountId: string;
-let domainId: string;
-
-beforeAll(async () => {
-  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, roles: ['api'] });
-  receiver = await startReceiver();
-  accountId = await accountIdOf(s);
-  domainId = (await seedDomain(s)).id;
-});
-
-afterAll(async () => {
-  await receiver.close();
-  await s.close();
-});
+let s: TestServer, receiver: Receiver, accountId: string, domainId: string;
+beforeAll(async () => ({ s, receiver, accountId, domainId } = await startEngineBed()));
+afterAll(() => stopEngineBed({ s, receiver }));
 
 const LEASE_MS = 400;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

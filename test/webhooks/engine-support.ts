@@ -1,10 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { newId } from '../../src/lib/ids.js';
-import type { Receiver } from '../support/receiver.js';
-import type { TestServer } from '../support/server.js';
+import { accountIdOf, seedDomain } from '../support/factories.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 /** Helpers of the webhook engine tests: webhooks through the API, the engine driven by hand. */
+
+/**
+ * The bed of a test that drives the engine by hand: the api role alone (so only the test's own
+ * ticks run the engine), with private webhook addresses allowed, a receiver, and a domain.
+ */
+export async function startEngineBed(): Promise<{ s: TestServer; receiver: Receiver; accountId: string; domainId: string }> {
+  const s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, roles: ['api'] });
+  const receiver = await startReceiver();
+  return { s, receiver, accountId: await accountIdOf(s), domainId: (await seedDomain(s)).id };
+}
+
+export async function stopEngineBed(bed: { s: TestServer; receiver: Receiver }): Promise<void> {
+  await bed.receiver.close();
+  await bed.s.close();
+}
 
 export function sql<T = any>(s: TestServer, query: string, params: unknown[] = []): Promise<T[]> {
   return (s.app.services.orm.em.fork() as EntityManager).execute(query, params as never[]);
