@@ -1,5 +1,5 @@
-import { SMTPServer } from 'smtp-server';
 import { seedDomain } from '../support/factories.js';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { settled, until } from '../sending/helpers.js';
 
@@ -8,46 +8,21 @@ import { settled, until } from '../sending/helpers.js';
  * (src/modules/mail/raw-send.ts) rather than through nodemailer's sendMail: the SMTP envelope must
  * still be what sendMail made of it. An internationalized recipient domain goes out in its ASCII
  * (punycode) form, so a plain-ASCII mailbox needs no SMTPUTF8 from the server (smtp-server reports
- * the domain back in Unicode, so the MAIL FROM's parameters are what tell the two apart).
+ * the domain back in Unicode, so whether MAIL FROM asked for SMTPUTF8 is what tells the two apart).
  */
 describe('the SMTP envelope of a delivered email', () => {
-  const seen: { from: string; utf8: boolean; to: string[] }[] = [];
-  let rcpts: string[] = [];
-  let utf8 = false;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 100,
-    onMailFrom(address, _session, callback) {
-      utf8 = Boolean((address.args as Record<string, unknown> | false) && (address.args as Record<string, unknown>).SMTPUTF8);
-      rcpts = [];
-      callback();
-    },
-    onRcptTo(address, _session, callback) {
-      rcpts.push(address.address);
-      callback();
-    },
-    onData(stream, session, callback) {
-      stream.resume();
-      stream.on('end', () => {
-        seen.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', utf8, to: rcpts });
-        callback();
-      });
-    },
-  });
+  let sink: SmtpSink;
   let s: TestServer;
   let domain: { id: string; name: string };
 
   beforeAll(async () => {
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.server.address() as { port: number };
-    s = await startTestServer({ env: { MAIL_TRANSPORT: `smtp://127.0.0.1:${port}` } });
+    sink = await startSmtpSink();
+    s = await startTestServer({ env: { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` } });
     domain = await seedDomain(s, { dkim: true });
   }, 60_000);
   afterAll(async () => {
     await s?.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await sink?.close();
   });
 
   it('names an internationalized recipient domain in punycode, and the cc and bcc after the recipient', async () => {
@@ -65,10 +40,10 @@ describe('the SMTP envelope of a delivered email', () => {
     expect(res.status).toBe(202);
     const [email] = await settled(s, res.headers.get('x-message-id')!);
     expect(email.status).toBe('delivered');
-    const got = await until(async () => seen.find((m) => m.to[0] === `${local}@bücher.example.com`));
+    const got = await until(async () => sink.received.find((m) => m.to[0] === `${local}@bücher.example.com`));
     expect(got.to).toEqual([`${local}@bücher.example.com`, `${local}-cc@example.net`, `${local}-bcc@example.net`]);
     expect(got.from).toMatch(/^bounces\+/);
     // Unicode on the wire would have needed SMTPUTF8; its punycode form does not.
-    expect(got.utf8).toBe(false);
+    expect(got.smtputf8).toBe(false);
   });
 });

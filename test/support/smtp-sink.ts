@@ -3,6 +3,8 @@ import { SMTPServer } from 'smtp-server';
 export interface Received {
   from: string;
   to: string[];
+  /** Whether MAIL FROM asked for SMTPUTF8 (the envelope itself is reported in Unicode either way). */
+  smtputf8: boolean;
   raw: string;
   /** When the client began this message (MAIL FROM) and when the sink answered 250, ms since epoch. */
   mailAt: number;
@@ -59,6 +61,7 @@ export async function startSmtpSink(opts: { holdMs?: number } = {}) {
           received.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
+            smtputf8: Boolean(session.envelope.mailFrom && session.envelope.mailFrom.args && session.envelope.mailFrom.args.SMTPUTF8),
             raw: Buffer.concat(chunks).toString('utf8'),
             mailAt: mailAt.get(session.id) ?? 0,
             at: Date.now(),

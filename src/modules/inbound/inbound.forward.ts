@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { attempt, leaseMs } from '../webhooks/deliver.js';
 import { recordRound } from '../webhooks/record.js';
-import type { Claimed } from '../webhooks/webhook.repository.js';
+import { WebhookRepository, type Claimed } from '../webhooks/webhook.repository.js';
 import type { AuthResults } from './inbound.auth.js';
 import { INBOUND_WEBHOOK_EVENT, InboundRepository } from './inbound.repository.js';
 import type { Domain } from '../domains/domain.entity.js';
@@ -174,7 +174,8 @@ export async function queueWebhooks(tx: EntityManager, services: AppServices, m:
   }
   const { WEBHOOK_TIMEOUT_MS } = services.config;
   const lease = new Date(Date.now() + leaseMs(WEBHOOK_TIMEOUT_MS, 1, hooks.length));
-  await repo.insertLeasedDeliveries([...claimed.values()].map((d) => ({ id: d.id, webhook_id: d.webhook_id, event_id: m.id, body: d.body })), lease);
+  const rows = [...claimed.values()].map((d) => ({ id: d.id, webhook_id: d.webhook_id, event_id: m.id, type: d.type, body: d.body }));
+  await new WebhookRepository(tx).insertDeliveries(rows, new Date().toISOString(), lease.toISOString());
   return claimed;
 }
 

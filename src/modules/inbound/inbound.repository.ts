@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
-import { DELIVERY, WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
-import { LOCK_WEBHOOKS } from '../webhooks/webhook.repository.js';
+import { WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
 
 /** The type of an inbound message's webhook deliveries (and of its body). */
 export const INBOUND_WEBHOOK_EVENT = 'inbound.message';
@@ -55,24 +54,6 @@ export class InboundRepository {
        values ${values}
        on conflict (id) do nothing`,
       forwards.flatMap((f) => [f.id, accountId, WEBHOOK_KIND.inbound, routeName.slice(0, 191), f.url, `{${INBOUND_WEBHOOK_EVENT}}`, f.secret_enc]),
-    );
-  }
-
-  /**
-   * Pending deliveries leased until `leaseUntil`: the receiving process makes the first attempt
-   * itself, and the engine takes them over (retries, or the first attempt if that process died).
-   * Those of a forward whose target was dropped meanwhile are not written: deliveries have no
-   * foreign key to their webhook (LOCK_WEBHOOKS).
-   */
-  async insertLeasedDeliveries(rows: { id: string; webhook_id: string; event_id: string; body: string }[], leaseUntil: Date): Promise<void> {
-    if (!rows.length) return;
-    await this.em.execute(
-      `with x as (select * from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, event_id text, body text)),
-       ${LOCK_WEBHOOKS('x')}
-       insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-       select x.id, x.webhook_id, x.event_id, ?, x.body, ?, 0, ?::timestamptz, now(), now()
-         from x join w on w.id = x.webhook_id`,
-      [JSON.stringify(rows), INBOUND_WEBHOOK_EVENT, DELIVERY.pending, leaseUntil.toISOString()],
     );
   }
 

@@ -4,7 +4,7 @@ import type { EventRow } from './payload.js';
 import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
 import { LOCK_WEBHOOKS, type Claimed, type DeliveredRow, type EventReach, type NewDelivery, type WebhookRow } from './webhook.repository.js';
 import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
-import { textArray } from './pg-arrays.js';
+import { textColumns } from './pg-arrays.js';
 import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
 
 /** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
@@ -120,11 +120,7 @@ export class DispatchTx {
   async writeDeliveries(rows: NewDelivery[], now: string, due: string): Promise<Set<string>> {
     if (!rows.length) return new Set();
     const values = [
-      textArray(rows.map((r) => r.id)),
-      textArray(rows.map((r) => r.webhook_id)),
-      textArray(rows.map((r) => r.event_id)),
-      textArray(rows.map((r) => r.type)),
-      textArray(rows.map((r) => r.body)),
+      ...textColumns(rows, ['id', 'webhook_id', 'event_id', 'type', 'body']),
       DELIVERY.pending,
       due,
       now,

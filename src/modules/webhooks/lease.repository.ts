@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DELIVERY } from './webhook.entity.js';
-import { lines, split, textArray } from './pg-arrays.js';
+import { lines, split, textArray, textColumns } from './pg-arrays.js';
 import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
 import { LOCK_WEBHOOKS, type Claimed, type DeliveredRow, type NewDelivery } from './webhook.repository.js';
 
@@ -132,12 +132,7 @@ export class LeaseRepository {
   async writeFreshPending(rows: FreshDelivery[]): Promise<void> {
     if (!rows.length) return;
     const values = [
-      textArray(rows.map((d) => d.id)),
-      textArray(rows.map((d) => d.webhook_id)),
-      textArray(rows.map((d) => d.event_id)),
-      textArray(rows.map((d) => d.type)),
-      textArray(rows.map((d) => d.body)),
-      textArray(rows.map((d) => d.created_at)),
+      ...textColumns(rows, ['id', 'webhook_id', 'event_id', 'type', 'body', 'created_at']),
       textArray(rows.map((d) => d.lease.until)),
       DELIVERY.pending,
     ];

@@ -15,6 +15,11 @@ export function textArray<T extends string | null>(values: T[]): string | T[] {
   return `{${JSON.stringify(values).slice(1, -1)}}`;
 }
 
+/** One text[] parameter (textArray) per named string field of `rows`, in the order named. */
+export function textColumns<T, K extends keyof T>(rows: readonly T[], keys: readonly K[]): Array<string | Array<T[K]>> {
+  return keys.map((k) => textArray(rows.map((r) => r[k] as T[K] & (string | null))));
+}
+
 /** An int[] parameter of numbers (null for none), written the same way. */
 export const intArray = (values: Array<number | null>): string => `{${JSON.stringify(values).slice(1, -1)}}`;
 

@@ -174,10 +174,12 @@ export class WebhookRepository {
   }
 
   /**
-   * Pending deliveries due at `now` (an inbound route's); one per webhook and event, so a re-run
-   * writes nothing twice. Those of a webhook deleted meanwhile are not written (LOCK_WEBHOOKS).
+   * Pending deliveries (an inbound route's or SMS route's), due at `due`: now, or a lease's end
+   * when the receiving process makes the first attempt itself. One per webhook and event, so a
+   * re-run writes nothing twice. Those of a webhook deleted meanwhile are not written
+   * (LOCK_WEBHOOKS).
    */
-  async insertDeliveries(rows: NewDelivery[], now: string): Promise<void> {
+  async insertDeliveries(rows: NewDelivery[], now: string, due = now): Promise<void> {
     await this.em.execute(
       `with x as (select * from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)),
        ${LOCK_WEBHOOKS('x')}
@@ -185,7 +187,7 @@ export class WebhookRepository {
        select x.id, x.webhook_id, x.event_id, x.type, x.body, ?, 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
          from x join w on w.id = x.webhook_id
        on conflict (webhook_id, event_id) do nothing`,
-      [JSON.stringify(rows), DELIVERY.pending, now, now, now],
+      [JSON.stringify(rows), DELIVERY.pending, due, now, now],
     );
   }
 
