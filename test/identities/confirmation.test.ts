@@ -1,19 +1,30 @@
 import { seedDomain } from '../support/factories.js';
+import { tapEvents, type EventTap } from '../support/events.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { addressAt, confirmLinkIn, createIdentity, DOMAIN_KEYS, IDENTITY_KEYS, mailsTo, open, sql } from './helpers.js';
 
 let s: TestServer;
+let receiver: Receiver;
 let domain: { id: string; name: string };
+/** sender_identity.verified, as a webhook of the identity's domain gets it, and one of another domain of the account. */
+let tap: EventTap;
+let elsewhere: EventTap;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
   domain = await seedDomain(s);
+  tap = await tapEvents(s, receiver, { domainId: domain.id }, { types: ['sender_identity.verified'] });
+  elsewhere = await tapEvents(s, receiver, { domainId: (await seedDomain(s)).id }, { types: ['sender_identity.verified'] });
 });
 afterAll(async () => {
   await s?.close();
+  await receiver?.close();
 });
 
-const events = (identityId: string) =>
-  sql(s, `select * from domain_events where type = 'sender_identity.verified' and payload->>'id' = $1`, [identityId]);
+/** The identity's sender_identity.verified events the domain's webhook got, once every event written so far is delivered. */
+const events = async (identityId: string) =>
+  (await tap.settle()).filter((e) => e.type === 'sender_identity.verified' && e.data.id === identityId);
 
 describe('confirmation mail and link', () => {
   it('creating an identity mails a working link; opening it verifies once and records one event', async () => {
@@ -36,9 +47,9 @@ describe('confirmation mail and link', () => {
 
     const rows = await events(made.id);
     expect(rows).toHaveLength(1);
-    const [account] = await sql(s, 'select account_id from sender_identities where id = $1', [made.id]);
-    expect(rows[0]).toMatchObject({ account_id: account.account_id, domain_id: domain.id, type: 'sender_identity.verified' });
-    const payload = rows[0].payload;
+    // An event of the identity's domain: its webhooks get it, another domain's do not.
+    expect(elsewhere.bodies().filter((e) => e.data.id === made.id)).toEqual([]);
+    const payload = rows[0].data;
     expect(Object.keys(payload).sort()).toEqual(['object', ...IDENTITY_KEYS].sort());
     expect(Object.keys(payload.domain).sort()).toEqual(DOMAIN_KEYS);
     expect(payload).toEqual({ object: 'sender_identity', ...after });

@@ -4,7 +4,8 @@ import { address, emailsOf, send, setPlan, sql, waitFor } from '../email-log/hel
 import { retentionPurgeWorker } from '../../src/modules/retention/retention.worker.js';
 import { RETENTION_DAYS } from '../../src/modules/accounts/plans.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { createWebhook } from '../webhooks/engine-support.js';
+import { createWebhook, insertEvent, startEngineBed, stopEngineBed } from '../webhooks/engine-support.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 
 /**
  * Per-plan retention, with a fast-forwarded clock: mail is kept for the days of the plan its
@@ -20,8 +21,8 @@ let receiver: Receiver;
 const DAY = 86_400_000;
 
 /** Runs the purge job as the worker would, as of `days` from now. */
-async function purgeAt(days: number): Promise<void> {
-  await retentionPurgeWorker.run({ now: new Date(Date.now() + days * DAY).toISOString() }, s.app.services, { id: 'test', retryCount: 0, retryLimit: 0 });
+async function purgeAt(days: number, server: TestServer = s): Promise<void> {
+  await retentionPurgeWorker.run({ now: new Date(Date.now() + days * DAY).toISOString() }, server.app.services, { id: 'test', retryCount: 0, retryLimit: 0 });
 }
 
 const messageStatus = async (id: string, token?: string) => (await s.rest('GET', `/messages/${id}`, { token })).status;
@@ -104,31 +105,32 @@ it('purges mail at the retention of the plan it was sent on, even after an upgra
   expect(await messageStatus(scheduled)).toBe(200);
 });
 
-it('purges the logs (domain events) by the account\'s current plan, never an undispatched one', async () => {
-  const events = (accountId: string) =>
-    sql<{ n: number; pending: number }>(s, 'select count(*)::int as n, count(*) filter (where dispatched_at is null)::int as pending from domain_events where account_id = ?', [accountId]);
-  await send(s, theirs, { to: [address()], token: other.token });
-  const [before] = await waitFor('the events to be dispatched', async () => {
-    const rows = await events(other.id);
-    return rows[0].n > 0 && rows[0].pending === 0 ? rows : null;
-  });
-  // The delivery's events may still be coming: what is there now must all survive day 80.
-  const ids = () => sql<{ id: string }>(s, 'select id from domain_events where account_id = ? and dispatched_at is not null', [other.id]);
-  const kept = (await ids()).map((r) => r.id);
-  expect(kept.length).toBeGreaterThanOrEqual(before.n);
-  await purgeAt(80); // within the professional plan's 90 days
-  expect((await ids()).map((r) => r.id)).toEqual(expect.arrayContaining(kept));
-  await purgeAt(91);
-  const [after] = await events(other.id);
-  expect(after.n).toBe(after.pending);
-  // An event of no account (a maintenance window, sent to every account) is kept the longest retention.
-  await sql(s, `insert into domain_events (id, account_id, domain_id, type, payload, created_at, dispatched_at)
-                values ('unowned-event', null, null, 'maintenance.scheduled', '{}', now(), now())`);
-  const unowned = () => sql(s, `select 1 from domain_events where id = 'unowned-event'`);
-  await purgeAt(RETENTION_DAYS.enterprise - 1);
-  expect(await unowned()).toHaveLength(1);
-  await purgeAt(RETENTION_DAYS.enterprise + 1);
-  expect(await unowned()).toEqual([]);
+it('leaves waiting events alone, however old: domain_events is the webhook engine\'s backlog, not a log', async () => {
+  // A bed of its own with the api role alone: no worker's tick takes the events while they are looked at.
+  const bed = await startEngineBed();
+  try {
+    const { s: api, receiver: rcv, accountId, domainId } = bed;
+    await createWebhook(api, rcv, { domainId, events: ['activity.sent', 'maintenance.start'], path: '/waiting' });
+    const ids = [
+      await insertEvent(api, { account_id: accountId, domain_id: domainId, type: 'activity.sent', payload: { n: 'of the account' } }),
+      // Of no account: a maintenance window, for every account.
+      await insertEvent(api, { account_id: null, domain_id: null, type: 'maintenance.start', payload: { maintenance_id: 'm-retention' } }),
+    ].sort();
+    const waiting = async () => (await sql<{ id: string }>(api, 'select id from domain_events order by id')).map((r) => r.id);
+    expect(await waiting()).toEqual(ids);
+    // Past the account's retention (free: 7 days), and past the longest one.
+    for (const days of [RETENTION_DAYS.free + 1, RETENTION_DAYS.enterprise + 1]) {
+      await purgeAt(days, api);
+      expect(await waiting()).toEqual(ids);
+    }
+    // The engine still has them to deliver.
+    await runTick(api.app.services);
+    expect(await waiting()).toEqual([]);
+    const delivered = rcv.received('/waiting').filter((r) => r.json?.type !== 'webhook.test');
+    expect(delivered.map((r) => r.json.type).sort()).toEqual(['activity.sent', 'maintenance.start']);
+  } finally {
+    await stopEngineBed(bed);
+  }
 });
 
 it('purges a webhook\'s log (deliveries and attempts) by the account\'s current plan', async () => {

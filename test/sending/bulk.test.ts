@@ -1,18 +1,28 @@
 import { seedDomain } from '../support/factories.js';
+import { tapEvents, type EventTap } from '../support/events.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createAccount, startTestServer, tokenWith, type TestServer } from '../support/server.js';
-import { emailsOf, settled, sql, until } from './helpers.js';
+import { emailsOf, settled, until } from './helpers.js';
 
 /** POST /v1/bulk-email and GET /v1/bulk-email/{id} (COMPAT.md "Bulk email"). */
 describe('bulk email', () => {
   let s: TestServer;
+  let receiver: Receiver;
   let from: string;
+  /** bulk_email.completed, as a webhook of the account's domain gets it (an event of the account reaches every domain's webhooks). */
+  let events: EventTap;
 
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    receiver = await startReceiver();
     const domain = await seedDomain(s, { dkim: true });
     from = `bulk@${domain.name}`;
+    events = await tapEvents(s, receiver, { domainId: domain.id }, { types: ['bulk_email.completed'] });
   }, 60_000);
-  afterAll(() => s?.close());
+  afterAll(async () => {
+    await s?.close();
+    await receiver?.close();
+  });
 
   const completed = (id: string, token?: string) =>
     until(async () => {
@@ -46,8 +56,9 @@ describe('bulk email', () => {
     expect(data.messages_id).toHaveLength(2);
     for (const id of data.messages_id) expect((await settled(s, id))[0].status).toBe('delivered');
     expect((await emailsOf(s, data.messages_id[1])).map((e) => e.status)).toEqual(['delivered', 'suppressed']);
-    const [event] = await sql(s, `select payload from domain_events where type = 'bulk_email.completed' and payload->>'id' = ?`, [data.id]);
-    expect(event.payload).toMatchObject({ id: data.id, state: 'completed', messages_id: data.messages_id, validation_errors_count: 2 });
+    const completions = (await events.settle()).filter((e) => e.type === 'bulk_email.completed' && e.data.id === data.id);
+    expect(completions).toHaveLength(1);
+    expect(completions[0].data).toMatchObject({ id: data.id, state: 'completed', messages_id: data.messages_id, validation_errors_count: 2 });
   });
 
   it('refuses a body that is not a list of objects, and more than 500 items', async () => {

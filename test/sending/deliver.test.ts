@@ -1,8 +1,10 @@
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { seedDomain, accountIdOf } from '../support/factories.js';
+import { tapEvents, type EventTap } from '../support/events.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
-import { activityOf, emailsOf, setPlan, settled, sql, until } from './helpers.js';
+import { activityOf, emailsOf, setPlan, settled, until } from './helpers.js';
 
 /** Decodes the quoted-printable parts of a raw message well enough to look for text in it. */
 const unqp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
@@ -10,8 +12,11 @@ const unqp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})
 describe('delivery to a real SMTP server', () => {
   let sink: SmtpSink;
   let s: TestServer;
+  let receiver: Receiver;
   let domain: { id: string; name: string };
   let from: string;
+  /** The domain's events, as a webhook of it gets them. */
+  let events: EventTap;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -21,14 +26,18 @@ describe('delivery to a real SMTP server', () => {
         DELIVERY_RETRY_LIMIT: '2',
         DELIVERY_RETRY_DELAY_SECONDS: '1',
         DELIVERY_TIMEOUT_MS: '1500',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
       },
     });
+    receiver = await startReceiver();
     domain = await seedDomain(s, { dkim: true });
     from = `news@${domain.name}`;
     await setPlan(s, await accountIdOf(s), 'professional');
+    events = await tapEvents(s, receiver, { domainId: domain.id });
   }, 60_000);
   afterAll(async () => {
     await s?.close();
+    await receiver?.close();
     await sink?.close();
   });
 
@@ -86,9 +95,9 @@ describe('delivery to a real SMTP server', () => {
     const [email] = await settled(s, messageId);
     expect(email).toMatchObject({ status: 'delivered', to_email: to, subject: 'Hi Alice' });
     expect(await activityOf(s, email.id)).toEqual(['queued', 'sent', 'delivered']);
-    const events = await sql(s, `select type, payload from domain_events where payload->>'email_id' = ? order by created_at`, [email.id]);
-    expect(events.map((e) => e.type)).toEqual(['activity.sent', 'activity.delivered']);
-    expect(events[0].payload).toMatchObject({ message_id: messageId, email: to, subject: 'Hi Alice', tags: ['welcome'], type: 'sent', meta: [] });
+    const emailEvents = (await events.settle()).filter((e) => e.data.email_id === email.id);
+    expect(emailEvents.map((e) => e.type)).toEqual(['activity.sent', 'activity.delivered']);
+    expect(emailEvents[0].data).toMatchObject({ message_id: messageId, email: to, subject: 'Hi Alice', tags: ['welcome'], type: 'sent', meta: [] });
   });
 
   it('counts deliveries and their SMTP time on /metrics, with the queue depth read at scrape time', async () => {

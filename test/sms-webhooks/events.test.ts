@@ -1,5 +1,6 @@
 import { ISO, createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
+import { engineIdle } from '../support/events.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { attemptsOf, createWebhook, deliveriesOf, driveUntil, insertEvent, makeDue, sql, webhookRow } from '../webhooks/engine-support.js';
 import { encrypt } from '../../src/lib/secrets.js';
@@ -51,13 +52,9 @@ async function record(accountOf: string, numberId: string, type: SmsEventType, s
   });
 }
 
-/** Every undispatched event is dispatched and every due delivery attempted. */
+/** Every event waiting is dispatched, every batch taken posted, and every due delivery attempted. */
 async function settle() {
-  await driveUntil(s, async () => {
-    const [row] = await sql(s, `select count(*)::int as n from domain_events where dispatched_at is null`);
-    const [due] = await sql(s, `select count(*)::int as n from webhook_deliveries where state = 'pending' and next_attempt_at <= now()`);
-    return row.n === 0 && due.n === 0;
-  });
+  await driveUntil(s, () => engineIdle(s));
 }
 
 /** A webhook row written straight to the table: shapes the API refuses, to prove the engine ignores them. */

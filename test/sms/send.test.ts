@@ -1,16 +1,24 @@
 import { createAccount, ISO, startTestServer, tokenWith, type TestServer } from '../support/server.js';
+import { tapEvents, type EventTap } from '../support/events.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { activityOf, assignNumber, eventsOf, INVALID, phone, settled, sql } from './support.js';
 
 /** The default provider (capture): every text is sent and delivered at once, offline. */
 let s: TestServer;
+let receiver: Receiver;
 let other: { id: string; token: string };
 let from: { id: string; telephone_number: string };
+/** The `sms.*` events of `from`, as its SMS webhook gets them. */
+let events: EventTap;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
   other = await createAccount(s);
   from = await assignNumber(s);
+  events = await tapEvents(s, receiver, { smsNumberId: from.id });
 });
 afterAll(async () => {
+  await receiver?.close();
   await s?.close();
 });
 
@@ -41,10 +49,10 @@ describe('POST /v1/sms', () => {
     const res = await send({ from: from.telephone_number, to: [to], text: 'Events €' });
     const [sms] = await settled(s, res.headers.get('x-sms-message-id')!);
     expect(await activityOf(s, sms.id)).toEqual(['queued', 'sent', 'delivered']);
-    const events = await eventsOf(s, sms.id);
-    expect(events.map((e) => e.type)).toEqual(['sms.sent', 'sms.delivered']);
+    const got = await eventsOf(events, sms.id);
+    expect(got.map((e) => e.type)).toEqual(['sms.sent', 'sms.delivered']);
     const [recipient] = await sql(s, 'select * from sms_recipients where number = ?', [to]);
-    const sent = events[0].payload;
+    const sent = got[0];
     expect(sent.sms_number_id).toBe(from.id);
     expect(sent.data).toEqual({
       from: from.telephone_number,
@@ -65,8 +73,9 @@ describe('POST /v1/sms', () => {
         recipient: { id: recipient.id, number: to, status: 'active', created_at: expect.stringMatching(ISO) },
       },
     });
-    expect(events[1].payload.data.status).toBe('delivered');
-    expect(events[1].payload.data.sms.status).toBe('delivered');
+    expect(got[1].sms_number_id).toBe(from.id);
+    expect(got[1].data.status).toBe('delivered');
+    expect(got[1].data.sms.status).toBe('delivered');
   });
 
   it('counts segments on the personalized text (GSM-7 and UCS-2)', async () => {
@@ -101,7 +110,7 @@ describe('POST /v1/sms', () => {
     expect(rows.find((r) => r.to === ok).status).toBe('delivered');
     // The job has run (the other text was delivered): the skipped one stays untouched.
     expect(await activityOf(s, skipped.id)).toEqual([]);
-    expect(await eventsOf(s, skipped.id)).toEqual([]);
+    expect(await eventsOf(events, skipped.id)).toEqual([]);
   });
 
   it('answers 422 for every rule, each on its field', async () => {

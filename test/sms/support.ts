@@ -1,4 +1,5 @@
 import { accountIdOf } from '../support/factories.js';
+import type { EventTap } from '../support/events.js';
 import type { TestServer } from '../support/server.js';
 import { assignNumberTo } from '../support/sms.js';
 
@@ -32,8 +33,14 @@ export function settled(s: TestServer, messageId: string, done: (status: string)
   });
 }
 
-export function eventsOf(s: TestServer, smsId: string) {
-  return sql(s, `select type, payload from domain_events where type like 'sms.%' and payload->'data'->'sms'->>'id' = ? order by created_at, id`, [smsId]);
+/**
+ * The `sms.*` events of one text, as the SMS webhook of its number (a tap made before the text was
+ * sent) got them: their delivered bodies, in the order they happened, once every event written so
+ * far has been delivered. The events of a text are written with its status changes, so call this
+ * once the text has reached the status the test waits for.
+ */
+export async function eventsOf(tap: EventTap, smsId: string): Promise<any[]> {
+  return (await tap.settle()).filter((body) => body.data?.sms?.id === smsId);
 }
 
 export function activityOf(s: TestServer, smsId: string): Promise<string[]> {

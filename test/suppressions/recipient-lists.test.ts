@@ -1,15 +1,19 @@
-import pg from 'pg';
-import { accountIdOf, seedDomain, seedRecipient } from '../support/factories.js';
+import { seedDomain, seedRecipient } from '../support/factories.js';
+import { tapEvents } from '../support/events.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createAccount, ISO, PLAIN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 
 let s: TestServer;
+let receiver: Receiver;
 let domain: { id: string; name: string };
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
   domain = await seedDomain(s);
 });
 afterAll(async () => {
   await s?.close();
+  await receiver?.close();
 });
 
 const LISTS = [
@@ -201,23 +205,22 @@ describe('on-hold specifics', () => {
     }
   });
 
-  it('records recipient.on_hold_added and recipient.on_hold_removed in domain_events', async () => {
+  it('records recipient.on_hold_added and recipient.on_hold_removed as events of the domain', async () => {
     const d = await seedDomain(s);
+    // A webhook of the domain subscribed to every kind, and one of another domain of the account.
+    const events = await tapEvents(s, receiver, { domainId: d.id });
+    const elsewhere = await tapEvents(s, receiver, { domainId: (await seedDomain(s)).id });
     const email = address();
     const added = (await s.rest('POST', path, { body: { domain_id: d.id, recipients: [email] } })).body.data[0];
     // Adding again changes nothing, so it tells nobody.
     await s.rest('POST', path, { body: { domain_id: d.id, recipients: [email] } });
     expect((await s.rest('DELETE', path, { body: { domain_id: d.id, ids: [added.id] } })).status).toBe(204);
 
-    const db = new pg.Client({ connectionString: s.dbUrl });
-    await db.connect();
-    const { rows } = await db.query('select * from domain_events where domain_id = $1 order by created_at', [d.id]);
-    await db.end();
+    const rows = await events.settle();
     expect(rows.map((r) => r.type)).toEqual(['recipient.on_hold_added', 'recipient.on_hold_removed']);
-    const accountId = await accountIdOf(s);
+    expect(elsewhere.bodies()).toEqual([]);
     for (const r of rows) {
-      expect(r.account_id).toBe(accountId);
-      expect(r.payload).toEqual({
+      expect(r.data).toEqual({
         domain_id: d.id,
         object: 'on_hold_recipient',
         email,
@@ -229,22 +232,18 @@ describe('on-hold specifics', () => {
 
   it('records one removal event per entry when deleting all', async () => {
     const d = await seedDomain(s);
+    const events = await tapEvents(s, receiver, { domainId: d.id });
     await s.rest('POST', path, { body: { domain_id: d.id, recipients: [address(), address()] } });
     expect((await s.rest('DELETE', path, { body: { domain_id: d.id, all: true } })).status).toBe(204);
-    const db = new pg.Client({ connectionString: s.dbUrl });
-    await db.connect();
-    const { rows } = await db.query(`select type, count(*)::int as n from domain_events where domain_id = $1 group by type order by type`, [d.id]);
-    await db.end();
-    expect(rows).toEqual([{ type: 'recipient.on_hold_added', n: 2 }, { type: 'recipient.on_hold_removed', n: 2 }]);
+    const counts: Record<string, number> = {};
+    for (const e of await events.settle()) counts[e.type] = (counts[e.type] ?? 0) + 1;
+    expect(counts).toEqual({ 'recipient.on_hold_added': 2, 'recipient.on_hold_removed': 2 });
   });
 
   it('writes no event when the change fails', async () => {
     const d = await seedDomain(s);
-    await s.rest('POST', path, { body: { domain_id: d.id, recipients: [address(), 'bad'] } });
-    const db = new pg.Client({ connectionString: s.dbUrl });
-    await db.connect();
-    const { rows } = await db.query('select * from domain_events where domain_id = $1', [d.id]);
-    await db.end();
-    expect(rows).toEqual([]);
+    const events = await tapEvents(s, receiver, { domainId: d.id });
+    expect((await s.rest('POST', path, { body: { domain_id: d.id, recipients: [address(), 'bad'] } })).status).toBe(422);
+    expect(await events.settle()).toEqual([]);
   });
 });

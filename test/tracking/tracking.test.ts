@@ -1,4 +1,6 @@
 import { seedDomain } from '../support/factories.js';
+import { tapEvents, type EventTap } from '../support/events.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { signToken } from '../../src/lib/secrets.js';
 import {
@@ -7,7 +9,10 @@ import {
 
 const NOT_FOUND = { message: 'Resource not found.' };
 let s: TestServer;
+let receiver: Receiver;
 let domain: { id: string; name: string };
+/** The domain's open events, as a webhook of it gets them. */
+let opens: EventTap;
 let n = 0;
 
 const HTML = `<html><body>
@@ -46,11 +51,16 @@ const emailRow = async (id: string) =>
 const types = (rows: { type: string }[]) => rows.map((a) => a.type).sort();
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
   domain = await seedDomain(s, { dkim: true });
   await settings({ track_opens: true, track_clicks: true, track_unsubscribe: true });
+  opens = await tapEvents(s, receiver, { domainId: domain.id }, { types: ['activity.opened', 'activity.opened_unique'] });
 }, 60_000);
-afterAll(async () => s?.close());
+afterAll(async () => {
+  await s?.close();
+  await receiver?.close();
+});
 
 describe('what is sent', () => {
   it('carries a pixel, signed click links, the unsubscribe footer and List-Unsubscribe', async () => {
@@ -137,7 +147,7 @@ describe('opens', () => {
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(types(await interactions(s, mail.emailId))).toEqual([...Array(6).fill('opened'), 'opened_unique']);
     // The webhook events are written with the activity: as many, and one first open.
-    const events = await sql<{ type: string }>(s, `select type from domain_events where payload->>'email_id' = ? and type like 'activity.open%'`, [mail.emailId]);
+    const events = (await opens.settle()).filter((e) => e.data.email_id === mail.emailId);
     expect(types(events)).toEqual([...Array(6).fill('activity.opened'), 'activity.opened_unique']);
   });
 

@@ -5,7 +5,7 @@ import { attempt } from '../../src/modules/webhooks/deliver.js';
 import { dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
 import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { recordRound } from '../../src/modules/webhooks/record.js';
-import { createWebhook, deliveriesOf, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
+import { createWebhook, deliveriesOf, insertEvent, makeDue, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
 /**
  * A webhook's deliveries go with it, whatever deletes it (the webhook itself, or its domain), and
@@ -70,4 +70,34 @@ it('writes nothing for a webhook deleted while its first attempt was in flight, 
   await runTick(s.app.services);
   expect(events('/del-inflight')).toHaveLength(1);
   expect(events('/del-inflight-kept')).toHaveLength(1);
+});
+
+it('deletes a deleted webhook’s log (its attempts, test requests included), and no other webhook’s', async () => {
+  const gone = await createWebhook(s, receiver, { domainId, events: ['activity.clicked'], path: '/del-log' });
+  const kept = await createWebhook(s, receiver, { domainId, events: ['activity.clicked'], path: '/del-log-kept' });
+  receiver.respond('/del-log', { status: [500, 200] });
+  await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.clicked', payload: { id: 'c1' } });
+  await runTick(s.app.services);
+  const [retry] = await deliveriesOf(s, gone.id);
+  expect(retry).toMatchObject({ state: 'pending', attempts: 1 });
+  await makeDue(s, retry.id);
+  await runTick(s.app.services);
+  expect((await deliveriesOf(s, gone.id)).map((d) => d.state)).toEqual(['delivered']);
+  const attempts = (webhookId: string) =>
+    sql<{ id: string; delivery_id: string | null; success: boolean }>(s, 'select id, delivery_id, success from webhook_attempts where webhook_id = ? order by attempted_at, id', [webhookId]);
+  // The creation's test request, the failed attempt and the one that delivered.
+  expect((await attempts(gone.id)).map((a) => [a.delivery_id === null, a.success])).toEqual([
+    [true, true],
+    [false, false],
+    [false, true],
+  ]);
+  const keptBefore = await attempts(kept.id);
+  expect(keptBefore).toHaveLength(2);
+  const keptLog = await s.rest('GET', `/webhooks/${kept.id}/log?limit=100`);
+  expect(keptLog.status).toBe(200);
+
+  expect((await s.rest('DELETE', `/webhooks/${gone.id}`)).status).toBeLessThan(300);
+  expect(await attempts(gone.id)).toEqual([]);
+  expect(await attempts(kept.id)).toEqual(keptBefore);
+  expect((await s.rest('GET', `/webhooks/${kept.id}/log?limit=100`)).body).toEqual(keptLog.body);
 });

@@ -1,5 +1,6 @@
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { mailsTo } from '../support/mail.js';
+import { engineIdle } from '../support/events.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createAccount, ISO, OPERATOR_TOKEN, PLAIN, startTestServer, type TestServer } from '../support/server.js';
 import { createWebhook, deliveriesOf, driveUntil, insertEvent, sql } from './engine-support.js';
@@ -28,13 +29,9 @@ const delivered = (webhookId: string) => async () => {
   const rows = await deliveriesOf(s, webhookId);
   return rows.length > 0 && rows.every((d) => d.state === 'delivered');
 };
-/** Every undispatched event is dispatched and every due delivery attempted. */
+/** Every event waiting is dispatched, every batch taken posted, and every due delivery attempted. */
 async function settle() {
-  await driveUntil(s, async () => {
-    const [row] = await sql(s, `select count(*)::int as n from domain_events where dispatched_at is null`);
-    const [due] = await sql(s, `select count(*)::int as n from webhook_deliveries where state = 'pending' and next_attempt_at <= now()`);
-    return row.n === 0 && due.n === 0;
-  });
+  await driveUntil(s, () => engineIdle(s));
 }
 
 describe('dispatch', () => {

@@ -37,6 +37,8 @@ import { Migration20261125235000_events_undispatched } from './Migration20261125
 import { Migration20261126001000_webhook_dispatch_leases } from './Migration20261126001000_webhook_dispatch_leases.js';
 import { Migration20261126010000_webhook_deliveries_due } from './Migration20261126010000_webhook_deliveries_due.js';
 import { Migration20261126011000_webhook_deliveries_cascade } from './Migration20261126011000_webhook_deliveries_cascade.js';
+import { Migration20261126100000_events_outbox } from './Migration20261126100000_events_outbox.js';
+import { Migration20261126101000_webhook_attempts_cascade } from './Migration20261126101000_webhook_attempts_cascade.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -78,4 +80,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126001000_webhook_dispatch_leases', class: Migration20261126001000_webhook_dispatch_leases },
   { name: 'Migration20261126010000_webhook_deliveries_due', class: Migration20261126010000_webhook_deliveries_due },
   { name: 'Migration20261126011000_webhook_deliveries_cascade', class: Migration20261126011000_webhook_deliveries_cascade },
+  { name: 'Migration20261126100000_events_outbox', class: Migration20261126100000_events_outbox },
+  { name: 'Migration20261126101000_webhook_attempts_cascade', class: Migration20261126101000_webhook_attempts_cascade },
 ];

@@ -3,16 +3,14 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 import { newId } from '../../lib/ids.js';
 
 /**
- * The internal event log: every state change that a customer may be told about is written here
- * in the same transaction as the change. The webhook engine reads it; nothing here knows about HTTP.
+ * The outbox of internal events: every state change that a customer may be told about is written
+ * here in the same transaction as the change, and the webhook dispatcher deletes it in the
+ * transaction that turns it into deliveries (webhooks/engine.repository.ts TAKE_EVENTS), so what
+ * the table holds is the backlog. Nothing here knows about HTTP.
  */
 @Entity({ tableName: 'domain_events' })
-@Index({ properties: ['account_id', 'created_at'] })
-// The dispatcher's queue: undispatched events in the order it takes them (webhooks/engine.repository.ts).
-@Index({
-  name: 'domain_events_undispatched_index',
-  expression: 'create index "domain_events_undispatched_index" on "domain_events" ("created_at", "id") where "dispatched_at" is null',
-})
+// The dispatcher's queue: events in the order it takes them.
+@Index({ name: 'domain_events_queue_index', properties: ['created_at', 'id'] })
 export class DomainEvent {
   @PrimaryKey({ type: 'string', length: 32 })
   id: Opt<string> = newId();
@@ -32,10 +30,6 @@ export class DomainEvent {
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   created_at: Opt<Date> = new Date();
-
-  /** When the webhook dispatcher turned it into deliveries; null while it waits. */
-  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
-  dispatched_at: Date | null = null;
 }
 
 @Entity({ tableName: 'maintenance_windows' })

@@ -30,7 +30,6 @@ export async function purgeExpired(
   const steps: [string, () => Promise<number>][] = [
     ['messages', () => repo.purgeMessages(now, batch)],
     ...LOG_TABLES.map((t): [string, () => Promise<number>] => [t.table, () => repo.purgeLog(t, now, RETENTION_DAYS, batch)]),
-    ['domain_events', () => repo.purgeUnownedEvents(now, Math.max(...Object.values(RETENTION_DAYS)), batch)],
   ];
   for (const [table, step] of steps) {
     for (;;) {

@@ -13,7 +13,7 @@ const UNFINISHED_BULK: readonly BulkState[] = ['queued', 'processing'];
  * found through an index that starts with the owner's key (`owner`: the parent table whose rows
  * carry `account_id`, joined on `fk`; `accounts` itself when the table has `account_id`), so each
  * batch is a few index range scans, never a scan of the table. `keep` names rows that are still
- * work in progress (a pending webhook delivery, an undispatched event): those stay whatever their
+ * work in progress (a pending webhook delivery, an inbound message still received): those stay whatever their
  * age. Its `$n` parameters come after the three every statement takes.
  */
 interface LogTable {
@@ -29,7 +29,8 @@ interface LogTable {
 export const LOG_TABLES: readonly LogTable[] = [
   { table: 'webhook_attempts', owner: 'webhooks', fk: 'webhook_id', at: 'attempted_at', keep: null, keepValues: [] },
   { table: 'webhook_deliveries', owner: 'webhooks', fk: 'webhook_id', at: 'created_at', keep: 't.state = $4', keepValues: [DELIVERY.pending] },
-  { table: 'domain_events', owner: 'accounts', fk: 'account_id', at: 'created_at', keep: 't.dispatched_at is null', keepValues: [] },
+  // domain_events is not here: it is an outbox whose events the webhook dispatcher deletes as it
+  // takes them, so every row in it is work in progress.
   { table: 'inbound_messages', owner: 'inbounds', fk: 'inbound_id', at: 'created_at', keep: 't.status = $4', keepValues: [INBOUND_MESSAGE.received] },
   // Its texts (table sms) and their activities go with it (on delete cascade).
   {
@@ -93,21 +94,6 @@ export class RetentionRepository {
       [now, [...DELIVERABLE_MESSAGE], batch],
     );
     return row.n;
-  }
-
-  /**
-   * Up to `batch` dispatched events of no account (maintenance windows, sent to every account)
-   * older than `days`: the longest retention, since every account's webhooks received them.
-   */
-  async purgeUnownedEvents(now: Date, days: number, batch: number): Promise<number> {
-    return this.run(
-      `delete from domain_events where id in (
-         select id from domain_events
-          where account_id is null and created_at < $1::timestamptz - make_interval(days => $2) and dispatched_at is not null
-          limit $3
-       )`,
-      [now, days, batch],
-    );
   }
 
   /** Up to `batch` rows of one log table past its account's retention; returns the rows deleted. */

@@ -75,7 +75,7 @@ export async function dispatchBatch(
 ): Promise<{ events: number; claimed: FreshDelivery[] }> {
   return (await EngineRepository.of(em)).dispatch(async (tx) => {
     const now = new Date().toISOString();
-    const events = await tx.takeEvents(limit, now);
+    const events = await tx.takeEvents(limit);
     if (!events.length) return { events: 0, claimed: [] };
     // A paused or disabled webhook gets no new deliveries.
     const webhooks = await tx.candidates({

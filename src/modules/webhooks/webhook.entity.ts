@@ -142,9 +142,8 @@ export class WebhookAttempt {
   @Property({ type: 'string', length: 32 })
   webhook_id!: string;
 
-  /** Null for the test request of a create or update. */
+  /** Null for the test request of a create or update. (Not indexed: nothing reads attempts by delivery.) */
   @Property({ type: 'string', length: 32, nullable: true })
-  @Index()
   delivery_id: string | null = null;
 
   @Property({ type: 'string', length: 64 })

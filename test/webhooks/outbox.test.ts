@@ -1,0 +1,62 @@
+import type { Receiver } from '../support/receiver.js';
+import type { TestServer } from '../support/server.js';
+import { DISPATCH_BATCH } from '../../src/modules/webhooks/dispatch.js';
+import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { createWebhook, deliveriesOf, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
+
+/**
+ * domain_events is an outbox: a tick deletes every event it takes, in the transaction that writes
+ * what it owes (its deliveries), whether or not any webhook wanted it, so what the table holds is
+ * the backlog. The api role alone, so only this test's ticks run the engine and the table can be
+ * read without racing a worker.
+ */
+let s: TestServer, receiver: Receiver, accountId: string, domainId: string;
+beforeAll(async () => ({ s, receiver, accountId, domainId } = await startEngineBed()));
+afterAll(() => stopEngineBed({ s, receiver }));
+
+const waiting = async () => (await sql<{ id: string }>(s, 'select id from domain_events order by created_at, id')).map((r) => r.id);
+const events = (path: string) => receiver.received(path).filter((r) => r.json?.type !== 'webhook.test');
+
+it('a tick deletes the events it dispatches, those no webhook subscribes to too, and leaves no backlog', async () => {
+  const hook = await createWebhook(s, receiver, { domainId, events: ['activity.clicked'], path: '/outbox' });
+  const ids = [
+    await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.clicked', payload: { n: 'subscribed' } }),
+    // Nobody subscribes to these: a type no webhook takes, a domain without webhooks, a platform-wide one.
+    await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.opened', payload: { n: 'other type' } }),
+    await insertEvent(s, { account_id: accountId, domain_id: 'no-such-domain', type: 'activity.clicked', payload: { n: 'other domain' } }),
+    await insertEvent(s, { account_id: null, domain_id: null, type: 'maintenance.start', payload: { maintenance_id: 'm1' } }),
+  ];
+  expect((await waiting()).sort()).toEqual([...ids].sort());
+
+  expect((await runTick(s.app.services)).dispatched).toBe(4);
+  expect(await waiting()).toEqual([]);
+  expect(events('/outbox').map((r) => r.json.data)).toEqual([{ n: 'subscribed' }]);
+  const [delivery] = await deliveriesOf(s, hook.id);
+  expect(delivery).toMatchObject({ event_id: ids[0], state: 'delivered' });
+
+  // Nothing is left to take: a second tick dispatches nothing and posts nothing again.
+  expect((await runTick(s.app.services)).dispatched).toBe(0);
+  expect(events('/outbox')).toHaveLength(1);
+  expect(await deliveriesOf(s, hook.id)).toHaveLength(1);
+});
+
+it('one tick empties a backlog of several batches', async () => {
+  const hook = await createWebhook(s, receiver, { domainId, events: ['activity.sent'], path: '/outbox-backlog' });
+  const count = DISPATCH_BATCH * 2 + 7;
+  await sql(
+    s,
+    `insert into domain_events (id, account_id, domain_id, type, payload, created_at)
+     select 'backlog' || lpad(i::text, 5, '0'), ?, ?, case when i % 2 = 0 then 'activity.sent' else 'activity.delivered' end,
+            jsonb_build_object('i', i), now() + i * interval '1 millisecond'
+       from generate_series(1, ?) i`,
+    [accountId, domainId, count],
+  );
+  expect(await waiting()).toHaveLength(count);
+
+  expect((await runTick(s.app.services)).dispatched).toBe(count);
+  expect(await waiting()).toEqual([]);
+  // Half of them were of the subscribed type; the rest are gone all the same.
+  const sent = Math.floor(count / 2);
+  expect(await deliveriesOf(s, hook.id)).toHaveLength(sent);
+  expect(events('/outbox-backlog')).toHaveLength(sent);
+});
