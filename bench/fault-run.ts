@@ -206,7 +206,8 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
     let worker: ChildProcess;
     const startWorker = () => {
       const child = spawnRole('worker', workerEnv);
-      child.once('exit', (code, signal) => {
+      // On close, not exit: what the process wrote to stderr last (its crash) may still be on its way at exit.
+      child.once('close', (code, signal) => {
         if (signal === 'SIGKILL' || finished) return;
         const tail = stderrTails.get(child)?.trim();
         crashes.push(`exit ${code ?? signal}${tail ? `: ${tail}` : ''}`);
