@@ -61,6 +61,8 @@ type Topics = Record<string, [unknown] | [string | number, unknown]>;
  */
 export interface ClosablePubSub extends PubSub {
   live(topic: string, detail: unknown): void;
+  /** Whether `live(topic, ...)` would send anything: a caller can skip building a notice nobody hears. */
+  hears(topic: string): boolean;
   /**
    * Which LISTEN connection is up: 0 while none is, a new number after each reconnect. A cache
    * invalidated by NOTIFY keeps entries only while it stays the same (notices sent while the
@@ -111,6 +113,7 @@ export async function createPgPubSub(url: string, onError: (err: unknown) => voi
     live(topic, detail) {
       if (interest.has(topic)) outbox.push(CHANNEL, JSON.stringify({ topic, detail }));
     },
+    hears: (topic) => interest.has(topic),
     get epoch() {
       return listener.epoch;
     },

@@ -44,6 +44,10 @@ function keyOf(appSecret: string, sealed: string): KeyObject {
   return key;
 }
 
+/* The counter's two series, found once: inc({ result }) hashes its labels on every call. */
+const attemptsDelivered = webhookAttempts.labels('delivered');
+const attemptsFailed = webhookAttempts.labels('failed');
+
 /**
  * One signed POST of a claimed delivery; its outcome is recorded with the round's. Inbound
  * email forwards call it too, for the first attempt made while the sender waits.
@@ -61,7 +65,7 @@ export async function attempt(services: AppServices, d: Claimed): Promise<Outcom
     dns: services.dns,
     connectionsPerOrigin: config.WEBHOOK_CONNECTIONS_PER_ORIGIN,
   });
-  webhookAttempts.inc({ result: result.ok ? 'delivered' : 'failed' });
+  (result.ok ? attemptsDelivered : attemptsFailed).inc();
   webhookAttemptSeconds.observe(result.durationMs / 1000);
   return { claimed: d, at, result };
 }

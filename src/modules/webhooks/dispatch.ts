@@ -31,14 +31,14 @@ function smsNumberOf(event: EventRow): string | null {
  * `activity.deferred` reaches only paid plans. Inbound-route targets (kind sms_inbound) are not
  * candidates at all: their deliveries are written by the inbound route itself.
  */
-export function targetsOf(event: EventRow, webhooks: WebhookRow[]): WebhookRow[] {
+export function targetsOf(event: EventRow, webhooks: WebhookRow[], createdMs: ReadonlyMap<WebhookRow, number>): WebhookRow[] {
   const sms = isSmsEvent(event.type);
   const smsNumber = sms ? smsNumberOf(event) : null;
   // Milliseconds, as the webhook's time is read: its first 23 characters are an ISO date-time.
   const happened = Date.parse(`${event.created_at.slice(0, 23)}Z`);
   return webhooks.filter((w) => {
     if (!w.events.includes(event.type)) return false;
-    if (new Date(w.created_at).getTime() > happened) return false;
+    if (createdMs.get(w)! > happened) return false;
     if (sms) return w.kind === WEBHOOK_KIND.sms && w.sms_number_id === smsNumber && w.account_id === event.account_id;
     if (w.kind !== WEBHOOK_KIND.email) return false;
     if (event.domain_id) {
@@ -85,8 +85,10 @@ export async function dispatchBatch(
       smsNumbers: [...new Set(events.filter((e) => isSmsEvent(e.type)).map(smsNumberOf).filter((n) => n !== null))],
       platformWide: events.some((e) => !e.domain_id && !e.account_id),
     });
+    // Each webhook's creation time parsed once, not once per event.
+    const createdMs = new Map(webhooks.map((w) => [w, new Date(w.created_at).getTime()]));
     const targeted = events.flatMap((event) =>
-      targetsOf(event, webhooks).map((w) => ({
+      targetsOf(event, webhooks, createdMs).map((w) => ({
         w,
         row: { id: `msg_${newId(24)}`, webhook_id: w.id, event_id: event.id, type: event.type, body: deliveryBody(event, w) } as NewDelivery,
       })),
@@ -141,7 +143,8 @@ export async function dispatchEvents(em: EntityManager, handOff?: DispatchHandOf
   let total = 0;
   const lane = async () => {
     for (;;) {
-      const { events, claimed } = await dispatchBatch(em.fork(), handOff ? handOff.lease : null);
+      // No fork per batch: a batch's statements go to the pool's own connections, not the ORM's unit of work.
+      const { events, claimed } = await dispatchBatch(em, handOff ? handOff.lease : null);
       total += events;
       if (handOff && claimed.length) await handOff.deliver(claimed);
       if (events < DISPATCH_BATCH || Date.now() > stop) return;

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Dns } from '../../lib/dns.js';
@@ -43,6 +42,9 @@ export function webhookUrlProblem(raw: string): string | null {
 
 interface Target {
   url: URL;
+  /** Its origin and request target, read once: URL's getters serialise on every read. */
+  origin: string;
+  path: string;
   /** The hostname without IPv6 brackets. */
   host: string;
   /** The host is an IP address, not a name (checked once per URL, not per request). */
@@ -66,7 +68,7 @@ function parseTarget(raw: string): Target | string {
   if (!url.hostname) return 'the URL has no host';
   if (targets.size >= 1000) targets.clear();
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const target = { url, host, literal: isIP(host) !== 0 };
+  const target = { url, origin: url.origin, path: `${url.pathname}${url.search}`, host, literal: isIP(host) !== 0 };
   targets.set(raw, target);
   return target;
 }
@@ -93,7 +95,7 @@ function failed(started: number, error: string, permanent: boolean): WebhookCall
   };
 }
 
-function answered(started: number, status: number, body: string, headers: IncomingHttpHeaders): WebhookCallResult {
+function answered(started: number, status: number, body: string, retryAfterHeader: string | undefined): WebhookCallResult {
   const ok = status >= 200 && status < 300;
   let error: string | null = null;
   if (!ok) error = status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
@@ -103,7 +105,7 @@ function answered(started: number, status: number, body: string, headers: Incomi
     durationMs: Date.now() - started,
     excerpt: body ? body.slice(0, EXCERPT_CHARS) : null,
     error,
-    retryAfterSeconds: status === 429 ? retryAfter(headers['retry-after']) : null,
+    retryAfterSeconds: status === 429 ? retryAfter(retryAfterHeader) : null,
     permanent: status >= 400 && status < 500 && status !== 429,
     gone: status === 410,
   };
@@ -127,7 +129,7 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookCall
   const started = Date.now();
   const target = parseTarget(opts.url);
   if (typeof target === 'string') return failed(started, target, true);
-  const { url, host } = target;
+  const { host } = target;
   // Node connects to a literal IP without calling lookup, so literals are checked here (and the
   // connected address once more in receivers.ts).
   if (target.literal && !opts.allowPrivate) {
@@ -135,13 +137,13 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookCall
     if (refused) return failed(started, refused, true);
   }
   const agent = receiverAgent(opts.dns, opts.allowPrivate, opts.connectionsPerOrigin ?? DEFAULT_CONNECTIONS, opts.timeoutMs);
-  const slot = agent.slot(url.origin);
+  const slot = agent.slot(target.origin);
   const release = typeof slot === 'function' ? slot : await slot;
   try {
     const begun = Date.now();
     const deadline = begun + opts.timeoutMs;
-    let result = await once(agent.dispatcher, url, opts, begun, deadline);
-    if (result.retry && Date.now() < deadline) result = await once(agent.dispatcher, url, opts, begun, deadline);
+    let result = await once(agent.dispatcher, target, opts, begun, deadline);
+    if (result.retry && Date.now() < deadline) result = await once(agent.dispatcher, target, opts, begun, deadline);
     return result.result;
   } finally {
     release();
@@ -154,57 +156,88 @@ interface Once {
   retry: boolean;
 }
 
-function once(dispatcher: Dispatcher, url: URL, opts: PostWebhookOptions, started: number, deadline: number): Promise<Once> {
+/**
+ * One request's handler, on undici's raw-header interface: the parsed one (onResponseStart) made
+ * an object of every response's headers and trailers, where only a 429's Retry-After is read. A
+ * class, not a literal of closures: one object per request.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private abort: ((err: Error) => void) | null = null;
+  private status = 0;
+  private retryAfter: string | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly started: number,
+    timeoutMs: number,
+    deadlineMs: number,
+    private readonly resolve: (once: Once) => void,
+  ) {
+    this.timer = setTimeout(() => {
+      this.finish(failed(this.started, `timeout after ${timeoutMs} ms`, false));
+      // Before the connection is up there is nothing to abort yet: onConnect does it.
+      this.abort?.(new Error('timeout'));
+    }, Math.max(1, deadlineMs - Date.now()));
+  }
+
+  finish(result: WebhookCallResult, retry = false): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.resolve({ result, retry });
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.abort = abort;
+    if (this.settled) abort(new Error('timeout'));
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[]): boolean {
+    this.status = status;
+    if (status === 429) {
+      for (let i = 0; i < rawHeaders.length; i += 2) {
+        if (rawHeaders[i].toString('latin1').toLowerCase() === 'retry-after') this.retryAfter = rawHeaders[i + 1].toString('latin1');
+      }
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.size >= MAX_BODY_BYTES) return true;
+    this.chunks.push(chunk.subarray(0, MAX_BODY_BYTES - this.size));
+    this.size += chunk.length;
+    // Enough of the answer for the log; the rest is not worth waiting for.
+    if (this.size >= MAX_BODY_BYTES) {
+      this.finish(answered(this.started, this.status, this.body(), this.retryAfter));
+      this.abort?.(new Error('response excerpt complete'));
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    this.finish(answered(this.started, this.status, this.body(), this.retryAfter));
+  }
+
+  onError(err: Error): void {
+    this.finish(...failure(this.started, err, this.status !== 0));
+  }
+
+  private body(): string {
+    return this.chunks.length === 1 ? this.chunks[0].toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+function once(dispatcher: Dispatcher, target: Target, opts: PostWebhookOptions, started: number, deadline: number): Promise<Once> {
   return new Promise<Once>((resolve) => {
-    let settled = false;
-    let controller: Dispatcher.DispatchController | null = null;
-    let status = 0;
-    let headers: IncomingHttpHeaders = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: WebhookCallResult, retry = false) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ result, retry });
-    };
-    const timeoutMs = Math.max(1, deadline - Date.now());
-    const timer = setTimeout(() => {
-      finish(failed(started, `timeout after ${opts.timeoutMs} ms`, false));
-      // Before the connection is up there is nothing to abort yet: onRequestStart does it.
-      controller?.abort(new Error('timeout'));
-    }, timeoutMs);
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (settled) c.abort(new Error('timeout'));
-      },
-      onResponseStart(_c, statusCode, h) {
-        status = statusCode;
-        headers = h;
-      },
-      onResponseData(c, chunk) {
-        if (size >= MAX_BODY_BYTES) return;
-        chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
-        size += chunk.length;
-        // Enough of the answer for the log; the rest is not worth waiting for.
-        if (size >= MAX_BODY_BYTES) {
-          finish(answered(started, status, Buffer.concat(chunks).toString('utf8'), headers));
-          c.abort(new Error('response excerpt complete'));
-        }
-      },
-      onResponseEnd() {
-        finish(answered(started, status, Buffer.concat(chunks).toString('utf8'), headers));
-      },
-      onResponseError(_c, err) {
-        finish(...failure(started, err, status !== 0));
-      },
-    };
+    const exchange = new Exchange(started, opts.timeoutMs, deadline, resolve);
     try {
       dispatcher.dispatch(
         {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+          origin: target.origin,
+          path: target.path,
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -213,10 +246,10 @@ function once(dispatcher: Dispatcher, url: URL, opts: PostWebhookOptions, starte
           },
           body: opts.body,
         },
-        handler,
+        exchange,
       );
     } catch (err) {
-      finish(...failure(started, err as Error, false));
+      exchange.finish(...failure(started, err as Error, false));
     }
   });
 }

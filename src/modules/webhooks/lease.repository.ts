@@ -113,14 +113,15 @@ export class LeaseRepository {
   constructor(private readonly pool: Pool) {}
 
   /**
-   * Fresh deliveries whose first attempt succeeded, written delivered with their attempts, and
-   * the lease rows `done` deleted, in one statement. Returns the deliveries not written.
+   * Fresh deliveries whose first attempt succeeded, written delivered with their attempts from
+   * the lease rows `leases` of their batches, and the lease rows `done` deleted, in one statement.
+   * Returns the deliveries not written.
    */
-  async recordFreshDelivered(rows: Array<DeliveredRow & { d: FreshDelivery }>, done: string[]): Promise<Set<string>> {
+  async recordFreshDelivered(rows: DeliveredRow[], leases: string[], done: string[]): Promise<Set<string>> {
     if (!rows.length && !done.length) return new Set();
     const values = [
       ...successArrays(rows),
-      textArray([...new Set(rows.map((r) => r.d.lease.id))]),
+      textArray(leases),
       DELIVERY.delivered,
       textArray(done),
     ];

@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { accountFailure, failureWindow, pauseWebhook } from './accounting.js';
 import type { WebhookCallResult } from './http.js';
-import { attemptNotice } from './log.notice.js';
+import { attemptNotice, attemptTopic } from './log.notice.js';
 import { nextAttemptAt } from './schedule.js';
 import { DELIVERY, Webhook, type WebhookPause } from './webhook.entity.js';
 import { EngineRepository } from './engine.repository.js';
@@ -19,29 +19,34 @@ export interface Outcome {
 
 const LOG_CHARS = 1000;
 
-/** An attempt as logged, and the live notice of it (log.notice.ts) to send once it is committed. */
+/** An attempt as logged: its row, its error (a failure's), and the outcome it came from. */
 function logged(o: Outcome) {
   const { claimed: d, at, result: r } = o;
-  const attempt = {
+  const row = {
     id: newId(),
     delivery_id: d.id,
-    type: d.type,
-    attempted_at: at,
-    success: r.ok,
+    attempted_at: at.toISOString(),
     status: r.status,
     duration_ms: r.durationMs,
     response_excerpt: r.excerpt?.slice(0, LOG_CHARS) ?? null,
-    error: r.ok ? null : (r.error?.slice(0, LOG_CHARS) ?? null),
   };
-  const row = {
-    id: attempt.id,
-    delivery_id: d.id,
-    attempted_at: at.toISOString(),
-    status: attempt.status,
-    duration_ms: attempt.duration_ms,
-    response_excerpt: attempt.response_excerpt,
-  };
-  return { row, error: attempt.error, notice: attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt) };
+  return { row, error: r.ok ? null : (r.error?.slice(0, LOG_CHARS) ?? null), o };
+}
+
+type Logged = ReturnType<typeof logged>;
+
+/**
+ * Tells live subscribers of a committed attempt (pubsub `live`: batched, and only if some process
+ * listens to the account's topic). The notice is built only then: almost always nobody listens,
+ * and a round records hundreds of attempts.
+ */
+function tell(services: AppServices, l: Logged): void {
+  const d = l.o.claimed;
+  const topic = attemptTopic(d.account_id);
+  if (!services.pubsub.hears(topic)) return;
+  const { row, o } = l;
+  const attempt = { ...row, type: d.type, attempted_at: o.at, success: o.result.ok, error: l.error };
+  services.pubsub.live(topic, attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt).detail);
 }
 
 /**
@@ -59,15 +64,22 @@ function logged(o: Outcome) {
  */
 export async function recordRound(services: AppServices, outcomes: Outcome[], unstarted: FreshDelivery[] = []): Promise<void> {
   const repo = await EngineRepository.of(services.orm.em);
-  const delivered: Array<ReturnType<typeof logged>> = [];
-  const deliveredFresh: Array<ReturnType<typeof logged> & { d: FreshDelivery }> = [];
+  // Batches whose every delivery is now written (or failed to be): their lease rows go.
+  const complete = new Set<BatchLease>();
+  const delivered: Logged[] = [];
+  // Fresh deliveries delivered, and the lease rows (batches) they come from.
+  const deliveredFresh: Logged[] = [];
+  const freshLeases = new Set<BatchLease>();
   const pendingFresh: FreshDelivery[] = [...unstarted];
   const failedByWebhook = new Map<string, Outcome[]>();
   for (const o of outcomes) {
     const d = o.claimed;
     if (o.result.ok) {
-      if (isFresh(d)) deliveredFresh.push({ ...logged(o), d });
-      else delivered.push(logged(o));
+      if (isFresh(d)) {
+        deliveredFresh.push(logged(o));
+        freshLeases.add(d.lease);
+        if (--d.lease.left === 0) complete.add(d.lease);
+      } else delivered.push(logged(o));
       continue;
     }
     if (isFresh(d)) pendingFresh.push(d);
@@ -82,26 +94,26 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
     for (const d of pendingFresh) d.lease.broken = true;
     services.log.error({ err, deliveries: pendingFresh.length }, 'webhook deliveries could not be written');
   }
-  const complete = new Set<BatchLease>();
-  for (const d of [...pendingFresh, ...deliveredFresh.map((l) => l.d)]) if (--d.lease.left === 0) complete.add(d.lease);
-  const tell = (unwritten: Set<string>, told: Array<ReturnType<typeof logged>>) => {
-    for (const l of told) if (!unwritten.has(l.row.delivery_id)) services.pubsub.live(l.notice.topic, l.notice.detail);
+  for (const d of pendingFresh) if (--d.lease.left === 0) complete.add(d.lease);
+  const tellWritten = (unwritten: Set<string>, told: Logged[]) => {
+    for (const l of told) if (!unwritten.has(l.row.delivery_id)) tell(services, l);
   };
   try {
-    tell(await repo.recordDelivered(delivered.map((l) => l.row)), delivered);
+    tellWritten(await repo.recordDelivered(delivered.map((l) => l.row)), delivered);
   } catch (err) {
     services.log.error({ err, deliveries: delivered.length }, 'webhook deliveries could not be recorded');
   }
   try {
     const done = [...complete].filter((l) => !l.broken).map((l) => l.id);
-    const unwritten = await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => ({ ...l.row, d: l.d })), done);
-    tell(unwritten, deliveredFresh);
+    const leases = [...freshLeases].map((l) => l.id);
+    const unwritten = await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => l.row), leases, done);
+    tellWritten(unwritten, deliveredFresh);
     // Their lease ran out before this record (a slow round): a tick wrote them pending, so they
     // are recorded as claimed ones; a webhook deleted meanwhile leaves nothing to record.
     const late = deliveredFresh.filter((l) => unwritten.has(l.row.delivery_id));
-    if (late.length) tell(await repo.recordDelivered(late.map((l) => l.row)), late);
+    if (late.length) tellWritten(await repo.recordDelivered(late.map((l) => l.row)), late);
   } catch (err) {
-    for (const l of deliveredFresh) l.d.lease.broken = true;
+    for (const lease of freshLeases) lease.broken = true;
     services.log.error({ err, deliveries: deliveredFresh.length }, 'webhook deliveries could not be recorded');
   }
   for (const [webhookId, group] of failedByWebhook) {
@@ -122,7 +134,7 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
  */
 async function recordFailures(services: AppServices, webhookId: string, group: Outcome[]): Promise<void> {
   const hours = services.config.WEBHOOK_RETRY_WINDOW_HOURS;
-  const told: Array<ReturnType<typeof logged>['notice']> = [];
+  const told: Logged[] = [];
   await services.orm.em.fork().transactional(async (tx) => {
     const webhook = await tx.findOne(Webhook, { id: webhookId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // Deleted meanwhile: its deliveries went with it.
@@ -131,7 +143,7 @@ async function recordFailures(services: AppServices, webhookId: string, group: O
     const progress = new Map((await repo.lockDeliveries(group.map((o) => o.claimed.id))).map((d) => [d.id, d]));
     const now = new Date();
     const rows: FailedRow[] = [];
-    const notices: Array<ReturnType<typeof logged>['notice']> = [];
+    const notices: Logged[] = [];
     const pauses: Array<WebhookPause | null> = [];
     for (const o of [...group].sort((a, b) => a.at.getTime() - b.at.getTime())) {
       const d = progress.get(o.claimed.id);
@@ -151,7 +163,7 @@ async function recordFailures(services: AppServices, webhookId: string, group: O
       }
       const l = logged(o);
       rows.push({ ...l.row, error: l.error, state, next_attempt_at: next?.toISOString() ?? null });
-      notices.push(l.notice);
+      notices.push(l);
       pauses.push(pause);
     }
     if (!rows.length) return;
@@ -168,5 +180,5 @@ async function recordFailures(services: AppServices, webhookId: string, group: O
     }
   });
   // Committed (transactional threw otherwise): now the attempts may be told.
-  for (const n of told) services.pubsub.live(n.topic, n.detail);
+  for (const l of told) tell(services, l);
 }

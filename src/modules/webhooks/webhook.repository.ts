@@ -45,7 +45,8 @@ export interface WebhookRow {
   url: string;
   secret_enc: string;
   events: string[];
-  created_at: Date;
+  /** As the ORM's pool reads a timestamptz: PostgreSQL's text (`2026-11-26 09:00:00.123+00`). */
+  created_at: string;
   plan: Plan;
 }
 
