@@ -48,6 +48,12 @@ export function isDomainLimited(actor: Actor): boolean {
   return !!actor.domainId || !!actor.domainIds?.length;
 }
 
+/** Whether the caller may reach `domainId`: not limited, or limited to it among others (assertDomainAccess's test). */
+export function mayReach(actor: Actor, domainId: string): boolean {
+  const limited = domainsOf(actor);
+  return !limited || limited.includes(domainId);
+}
+
 /** 403 when a domain-limited caller reaches for another domain. */
 export function assertDomainAccess(actor: Actor, domainId: string): void {
   if (actor.domainId && actor.domainId !== domainId) {

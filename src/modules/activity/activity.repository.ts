@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { preparedRows } from '../../db/prepared.js';
 import { textArray, Where } from '../../db/sql.js';
 import { afterCommit } from '../../lib/pubsub.js';
 import { activityNotices } from './activity.notice.js';
@@ -91,32 +92,64 @@ export interface ActivityRow {
   r_deleted_at: unknown;
 }
 
-const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
+/** The columns of an ActivityRow, over the joins of JOINS. */
+const COLUMNS = `a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
     e.id as e_id, m.from_email, e.subject,
     -- Bodies dropped after delivery (track_content off) are not shown, not even the template's.
     case when m.content_cleared_at is null then coalesce(m.text, tr.text, t.text) end as text,
     case when m.content_cleared_at is null then coalesce(m.html, tr.html, t.html) end as html,
     e.status, e.tags, e.created_at as e_created_at, e.updated_at as e_updated_at,
-    r.id as r_id, r.email as r_email, r.created_at as r_created_at, r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
-  from activities a
-  join emails e on e.id = a.email_id
+    r.id as r_id, r.email as r_email, r.created_at as r_created_at, r.updated_at as r_updated_at, r.deleted_at as r_deleted_at`;
+
+/** An activity's email, message, recipient and template, joined to `a`. */
+const JOINS = `join emails e on e.id = a.email_id
   join messages m on m.id = e.message_id
   join recipients r on r.id = e.recipient_id
   left join templates t on t.id = m.template_id and t.account_id = m.account_id
   -- What was sent: the translation in the send's language when there is one (as delivery reads it).
   left join template_translations tr on tr.template_id = t.id and tr.language = m.language`;
 
-/** Which activities of an account a read wants; unset parts do not filter. */
+const SELECT = `select ${COLUMNS} from activities a ${JOINS}`;
+
+/*
+ * A page of one domain's activities, with the domain's ownership checked in the same statement
+ * (`found`: no row at all when the domain is not the account's; one row of nulls beside it for an
+ * empty page), so the list is one round trip: a named prepared statement, parsed once per pooled
+ * connection, its parameters sent apart. The page's ids come from the (domain_id, created_at)
+ * index first, walked newest first with the offset skipped there, and only those rows are joined
+ * to their email, message, recipient and template: a deep page never joins the rows it skips. An
+ * empty type list ($6) does not filter.
+ */
+const DOMAIN_PAGE = `with d as (select id from domains where id = $2 and account_id = $3),
+  page as materialized (
+    select a.id, a.created_at, array_position($1::text[], a.type::text) as rank from activities a
+     where a.domain_id = (select id from d) and a.account_id = $3 and a.created_at >= $4 and a.created_at < $5
+       and (cardinality($6::text[]) = 0 or a.type = any($6::text[])) and a.type <> all($7::text[])
+     order by a.created_at desc, rank desc, a.id desc limit $8 offset $9
+  )
+  select d.id as found, x.* from d left join lateral (
+    select ${COLUMNS}, p.created_at as p_at, p.rank as p_rank from page p join activities a on a.id = p.id ${JOINS}
+  ) x on true
+  order by x.p_at desc, x.p_rank desc, x.id desc`;
+
+/** What the list reads: a domain's activities in a time range, of some types or all, some types hidden. */
+export interface DomainPageFilter {
+  accountId: string;
+  domainId: string;
+  from: Date;
+  /** Exclusive. */
+  before: Date;
+  /** Empty: every type. */
+  types: readonly string[];
+  hidden: readonly string[];
+}
+
+/** Which activities of an account a read by ids wants (a live stream's); unset parts do not filter. */
 export interface ActivityFilter {
   accountId: string;
-  domainId?: string | null;
   /** The domains a limited caller reaches (one or several); unset or null: all of the account's. */
   domainIds?: readonly string[] | null;
   ids?: string[];
-  from?: Date;
-  /** Exclusive. */
-  before?: Date;
-  types?: string[];
   /** Types the reader may not see (a free plan's). */
   hidden?: readonly ActivityType[];
 }
@@ -124,12 +157,8 @@ export interface ActivityFilter {
 function where(f: ActivityFilter): Where {
   const w = new Where();
   if (f.ids) w.add('a.id = any(?::text[])', textArray(f.ids));
-  if (f.domainId) w.add('a.domain_id = ?', f.domainId);
   if (f.domainIds) w.add('a.domain_id = any(?::text[])', textArray(f.domainIds));
   w.add('a.account_id = ?', f.accountId);
-  if (f.from) w.add('a.created_at >= ?', f.from);
-  if (f.before) w.add('a.created_at < ?', f.before);
-  if (f.types?.length) w.add('a.type = any(?::text[])', textArray(f.types));
   if (f.hidden?.length) w.add('a.type <> all(?::text[])', textArray(f.hidden));
   return w;
 }
@@ -154,22 +183,14 @@ export class ActivityRepository {
   }
 
   /**
-   * Newest first (the list's page). The page's ids come from the activities' own index first
-   * (`(domain_id, created_at)` or `(account_id, created_at)`, walked newest first, the offset
-   * skipped there), and only those rows are joined to their email, message, recipient and template:
-   * a deep page never joins the rows it skips.
+   * Newest first (the list's page), in one statement (DOMAIN_PAGE); null when the domain is not
+   * the account's.
    */
-  list(filter: ActivityFilter, page: { limit: number; offset: number }): Promise<ActivityRow[]> {
-    const w = where(filter);
-    return this.em.execute<ActivityRow[]>(
-      `with page as materialized (
-         select a.id, a.created_at, ${LIFECYCLE_RANK} as rank from activities a where ${w.sql}
-          order by a.created_at desc, rank desc, a.id desc limit ? offset ?
-       )
-       ${SELECT} join page p on p.id = a.id
-       order by p.created_at desc, p.rank desc, p.id desc`,
-      [LIFECYCLE, ...w.params, page.limit, page.offset],
-    );
+  async domainPage(f: DomainPageFilter, page: { limit: number; offset: number }): Promise<ActivityRow[] | null> {
+    const values = [ACTIVITY_TYPES, f.domainId, f.accountId, f.from, f.before, f.types, f.hidden, page.limit, page.offset];
+    const rows = await preparedRows<ActivityRow & { found: string }>(this.em, 'activity.domain_page', DOMAIN_PAGE, values);
+    if (!rows.length) return null;
+    return rows[0].id === null ? [] : rows;
   }
 
   /** Oldest first: in the order they happened (a live stream's event). */

@@ -7,7 +7,7 @@ import { ownedDomainId } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
 import type { ActivityListArgs } from './activity.inputs.js';
 import type { ActivityEntry, ActivityPage } from './activity.type.js';
-import { assertDomainAccess, domainsOf, type Actor } from '../../core/actor.js';
+import { assertDomainAccess, domainsOf, mayReach, type Actor } from '../../core/actor.js';
 import { errors, label, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
 
@@ -77,13 +77,16 @@ export class ActivityService {
     const events = [...new Set(args.event ?? [])];
     if (free) (args.event ?? []).forEach((e, i) => isPaid(e) && bag.add(`event.${i}`, PAID_ONLY));
     bag.throwIfAny();
-    const domainId = await ownedDomainId(this.em, auth, args.domain_id);
+    // A caller limited to other domains is answered as ownedDomainId answers it (404 for a domain
+    // not the account's, then 403), before anything is read.
+    if (!mayReach(auth, args.domain_id)) await ownedDomainId(this.em, auth, args.domain_id);
 
-    // date_to is inclusive to the second it names.
-    const rows = await this.repo.list(
-      { accountId: auth.accountId, domainId, from: from!, before: new Date(to!.getTime() + 1000), types: events, hidden: free ? PAID_TYPES : [] },
+    // date_to is inclusive to the second it names. The domain's ownership is checked by the page's own statement.
+    const rows = await this.repo.domainPage(
+      { accountId: auth.accountId, domainId: args.domain_id, from: from!, before: new Date(to!.getTime() + 1000), types: events, hidden: free ? PAID_TYPES : [] },
       { limit: args.limit, offset: offsetOf(args) },
     );
+    if (!rows) throw errors.notFound();
     const first = rows.length ? offsetOf(args) + 1 : null;
     return {
       data: rows.map(toEntry),
