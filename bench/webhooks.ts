@@ -18,6 +18,10 @@
  * is printed too (this process, all threads; and the embedded PostgreSQL's, from /proc, for the
  * engine's timed region), with the statements the engine sent per delivery: on two cores the
  * ratio is mostly what both spend per delivery against what the bare loop spends.
+ * Each side first runs once untimed (a warm-up: V8 compiles both sides' hot code while it runs,
+ * and a first run measured the compiler as much as the path; the engine has more code to compile).
+ * The main thread's CPU per delivery is printed beside the process's: the bench's one thread
+ * holds the receiver and the loop or the engine, so it is what bounds either side.
  * BENCH_PROFILE=<folder> writes a CPU profile of each timed run (baseline-<n>, engine-<n>).
  * Usage: npm run bench:webhooks [-- events [runs]]   (default 4000 events, 3 runs)
  */
@@ -98,6 +102,11 @@ function statOf(pid: number | string): number[] {
   // Fields after the command name (which may hold spaces), from field 3 on.
   return text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
 }
+/** CPU seconds of this process's main thread (its task is the process id), apart from V8's helper threads. */
+function mainThreadSeconds(): number {
+  const st = statOf(`self/task/${process.pid}`);
+  return (st[11] + st[12]) / TICKS;
+}
 async function pgCpuSeconds(): Promise<number> {
   const [{ pid }] = await app.services.orm.em.fork().execute<{ pid: number }[]>('select pg_backend_pid() as pid');
   const postmaster = statOf(pid)[1];
@@ -175,7 +184,7 @@ try {
 
   /** N events in the outbox (not timed), then ticks until all are delivered; returns deliveries per second. */
   let delivered = 0;
-  async function engine(cost: { engine: number[]; sys: number[]; pg: number[]; statements: number[] }): Promise<number> {
+  async function engine(cost: { engine: number[]; main: number[]; sys: number[]; pg: number[]; statements: number[] }): Promise<number> {
     // PostgreSQL makes the rows itself: a JSON document of N events, quoted into the SQL text by
     // the ORM, left megabytes of this process's garbage for the timed run below to collect.
     await em.execute(
@@ -191,6 +200,7 @@ try {
     // CPU of the timed region only (the events' insert above is not the engine's work).
     const pg0 = await pgCpuSeconds();
     const statements0 = statements;
+    const main0 = mainThreadSeconds();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (;;) {
@@ -204,6 +214,7 @@ try {
     }
     const rate = events / ((performance.now() - t0) / 1000);
     const cpu = process.cpuUsage(cpu0);
+    cost.main.push(((mainThreadSeconds() - main0) * 1e6) / events);
     cost.engine.push((cpu.user + cpu.system) / events);
     cost.sys.push(cpu.system / events);
     cost.statements.push((statements - statements0) / events);
@@ -217,11 +228,16 @@ try {
   const bases: number[] = [];
   const engines: number[] = [];
   // CPU per delivery of each run (us): this process (all its threads), PostgreSQL, and statements sent.
-  const cost = { base: [] as number[], engine: [] as number[], sys: [] as number[], pg: [] as number[], statements: [] as number[] };
+  const cost = { base: [] as number[], baseMain: [] as number[], engine: [] as number[], main: [] as number[], sys: [] as number[], pg: [] as number[], statements: [] as number[] };
+  // The warm-up: one untimed run of each side.
+  await baseline();
+  await engine({ engine: [], main: [], sys: [], pg: [], statements: [] });
   for (let run = 0; run < RUNS; run++) {
     let cpu = process.cpuUsage();
+    const main0 = mainThreadSeconds();
     bases.push(await profiled(`baseline-${run}`, baseline));
     cpu = process.cpuUsage(cpu);
+    cost.baseMain.push(((mainThreadSeconds() - main0) * 1e6) / events);
     cost.base.push((cpu.user + cpu.system) / events);
     engines.push(await profiled(`engine-${run}`, () => engine(cost)));
   }
@@ -229,7 +245,7 @@ try {
   const best = Math.max(...engines);
   const runs = (rates: number[]) => rates.map((r) => Math.round(r)).join(', ');
   console.log(
-    `\n${events} webhook requests per run, ${RUNS} runs each, alternated; ${IN_FLIGHT} in flight, at most ${CONNECTIONS} ` +
+    `\n${events} webhook requests per run, ${RUNS} runs each after one untimed warm-up, alternated; ${IN_FLIGHT} in flight, at most ${CONNECTIONS} ` +
       `kept-alive connections to the receiver; ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'})`,
   );
   console.log('| scenario | requests/s (best run) | runs | vs baseline |');
@@ -238,7 +254,8 @@ try {
   console.log(`| engine: dispatch, sign, post, log and account each delivery | ${Math.round(best)} | ${runs(engines)} | ${(best / base).toFixed(2)} |`);
   const list = (xs: number[], digits = 0) => xs.map((x) => x.toFixed(digits)).join(', ');
   console.log(
-    `CPU per delivery, each run: this process ${list(cost.base)} us (baseline), ${list(cost.engine)} us (engine, of which system ${list(cost.sys)}); ` +
+    `CPU per delivery, each run: this process ${list(cost.base)} us (baseline; main thread ${list(cost.baseMain)}), ` +
+      `${list(cost.engine)} us (engine; main thread ${list(cost.main)}; system ${list(cost.sys)}); ` +
       `PostgreSQL ${list(cost.pg)} us (engine); statements per delivery ${list(cost.statements, 3)}`,
   );
   console.log(`BENCH ${JSON.stringify({ deliveries_per_s: Math.round(best), ratio: Number((best / base).toFixed(2)) })}`);
