@@ -113,24 +113,15 @@ const SELECT = `select ${COLUMNS} from activities a ${JOINS}`;
 
 /*
  * A page of one domain's activities, with the domain's ownership checked in the same statement
- * (`found`: no row at all when the domain is not the account's; one row of nulls beside it for an
- * empty page), so the list is one round trip: a named prepared statement, parsed once per pooled
- * connection, its parameters sent apart. The page's ids come from the (domain_id, created_at)
+ * (no row at all when the domain is not the account's; one row of nulls beside it for an empty
+ * page), so the list is one round trip. The page's ids come from the (domain_id, created_at)
  * index first, walked newest first with the offset skipped there, and only those rows are joined
- * to their email, message, recipient and template: a deep page never joins the rows it skips. An
- * empty type list ($6) does not filter.
+ * to their email, message, recipient and template: a deep page never joins the rows it skips.
+ * The statement is a function (migration 20261126110000_activity_domain_page), whose plan is
+ * always the generic one: as a prepared statement here, its LIMIT and OFFSET parameters made
+ * PostgreSQL plan it afresh on every call once a domain held a million activities.
  */
-const DOMAIN_PAGE = `with d as (select id from domains where id = $2 and account_id = $3),
-  page as materialized (
-    select a.id, a.created_at, array_position($1::text[], a.type::text) as rank from activities a
-     where a.domain_id = (select id from d) and a.account_id = $3 and a.created_at >= $4 and a.created_at < $5
-       and (cardinality($6::text[]) = 0 or a.type = any($6::text[])) and a.type <> all($7::text[])
-     order by a.created_at desc, rank desc, a.id desc limit $8 offset $9
-  )
-  select d.id as found, x.* from d left join lateral (
-    select ${COLUMNS}, p.created_at as p_at, p.rank as p_rank from page p join activities a on a.id = p.id ${JOINS}
-  ) x on true
-  order by x.p_at desc, x.p_rank desc, x.id desc`;
+const DOMAIN_PAGE = 'select * from activity_domain_page($1, $2, $3, $4, $5, $6, $7, $8, $9)';
 
 /** What the list reads: a domain's activities in a time range, of some types or all, some types hidden. */
 export interface DomainPageFilter {
