@@ -5,7 +5,7 @@ import { deliveryBody, isSmsEvent, type EventRow } from './payload.js';
 import { WEBHOOK_KIND } from './webhook.entity.js';
 import { EngineRepository } from './engine.repository.js';
 import type { BatchLease, FreshDelivery } from './lease.repository.js';
-import type { NewDelivery, WebhookRow } from './webhook.repository.js';
+import type { WebhookRow } from './webhook.repository.js';
 
 /** Events taken per transaction: enough to amortise the round trips, small enough to keep locks short. */
 export const DISPATCH_BATCH = 200;
@@ -87,42 +87,38 @@ export async function dispatchBatch(
     });
     // Each webhook's creation time parsed once, not once per event.
     const createdMs = new Map(webhooks.map((w) => [w, new Date(w.created_at).getTime()]));
-    const targeted = events.flatMap((event) =>
-      targetsOf(event, webhooks, createdMs).map((w) => ({
-        w,
-        row: { id: `msg_${newId(24)}`, webhook_id: w.id, event_id: event.id, type: event.type, body: deliveryBody(event, w) } as NewDelivery,
-      })),
-    );
+    // One object per delivery: the row written (NewDelivery's fields) is the delivery handed off.
+    // Its batch is filled in once the batch's size is known.
+    const batch: BatchLease = { id: '', until: '', left: 0, broken: false };
+    const claimed: FreshDelivery[] = [];
+    for (const event of events) {
+      for (const w of targetsOf(event, webhooks, createdMs)) {
+        claimed.push({
+          id: `msg_${newId(24)}`,
+          webhook_id: w.id,
+          event_id: event.id,
+          type: event.type,
+          body: deliveryBody(event, w),
+          url: w.url,
+          secret_enc: w.secret_enc,
+          account_id: w.account_id,
+          domain_id: w.domain_id,
+          created_at: now,
+          lease: batch,
+        });
+      }
+    }
     if (!lease) {
-      await tx.writeDeliveries(
-        targeted.map((t) => t.row),
-        now,
-        now,
-      );
+      await tx.writeDeliveries(claimed, now, now);
       return { events: events.length, claimed: [] };
     }
-    if (!targeted.length) return { events: events.length, claimed: [] };
-    // Committed with the events it marks: what records that these deliveries are owed until the
+    if (!claimed.length) return { events: events.length, claimed: [] };
+    // Committed with the events it takes: what records that these deliveries are owed until the
     // caller writes them with their first outcome (dispatch-lease.entity.ts).
-    const batch: BatchLease = { id: newId(), until: lease(targeted.length).toISOString(), left: targeted.length, broken: false };
-    await tx.writeLease(
-      batch,
-      targeted.map((t) => t.row),
-      now,
-    );
-    const claimed: FreshDelivery[] = targeted.map(({ w, row }) => ({
-      id: row.id,
-      webhook_id: w.id,
-      type: row.type,
-      body: row.body,
-      url: w.url,
-      secret_enc: w.secret_enc,
-      account_id: w.account_id,
-      domain_id: w.domain_id,
-      event_id: row.event_id,
-      created_at: now,
-      lease: batch,
-    }));
+    batch.id = newId();
+    batch.until = lease(claimed.length).toISOString();
+    batch.left = claimed.length;
+    await tx.writeLease(batch, claimed, now);
     return { events: events.length, claimed };
   });
 }
