@@ -30,6 +30,25 @@ function cpuSeconds(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
 }
+/**
+ * CPU seconds of a process's threads by kind, from /proc/<pid>/task: its main thread, V8's helpers
+ * (`V8Worker`: garbage collection and compilation off the main thread), libuv's pool
+ * (`libuv-worker`: here the DKIM signatures' RSA) and the rest.
+ */
+function threadSeconds(pid: number): Map<string, number> {
+  const byKind = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = task === String(pid) ? 'main' : text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      byKind.set(name, (byKind.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return byKind;
+}
 /** CPU seconds of the embedded PostgreSQL: the postmaster, its children now, and those it reaped. */
 let postmaster = 0;
 function postgresCpu(): number {
@@ -118,6 +137,7 @@ try {
   const sinkCpu0 = process.cpuUsage();
   const pg0 = postgresCpu();
   const cpu0 = cpuSeconds(worker.pid);
+  const threads0 = threadSeconds(worker.pid);
   const deadline = Date.now() + 600_000;
   while (sink.received.length - start < messages) {
     if (Date.now() > deadline) throw new Error(`${sink.received.length - start}/${messages} delivered after 10 minutes`);
@@ -125,6 +145,9 @@ try {
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds(worker.pid) - cpu0;
+  const threads = [...threadSeconds(worker.pid)]
+    .map(([kind, s]) => [kind, ((s - (threads0.get(kind) ?? 0)) * 1000) / messages] as const)
+    .filter(([, msPer]) => msPer >= 0.005);
   const sinkCpu = process.cpuUsage(sinkCpu0);
   const pgCpu = postgresCpu() - pg0;
   const workerRss = rss.stop().worker;
@@ -139,6 +162,7 @@ try {
   console.log(
     `worker CPU ${((cpu * 1000) / messages).toFixed(2)} ms/message; worker queries ${(statements / messages).toFixed(2)}/message while draining; database transactions ${(transactions / messages).toFixed(2)}/message; worker peak RSS ${workerRss} MB`,
   );
+  console.log(`worker CPU by thread, ms/message: ${threads.map(([kind, msPer]) => `${kind} ${msPer.toFixed(2)}`).join(', ')}`);
   const ms = (us: NodeJS.CpuUsage) => (us.user + us.system) / 1000;
   console.log(
     `bare loop CPU (client + sink, this process) ${(ms(bareCpu) / messages).toFixed(2)} ms/message; sink alone while the worker drained ${(ms(sinkCpu) / messages).toFixed(2)}; postgres ${((pgCpu * 1000) / messages).toFixed(2)}`,
