@@ -56,10 +56,6 @@ export function mayReach(actor: Actor, domainId: string): boolean {
 
 /** 403 when a domain-limited caller reaches for another domain. */
 export function assertDomainAccess(actor: Actor, domainId: string): void {
-  if (actor.domainId && actor.domainId !== domainId) {
-    throw errors.forbidden('This token is limited to another domain.');
-  }
-  if (actor.domainIds?.length && !actor.domainIds.includes(domainId)) {
-    throw errors.forbidden('This user is limited to other domains.');
-  }
+  if (mayReach(actor, domainId)) return;
+  throw errors.forbidden(actor.domainId ? 'This token is limited to another domain.' : 'This user is limited to other domains.');
 }

@@ -92,24 +92,20 @@ export interface ActivityRow {
   r_deleted_at: unknown;
 }
 
-/** The columns of an ActivityRow, over the joins of JOINS. */
-const COLUMNS = `a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
+const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
     e.id as e_id, m.from_email, e.subject,
     -- Bodies dropped after delivery (track_content off) are not shown, not even the template's.
     case when m.content_cleared_at is null then coalesce(m.text, tr.text, t.text) end as text,
     case when m.content_cleared_at is null then coalesce(m.html, tr.html, t.html) end as html,
     e.status, e.tags, e.created_at as e_created_at, e.updated_at as e_updated_at,
-    r.id as r_id, r.email as r_email, r.created_at as r_created_at, r.updated_at as r_updated_at, r.deleted_at as r_deleted_at`;
-
-/** An activity's email, message, recipient and template, joined to `a`. */
-const JOINS = `join emails e on e.id = a.email_id
+    r.id as r_id, r.email as r_email, r.created_at as r_created_at, r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
+  from activities a
+  join emails e on e.id = a.email_id
   join messages m on m.id = e.message_id
   join recipients r on r.id = e.recipient_id
   left join templates t on t.id = m.template_id and t.account_id = m.account_id
   -- What was sent: the translation in the send's language when there is one (as delivery reads it).
   left join template_translations tr on tr.template_id = t.id and tr.language = m.language`;
-
-const SELECT = `select ${COLUMNS} from activities a ${JOINS}`;
 
 /*
  * A page of one domain's activities, with the domain's ownership checked in the same statement

@@ -118,17 +118,11 @@ export class ReceiverAgent {
  */
 const agents = new WeakMap<Dns, Map<string, ReceiverAgent>>();
 
-/** The agent asked for last and what it was asked with: every request of a round asks for the same one. */
-let last: { dns: Dns; allowPrivate: boolean; connections: number; timeoutMs: number; agent: ReceiverAgent } | null = null;
-
 export function receiverAgent(dns: Dns, allowPrivate: boolean, connections: number, timeoutMs: number): ReceiverAgent {
-  const l = last;
-  if (l && l.dns === dns && l.allowPrivate === allowPrivate && l.connections === connections && l.timeoutMs === timeoutMs) return l.agent;
   let byPolicy = agents.get(dns);
   if (!byPolicy) agents.set(dns, (byPolicy = new Map()));
   const key = `${allowPrivate}:${connections}:${timeoutMs}`;
   let agent = byPolicy.get(key);
   if (!agent) byPolicy.set(key, (agent = new ReceiverAgent(dns, allowPrivate, connections, timeoutMs)));
-  last = { dns, allowPrivate, connections, timeoutMs, agent };
   return agent;
 }
