@@ -1,6 +1,8 @@
 import type * as Nodemailer from 'nodemailer';
+import type MimeNode from 'nodemailer/lib/mime-node/index.js';
 import { lazy } from '../../lib/lazy.js';
 import { dkimSign } from './dkim.js';
+import { writeMime } from './mime.writer.js';
 import type { Address } from '../messages/message.entity.js';
 
 /** Everything one email's MIME message is made of, already personalized and instrumented. */
@@ -26,10 +28,25 @@ export interface MimeInput {
   dkim: { domainName: string; keySelector: string; privateKey: string };
 }
 
-// Builds in memory (dkim.ts signs); the real transport then sends the bytes as they are. Made on
-// first use, with nodemailer: the api role, which builds no message, never loads it.
+// nodemailer composes (its Mailer and MailComposer make the MimeNode tree: addresses, encoded
+// headers, parts); this transport writes the tree out at once (mime.writer.ts) instead of through
+// nodemailer's stream transport. dkim.ts signs; the real transport then sends the bytes as they
+// are. Made on first use: the api role, which builds no message, never loads nodemailer.
 const nodemailer = lazy<typeof Nodemailer>('nodemailer');
-let composer: Nodemailer.Transporter<{ message: unknown }> | undefined;
+let composer: Nodemailer.Transporter<{ message: Buffer }> | undefined;
+const inMemory = {
+  name: 'postbox-mime',
+  version: '1',
+  send(mail: { message: MimeNode }, done: (err: Error | null, info?: { message: Buffer }) => void) {
+    let message: Buffer;
+    try {
+      message = writeMime(mail.message);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done(null, { message });
+  },
+};
 
 /** Headers the DKIM signature covers: the defaults plus RFC 8058's, which must be signed. */
 const SIGNED = [
@@ -48,7 +65,7 @@ export async function buildMime(m: MimeInput): Promise<{ raw: Buffer; envelope: 
   }
   if (m.precedenceBulk) headers['Precedence'] = 'bulk';
   const envelope = { from: m.returnPath, to: [m.to.email, ...m.cc.map((a) => a.email), ...m.bcc.map((a) => a.email)] };
-  composer ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  composer ??= nodemailer().createTransport(inMemory);
   const info = await composer.sendMail({
     messageId: m.messageId,
     from: addr(m.from),
@@ -70,5 +87,5 @@ export async function buildMime(m: MimeInput): Promise<{ raw: Buffer; envelope: 
       cid: a.content_id ?? undefined,
     })),
   });
-  return { raw: await dkimSign(info.message as Buffer, m.dkim, SIGNED), envelope };
+  return { raw: await dkimSign(info.message, m.dkim, SIGNED), envelope };
 }
