@@ -120,9 +120,17 @@ try {
   });
 
   const bareCpu = process.cpuUsage(bareCpu0);
+  // Row updates of the two tables delivery updates per email, and how many were HOT (no index entry written).
+  const updates = async () => {
+    const { rows } = await sql.query<{ relname: string; upd: string; hot: string }>(
+      `select relname, n_tup_upd as upd, n_tup_hot_upd as hot from pg_stat_user_tables where relname in ('emails', 'messages')`,
+    );
+    return new Map(rows.map((r) => [r.relname, { upd: Number(r.upd), hot: Number(r.hot) }]));
+  };
   const xacts = async () => Number((await sql.query<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()')).rows[0].n);
   const start = sink.received.length;
   const x0 = await xacts();
+  const u0 = await updates();
   const worker = await spawnRole('worker', {
     ...env,
     NODE_OPTIONS: `--import ${path.join(import.meta.dirname, 'count-queries.js')}`,
@@ -154,6 +162,11 @@ try {
   // Let the last outcomes commit before counting the transactions.
   await sleep(1500);
   const transactions = (await xacts()) - x0;
+  const u1 = await updates();
+  const hotShare = (t: string) => {
+    const upd = u1.get(t)!.upd - u0.get(t)!.upd;
+    return `${t} ${(upd / messages).toFixed(2)}/message, ${Math.round((100 * (u1.get(t)!.hot - u0.get(t)!.hot)) / Math.max(1, upd))} % HOT`;
+  };
   const statements = queries() - q0;
   await worker.stop();
   if (process.env.BENCH_SHOW_QUERIES) console.log(readFileSync(`${countFile}.kinds`, 'utf8').split('\n').slice(0, 25).join('\n'));
@@ -162,6 +175,7 @@ try {
   console.log(
     `worker CPU ${((cpu * 1000) / messages).toFixed(2)} ms/message; worker queries ${(statements / messages).toFixed(2)}/message while draining; database transactions ${(transactions / messages).toFixed(2)}/message; worker peak RSS ${workerRss} MB`,
   );
+  console.log(`row updates while draining: ${hotShare('emails')}; ${hotShare('messages')}`);
   console.log(`worker CPU by thread, ms/message: ${threads.map(([kind, msPer]) => `${kind} ${msPer.toFixed(2)}`).join(', ')}`);
   const ms = (us: NodeJS.CpuUsage) => (us.user + us.system) / 1000;
   console.log(

@@ -57,7 +57,7 @@ export async function compose(config: Config, p: Prepared, email: ClaimedEmail) 
     links,
   );
   const listUnsubscribe = m.list_unsubscribe ?? (unsubscribe ? `<${unsubscribeUrl(links, email.id)}>` : null);
-  const messageId = `<${email.id}@${m.domain_name}>`;
+  const messageId = email.smtp_message_id;
   const first = email.position === 0;
   const built = await buildMime({
     messageId,

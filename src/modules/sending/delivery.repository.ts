@@ -21,6 +21,8 @@ export interface ClaimedEmail {
   subject: string;
   tags: string[];
   recipient_id: string;
+  /** The Message-ID header it goes out with (`<email id@domain>`), fixed when it is first claimed. */
+  smtp_message_id: string;
 }
 
 /** A message delivery took (now `sending`), its content (the template's where the message has none) and its domain. */
@@ -112,13 +114,17 @@ export class DeliveryRepository {
             and not coalesce((d.settings->>'send_paused')::boolean, false)
             and ($4::boolean or not d.trusted)
             and (m.template_id is null or exists (select 1 from templates t where t.id = m.template_id))
-          returning m.id
+          returning m.id, d.name as domain_name
        ),
+       -- The Message-ID is fixed with the first claim, so the outcome changes no indexed column of
+       -- the row and can be a HOT update (emails' fillfactor leaves room for it in the page).
        claimed as (
-         update emails e set lease_until = now() + make_interval(secs => $5::int)
-          where e.message_id in (select id from taken) and e.status = any($6::text[])
+         update emails e set lease_until = now() + make_interval(secs => $5::int),
+                smtp_message_id = coalesce(e.smtp_message_id, '<' || e.id || '@' || t.domain_name || '>')
+           from taken t
+          where e.message_id = t.id and e.status = any($6::text[])
             and (e.lease_until is null or e.lease_until < now())
-          returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id
+          returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id, e.smtp_message_id
        )
        select m.id, m.account_id, m.domain_id, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
               coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
