@@ -206,7 +206,7 @@ export class Email extends BaseEntity {
   @Property({ type: 'string', length: 30, nullable: true })
   suppression_reason: string | null = null;
 
-  /** The Message-ID header it goes out with, fixed when delivery first claims it (delivery.repository.ts). */
+  /** The Message-ID header it goes out with, fixed at acceptance (accept.rows.ts). */
   @Property({ type: 'string', length: 255, nullable: true })
   @Index()
   smtp_message_id: string | null = null;

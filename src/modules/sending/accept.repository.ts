@@ -53,6 +53,8 @@ export interface EmailRow {
   tags: string[];
   status: EmailStatus;
   suppression_reason: string | null;
+  /** The Message-ID header it goes out with: fixed here, so delivery's updates of the row change no indexed column. */
+  smtp_message_id: string;
 }
 
 export interface RecipientRow {
@@ -134,11 +136,12 @@ function acceptSql(job: JobInsert, v: Variant): string {
   ),
   eml as (
     insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, position, to_email, to_name,
-      subject, tags, status, suppression_reason)
+      subject, tags, status, suppression_reason, smtp_message_id)
     select x.id, x.at, x.at, x.account_id, x.domain_id, x.message_id, rec.id, x.position, x.to_email, x.to_name,
-      x.subject, x.tags, x.status, x.suppression_reason
+      x.subject, x.tags, x.status, x.suppression_reason, x.smtp_message_id
     from jsonb_to_recordset(${gate('$4::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, message_id text,
-      rkey text, position int, to_email text, to_name text, subject text, tags text[], status text, suppression_reason text)
+      rkey text, position int, to_email text, to_name text, subject text, tags text[], status text, suppression_reason text,
+      smtp_message_id text)
     join rec on rec.email = x.rkey and rec.domain_id = x.domain_id
   ),
   ${job.cte('job', when ? `case when ${when} then $5::text else '[]' end` : '$5::text')},

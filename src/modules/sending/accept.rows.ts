@@ -71,10 +71,11 @@ export function acceptRows(
   const sendable = list.to.some((a) => !reasons.has(a.email));
   const base = { at, account_id: p.accountId, domain_id: domain.id };
 
-  const emails = list.to.map(
-    (a, position): EmailRow => ({
+  const emails = list.to.map((a, position): EmailRow => {
+    const id = newId();
+    return {
       ...base,
-      id: newId(),
+      id,
       message_id: messageId,
       rkey: lower(a.email),
       position,
@@ -84,8 +85,9 @@ export function acceptRows(
       tags,
       status: reasons.has(a.email) ? 'suppressed' : pendingStatus,
       suppression_reason: reasons.get(a.email) ?? null,
-    }),
-  );
+      smtp_message_id: `<${id}@${domain.name}>`,
+    };
+  });
   return {
     message: {
       ...base,

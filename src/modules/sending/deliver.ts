@@ -25,7 +25,7 @@ export interface DeliveryJob {
  * this process records them without sending again, so a database outage sends nothing twice; only
  * a process that dies in that window does (README "Exactly once"). Bounded: the oldest go first.
  */
-const acceptedUnrecorded = new Map<string, { messageId: string; response: string }>();
+const acceptedUnrecorded = new Map<string, { response: string }>();
 const UNRECORDED_MAX = 10_000;
 
 /**
@@ -196,7 +196,7 @@ async function deliverEmail(
 
 function suppressedOutcome(ref: ActivityEmail, reason: SuppressionReason): Outcome {
   return {
-    row: { id: ref.id, status: 'suppressed', suppression_reason: reason, smtp_message_id: null, tried: 0, response: null },
+    row: { id: ref.id, status: 'suppressed', suppression_reason: reason, tried: 0, response: null },
     email: ref,
     activities: [{ type: 'suppressed', suppression_reason: reason }],
   };
@@ -204,12 +204,10 @@ function suppressedOutcome(ref: ActivityEmail, reason: SuppressionReason): Outco
 
 async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref: ActivityEmail, lastAttempt: boolean): Promise<Outcome> {
   const accepted = acceptedUnrecorded.get(email.id);
-  if (accepted) return delivered(ref, accepted.messageId, accepted.response, 0);
-  let smtpMessageId: string | null = null;
+  if (accepted) return delivered(ref, accepted.response, 0);
   let tried = 0;
   try {
     const mime = await compose(services.config, p, email);
-    smtpMessageId = mime.messageId;
     tried = 1;
     const t0 = performance.now();
     const info = await services.mail
@@ -221,15 +219,15 @@ async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref
       .finally(() => deliverySeconds.observe((performance.now() - t0) / 1000));
     const response = info.response.slice(0, 2000);
     if (acceptedUnrecorded.size >= UNRECORDED_MAX) acceptedUnrecorded.delete(acceptedUnrecorded.keys().next().value!);
-    acceptedUnrecorded.set(email.id, { messageId: mime.messageId, response });
-    return delivered(ref, mime.messageId, response, 1);
+    acceptedUnrecorded.set(email.id, { response });
+    return delivered(ref, response, 1);
   } catch (err) {
     const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
     const permanent = err instanceof PermanentMailError;
     const status = permanent ? 'hard_bounced' : lastAttempt ? 'soft_bounced' : 'deferred';
     services.log.info({ email: email.id, outcome: status, response }, 'delivery refused');
     return {
-      row: { id: email.id, status, suppression_reason: null, smtp_message_id: smtpMessageId, tried, response },
+      row: { id: email.id, status, suppression_reason: null, tried, response },
       email: ref,
       activities: [{ type: status, data: { smtp_response: response } }],
       ...(permanent ? { hardBounce: { recipientId: email.recipient_id, reason: response } } : {}),
@@ -237,9 +235,9 @@ async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref
   }
 }
 
-function delivered(ref: ActivityEmail, smtpMessageId: string, response: string, tried: number): Outcome {
+function delivered(ref: ActivityEmail, response: string, tried: number): Outcome {
   return {
-    row: { id: ref.id, status: 'delivered', suppression_reason: null, smtp_message_id: smtpMessageId, tried, response },
+    row: { id: ref.id, status: 'delivered', suppression_reason: null, tried, response },
     email: ref,
     activities: [
       { type: 'sent', data: { smtp_response: response } },

@@ -21,7 +21,7 @@ export interface ClaimedEmail {
   subject: string;
   tags: string[];
   recipient_id: string;
-  /** The Message-ID header it goes out with (`<email id@domain>`), fixed when it is first claimed. */
+  /** The Message-ID header it goes out with (`<email id@domain>`), fixed at acceptance (accept.rows.ts). */
   smtp_message_id: string;
 }
 
@@ -57,7 +57,6 @@ export interface OutcomeRow {
   id: string;
   status: EmailStatus;
   suppression_reason: string | null;
-  smtp_message_id: string | null;
   /** 1 when the transport was tried this time. */
   tried: number;
   response: string | null;
@@ -65,9 +64,9 @@ export interface OutcomeRow {
 
 /** The emails' new state, as `record` writes it, from the outcomes in `x`. */
 const SET_OUTCOME = `status = x.status, suppression_reason = coalesce(x.suppression_reason, e.suppression_reason),
-  smtp_message_id = coalesce(x.smtp_message_id, e.smtp_message_id), attempts = e.attempts + x.tried,
+  attempts = e.attempts + x.tried,
   last_response = coalesce(x.response, e.last_response), lease_until = null, updated_at = now()`;
-const OUTCOME_INPUT = `jsonb_to_recordset($1::jsonb) as x(id text, status text, suppression_reason text, smtp_message_id text, tried int, response text)`;
+const OUTCOME_INPUT = `jsonb_to_recordset($1::jsonb) as x(id text, status text, suppression_reason text, tried int, response text)`;
 
 /**
  * recordWithActivities' statement: the outcomes of the emails still pending, and the activities
@@ -114,15 +113,14 @@ export class DeliveryRepository {
             and not coalesce((d.settings->>'send_paused')::boolean, false)
             and ($4::boolean or not d.trusted)
             and (m.template_id is null or exists (select 1 from templates t where t.id = m.template_id))
-          returning m.id, d.name as domain_name
+          returning m.id
        ),
-       -- The Message-ID is fixed with the first claim, so the outcome changes no indexed column of
-       -- the row and can be a HOT update (emails' fillfactor leaves room for it in the page).
+       -- Neither this claim nor the outcome changes an indexed column of the email (its Message-ID
+       -- is fixed at acceptance), so with the room emails' fillfactor leaves in the page both can
+       -- be HOT updates: a new row version, no new index entries.
        claimed as (
-         update emails e set lease_until = now() + make_interval(secs => $5::int),
-                smtp_message_id = coalesce(e.smtp_message_id, '<' || e.id || '@' || t.domain_name || '>')
-           from taken t
-          where e.message_id = t.id and e.status = any($6::text[])
+         update emails e set lease_until = now() + make_interval(secs => $5::int)
+          where e.message_id in (select id from taken) and e.status = any($6::text[])
             and (e.lease_until is null or e.lease_until < now())
           returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id, e.smtp_message_id
        )
