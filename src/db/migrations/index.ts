@@ -41,6 +41,7 @@ import { Migration20261126100000_events_outbox } from './Migration20261126100000
 import { Migration20261126101000_webhook_attempts_cascade } from './Migration20261126101000_webhook_attempts_cascade.js';
 import { Migration20261126110000_activity_domain_page } from './Migration20261126110000_activity_domain_page.js';
 import { Migration20261126130000_emails_fillfactor } from './Migration20261126130000_emails_fillfactor.js';
+import { Migration20261126140000_messages_waiting } from './Migration20261126140000_messages_waiting.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -86,4 +87,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126101000_webhook_attempts_cascade', class: Migration20261126101000_webhook_attempts_cascade },
   { name: 'Migration20261126110000_activity_domain_page', class: Migration20261126110000_activity_domain_page },
   { name: 'Migration20261126130000_emails_fillfactor', class: Migration20261126130000_emails_fillfactor },
+  { name: 'Migration20261126140000_messages_waiting', class: Migration20261126140000_messages_waiting },
 ];

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../db/prepared.js';
 import { asDate } from '../../db/sql.js';
-import type { MessageStatus } from '../messages/status.js';
 import type { Domain } from './domain.entity.js';
 
 /** A domain as its list shows it: the columns the list item is made of, plain. */
@@ -20,6 +19,12 @@ export interface DomainListFilter {
 /**
  * One page of domains, the total and each row's not-queued count in one statement: the page is
  * cut first (`count(*) over ()` is the total before the cut), then only its rows are counted.
+ *
+ * A message is "not queued" while it is accepted but not yet handed to delivery: `paused` (held
+ * by the domain's send_paused) or `scheduled` (waiting for its send_at), the messages' `waiting`
+ * column (status.ts WAITING_MESSAGE, a generated column with its own index). Both will still go
+ * out without another request, which is what `has_not_queued_messages` warns about. Counted per
+ * message, not per recipient.
  */
 const LIST_SQL = `with page as (
     select id, name, dkim, spf, tracking, is_verified, is_dns_active, is_cname_verified, settings, created_at, updated_at,
@@ -27,18 +32,10 @@ const LIST_SQL = `with page as (
     from domains
     where account_id = $1 and ($2::varchar[] is null or id = any($2)) and ($3::boolean is null or is_verified = $3)
     order by created_at desc, id desc limit $4 offset $5)
-  select page.*, (select count(*) from messages m where m.domain_id = page.id and m.status = any($6::text[]))::int as not_queued
+  select page.*, (select count(*) from messages m where m.domain_id = page.id and m.waiting)::int as not_queued
   from page order by created_at desc, id desc`;
 const COUNT_SQL = `select count(*)::int as n from domains
   where account_id = $1 and ($2::varchar[] is null or id = any($2)) and ($3::boolean is null or is_verified = $3)`;
-
-/**
- * A message is "not queued" while it is accepted but not yet handed to delivery: `paused` (held
- * by the domain's send_paused) or `scheduled` (waiting for its send_at). Both will still go out
- * without another request, which is what `has_not_queued_messages` warns about. Counted per
- * message, not per recipient. (Sending owns the statuses; the type alone is borrowed.)
- */
-const NOT_QUEUED = ['paused', 'scheduled'] as const satisfies readonly MessageStatus[];
 
 /** Seed of the advisory locks that serialise creations of related names (domain.service.ts lockNameFamily). */
 const NAME_LOCK_SEED = 7301;
@@ -49,7 +46,7 @@ export class DomainRepository {
   /** One page of the list, newest first, with the total and each domain's not-queued count. */
   async listPage(filter: DomainListFilter, limit: number, offset: number): Promise<{ rows: (DomainListRow & { not_queued: number })[]; total: number }> {
     const where = [filter.accountId, filter.domainIds, filter.verified];
-    const rows = await preparedRows<DomainListRow & { not_queued: number; total: string }>(this.em, 'domains.list', LIST_SQL, [...where, limit, offset, NOT_QUEUED]);
+    const rows = await preparedRows<DomainListRow & { not_queued: number; total: string }>(this.em, 'domains.list', LIST_SQL, [...where, limit, offset]);
     // A page past the end has no row to carry the total: only then is it counted on its own.
     const total = rows.length ? Number(rows[0].total) : offset ? (await preparedRows<{ n: number }>(this.em, 'domains.count', COUNT_SQL, where))[0].n : 0;
     return {
@@ -63,9 +60,9 @@ export class DomainRepository {
     if (!domainIds.length) return new Map();
     const rows = await this.em.execute<{ domain_id: string; n: number }[]>(
       `select domain_id, count(*)::int as n from messages
-        where domain_id in (${domainIds.map(() => '?').join(', ')}) and status in (?)
+        where domain_id in (${domainIds.map(() => '?').join(', ')}) and waiting
         group by domain_id`,
-      [...domainIds, NOT_QUEUED],
+      domainIds,
     );
     return new Map(rows.map((r) => [r.domain_id, Number(r.n)]));
   }

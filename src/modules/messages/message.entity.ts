@@ -42,7 +42,13 @@ export interface MessageSettings {
 /** One accepted send (POST /v1/email, the GraphQL mutation, one item of a bulk send). */
 @Entity({ tableName: 'messages' })
 @Index({ properties: ['account', 'created_at'] })
-@Index({ properties: ['domain', 'status'] })
+// The waiting messages of a domain (`waiting`: a stored generated column, `status` in
+// WAITING_MESSAGE; migration 20261126140000). Indexing the column rather than `status` keeps
+// delivery's moves through queued, sending and sent HOT updates.
+@Index({
+  name: 'messages_domain_id_waiting_index',
+  expression: `create index "messages_domain_id_waiting_index" on "messages" ("domain_id") where "waiting"`,
+})
 export class Message extends BaseEntity {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;

@@ -16,7 +16,11 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /** Messages delivery may still take up (a retry finds its own `sending` message). */
 export const DELIVERABLE_MESSAGE = ['queued', 'scheduled', 'paused', 'sending'] as const satisfies readonly MessageStatus[];
 
-/** Messages still waiting for their send time or their domain: a schedule in this state can be cancelled. */
+/**
+ * Messages still waiting for their send time or their domain: a schedule in this state can be
+ * cancelled. SQL has it as the messages' generated column `waiting` (migration 20261126140000),
+ * indexed by domain; test/sending/waiting-column.test.ts keeps the two the same.
+ */
 export const WAITING_MESSAGE = ['scheduled', 'paused'] as const satisfies readonly MessageStatus[];
 
 /** Messages handed to delivery, as schedules show them (`sent`). */

@@ -49,7 +49,7 @@ export class MessageRepository {
   async releasePaused(domainId: string): Promise<{ id: string; send_at: Date | null }[]> {
     return this.em.execute<{ id: string; send_at: Date | null }[]>(
       `update messages set status = case when send_at > now() then ? else ? end, updated_at = now()
-        where domain_id = ? and status = ? returning id, send_at`,
+        where domain_id = ? and waiting and status = ? returning id, send_at`,
       [SCHEDULED, QUEUED, domainId, PAUSED],
     );
   }
