@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { parseConfig, type Config } from './config/index.js';
 import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded.js';
-import { isDatabaseUnavailable } from './db/unavailable.js';
+import { retryWhileUnavailable } from './db/unavailable.js';
 import { createOrm, migrate } from './db/orm.js';
 import { createDns } from './lib/dns.js';
 import { readQueueDepthFrom } from './lib/metrics.js';
@@ -53,22 +53,20 @@ function appSecret(config: ReturnType<typeof parseConfig>): string {
  * exiting (a supervisor would restart it, but in a loop of failed starts).
  */
 async function waitForDatabase(url: string, seconds: number, log: Logger): Promise<void> {
-  const deadline = Date.now() + seconds * 1000;
-  for (let attempt = 1; ; attempt++) {
-    const client = new pg.Client({ connectionString: url });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return;
-    } catch (err) {
-      if (!isDatabaseUnavailable(err) || Date.now() > deadline) throw err;
-      if (attempt === 1) log.warn({ err: (err as Error).message }, 'waiting for the database');
-      await new Promise((r) => setTimeout(r, Math.min(2000, 250 * attempt)));
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }
+  await retryWhileUnavailable(
+    seconds,
+    async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.query('select 1');
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    (err) => log.warn({ err: (err as Error).message }, 'waiting for the database'),
+  );
 }
 
 /** Several processes may start at once against one database: one of them migrates. */

@@ -28,3 +28,23 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Runs a step again while the database cannot be reached (a restart under way, a server still
+ * starting), for up to `seconds`, with a growing pause (250 ms a try, at most 2 s); any other error,
+ * or one past the deadline, is thrown. `onWait` hears the first failure. Start-up uses it, so a
+ * process started while its database restarts comes up once it is back instead of exiting; the
+ * step must be safe to run twice.
+ */
+export async function retryWhileUnavailable<T>(seconds: number, step: () => Promise<T>, onWait?: (err: unknown) => void): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || Date.now() >= deadline) throw err;
+      if (attempt === 1) onWait?.(err);
+      await new Promise((r) => setTimeout(r, Math.min(2000, 250 * attempt)));
+    }
+  }
+}

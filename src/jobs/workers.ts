@@ -1,3 +1,4 @@
+import { retryWhileUnavailable } from '../db/unavailable.js';
 import type { AppServices } from '../services.js';
 import { queueOptions } from './boss.js';
 import { MalformedJobData, type RegisteredWorker } from './job.js';
@@ -59,7 +60,11 @@ export async function startWorkers(services: AppServices): Promise<void> {
         return results;
       },
     );
-    if (job.cron) await boss.schedule(job.name, job.cron(services.config), {}, { tz: 'UTC' });
-    if (job.kickOnStart) await boss.sendThrottled(job.name, {}, {}, 2, 'start');
+    // The only statements of a worker's start after the database was found (pg-boss's work() is
+    // local): a restart of the database in between would otherwise end the process.
+    const wait = services.config.DATABASE_WAIT_SECONDS;
+    const cron = job.cron?.(services.config);
+    if (cron) await retryWhileUnavailable(wait, () => boss.schedule(job.name, cron, {}, { tz: 'UTC' }));
+    if (job.kickOnStart) await retryWhileUnavailable(wait, () => boss.sendThrottled(job.name, {}, {}, 2, 'start'));
   }
 }

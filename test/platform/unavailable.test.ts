@@ -1,6 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
-import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import { isDatabaseUnavailable, retryWhileUnavailable } from '../../src/db/unavailable.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -113,4 +113,67 @@ it('the API answers 503 with retry-after and the documented shape while the data
   } finally {
     await lone.close().catch(() => undefined);
   }
+});
+
+/** A client's `select 1` through `url`, as a start-up step. */
+async function selectOne(url: string): Promise<unknown> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.query('select 1 as one')).rows;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+it('a start-up step waits out a database that is not there yet, then goes through', async () => {
+  // A port nothing listens on until, 700 ms later, a TCP proxy to the real database opens there.
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  const target = new URL(s.dbUrl);
+  const proxy = net.createServer((c) => {
+    const up = net.connect(Number(target.port), target.hostname);
+    c.on('error', () => undefined);
+    up.on('error', () => undefined);
+    c.pipe(up).pipe(c);
+  });
+  const opening = setTimeout(() => proxy.listen(port, '127.0.0.1'), 700);
+  const url = new URL(s.dbUrl);
+  url.port = String(port);
+  let tries = 0;
+  const heard: unknown[] = [];
+  try {
+    const rows = await retryWhileUnavailable(10, () => (tries++, selectOne(url.toString())), (err) => heard.push(err));
+    expect(rows).toEqual([{ one: 1 }]);
+    expect(tries).toBeGreaterThan(1);
+    expect(heard).toHaveLength(1);
+    expect(isDatabaseUnavailable(heard[0])).toBe(true);
+  } finally {
+    clearTimeout(opening);
+    await new Promise((r) => proxy.close(r));
+  }
+});
+
+it('a start-up step fails at once on any other error, and once the wait is over', async () => {
+  let tries = 0;
+  const sqlError = await errorOf(() => retryWhileUnavailable(10, async () => {
+    tries++;
+    const client = new pg.Client({ connectionString: s.dbUrl });
+    await client.connect();
+    try {
+      return await client.query('select * from no_such_table');
+    } finally {
+      await client.end();
+    }
+  }));
+  expect(tries).toBe(1);
+  expect(isDatabaseUnavailable(sqlError)).toBe(false);
+
+  tries = 0;
+  const refused = await errorOf(() => retryWhileUnavailable(0, () => (tries++, selectOne('postgres://x:y@127.0.0.1:9/db'))));
+  expect(isDatabaseUnavailable(refused)).toBe(true);
+  expect(tries).toBe(1);
 });
