@@ -25,7 +25,8 @@ export interface DeliveryJob {
  * this process records them without sending again, so a database outage sends nothing twice; only
  * a process that dies in that window does (README "Exactly once"). Bounded: the oldest go first.
  */
-const acceptedUnrecorded = new Map<string, { response: string }>();
+/** Email id → the server's response to its 250. */
+const acceptedUnrecorded = new Map<string, string>();
 const UNRECORDED_MAX = 10_000;
 
 /**
@@ -204,7 +205,7 @@ function suppressedOutcome(ref: ActivityEmail, reason: SuppressionReason): Outco
 
 async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref: ActivityEmail, lastAttempt: boolean): Promise<Outcome> {
   const accepted = acceptedUnrecorded.get(email.id);
-  if (accepted) return delivered(ref, accepted.response, 0);
+  if (accepted !== undefined) return delivered(ref, accepted, 0);
   let tried = 0;
   try {
     const mime = await compose(services.config, p, email);
@@ -219,7 +220,7 @@ async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref
       .finally(() => deliverySeconds.observe((performance.now() - t0) / 1000));
     const response = info.response.slice(0, 2000);
     if (acceptedUnrecorded.size >= UNRECORDED_MAX) acceptedUnrecorded.delete(acceptedUnrecorded.keys().next().value!);
-    acceptedUnrecorded.set(email.id, { response });
+    acceptedUnrecorded.set(email.id, response);
     return delivered(ref, response, 1);
   } catch (err) {
     const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
