@@ -1,7 +1,7 @@
 import type { Receiver } from '../support/receiver.js';
 import type { TestServer } from '../support/server.js';
-import { DISPATCH_BATCH } from '../../src/modules/webhooks/dispatch.js';
-import { BEGIN_DISPATCH, TAKE_EVENTS } from '../../src/modules/webhooks/engine.repository.js';
+import { DISPATCH_BATCH, dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
+import { BEGIN_DISPATCH, TAKE_EVENTS, TAKE_EVENTS_AFTER } from '../../src/modules/webhooks/engine.repository.js';
 import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
 import { createWebhook, deliveriesOf, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
@@ -63,14 +63,16 @@ it('one tick empties a backlog of several batches', async () => {
 });
 
 it('takes events by the queue index in order and deletes them by ctid, whatever the statistics say', async () => {
-  // The plan a dispatch transaction gets for its take: with a handful of events analyzed (the
-  // plan a small table suggests, which a generic plan would keep) and with a backlog not yet analyzed.
-  const plan = async () => {
+  // The plan a dispatch transaction gets for its takes (from the start, and after a point of the
+  // queue): with a handful of events analyzed (the plan a small table suggests, which a generic
+  // plan would keep) and with a backlog not yet analyzed.
+  const plan = async (take: string) => {
     const pool = await s.app.services.orm.em.getConnection().getNativeClient();
     const client = await pool.connect();
     try {
       await client.query(BEGIN_DISPATCH);
-      const { rows } = await client.query(`explain ${TAKE_EVENTS.replace('$1', '200')}`);
+      const text = take.replace('$1', '200').replace('$2', "'2026-01-01T00:00:00.000000Z'").replace('$3', "'a'");
+      const { rows } = await client.query(`explain ${text}`);
       return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
     } finally {
       await client.query('rollback');
@@ -79,19 +81,66 @@ it('takes events by the queue index in order and deletes them by ctid, whatever 
   };
   for (let i = 0; i < 3; i++) await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.opened' });
   await sql(s, 'analyze domain_events');
-  const small = await plan();
+  const small = [await plan(TAKE_EVENTS), await plan(TAKE_EVENTS_AFTER)];
   await sql(
     s,
     `insert into domain_events (id, account_id, domain_id, type, payload, created_at)
      select 'plan' || i, ?, ?, 'activity.opened', '{}', now() from generate_series(1, 5000) i`,
     [accountId, domainId],
   );
-  const large = await plan();
-  for (const p of [small, large]) {
+  const large = [await plan(TAKE_EVENTS), await plan(TAKE_EVENTS_AFTER)];
+  for (const p of [...small, ...large]) {
     expect(p).toContain('Index Scan using domain_events_queue_index');
     expect(p).toContain('Tid Scan on domain_events');
     // Only the batch taken is sorted (for its order in the answer), never the table.
     expect(p).not.toMatch(/Seq Scan|Bitmap|Sort Key: domain_events/);
   }
+  // After a point, the scan starts there: the point bounds the index scan, it is not a filter.
+  for (const p of [small[1], large[1]]) expect(p).toMatch(/Index Cond: \(ROW\(created_at, \(id\)::text\) > ROW\(/);
   await sql(s, 'delete from domain_events');
+});
+
+it('takes after the last event taken, yet leaves no event behind that a later take passed over', async () => {
+  const hook = await createWebhook(s, receiver, { domainId, events: ['activity.soft_bounced'], path: '/outbox-passed' });
+  // One transaction's events share their time: the point is the time and the id.
+  const count = DISPATCH_BATCH * 3 + 5;
+  await sql(
+    s,
+    `insert into domain_events (id, account_id, domain_id, type, payload, created_at)
+     select 'passed' || lpad(i::text, 5, '0'), ?, ?, 'activity.soft_bounced', jsonb_build_object('i', i), now()
+       from generate_series(1, ?) i`,
+    [accountId, domainId, count],
+  );
+  // The first event is held by another transaction while the first batches are taken (skip
+  // locked passes over it), and let go once the first batch is handed off: the takes after that
+  // start past it, so only a take from the start finds it.
+  const pool = await s.app.services.orm.em.getConnection().getNativeClient();
+  const holder = await pool.connect();
+  await holder.query('begin');
+  await holder.query(`select id from domain_events where id = 'passed00001' for update`);
+  let held = true;
+  const handed: string[] = [];
+  try {
+    const taken = await dispatchEvents(s.app.services.orm.em.fork(), {
+      lease: () => new Date(Date.now() + 60_000),
+      deliver: async (claimed) => {
+        handed.push(...claimed.map((d) => d.event_id));
+        if (held) {
+          held = false;
+          await holder.query('commit');
+        }
+      },
+    });
+    expect(taken).toBe(count);
+  } finally {
+    if (held) await holder.query('rollback');
+    holder.release();
+  }
+  expect(await waiting()).toEqual([]);
+  // Every event handed off once, the one held too.
+  expect(handed).toHaveLength(count);
+  expect(new Set(handed).size).toBe(count);
+  expect(handed).toContain('passed00001');
+  await sql(s, 'delete from webhook_dispatch_leases');
+  await sql(s, 'delete from webhooks where id = ?', [hook.id]);
 });

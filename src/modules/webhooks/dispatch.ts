@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.js';
 import type { Plan } from '../accounts/plans.js';
 import { deliveryBody, isSmsEvent, type EventRow } from './payload.js';
 import { WEBHOOK_KIND } from './webhook.entity.js';
-import { EngineRepository } from './engine.repository.js';
+import { EngineRepository, type QueuePoint } from './engine.repository.js';
 import type { BatchLease, FreshDelivery } from './lease.repository.js';
 import type { WebhookRow } from './webhook.repository.js';
 
@@ -72,11 +72,12 @@ export async function dispatchBatch(
   em: EntityManager,
   lease: ((count: number) => Date) | null = null,
   limit = DISPATCH_BATCH,
-): Promise<{ events: number; claimed: FreshDelivery[] }> {
+  after: QueuePoint | null = null,
+): Promise<{ events: number; claimed: FreshDelivery[]; last: QueuePoint | null }> {
   return (await EngineRepository.of(em)).dispatch(async (tx) => {
     const now = new Date().toISOString();
-    const events = await tx.takeEvents(limit);
-    if (!events.length) return { events: 0, claimed: [] };
+    const { events, last } = await tx.takeEvents(limit, after);
+    if (!events.length) return { events: 0, claimed: [], last: null };
     // A paused or disabled webhook gets no new deliveries.
     const webhooks = await tx.candidates({
       types: [...new Set(events.map((e) => e.type))],
@@ -110,16 +111,16 @@ export async function dispatchBatch(
     }
     if (!lease) {
       await tx.writeDeliveries(claimed, now, now);
-      return { events: events.length, claimed: [] };
+      return { events: events.length, claimed: [], last };
     }
-    if (!claimed.length) return { events: events.length, claimed: [] };
+    if (!claimed.length) return { events: events.length, claimed: [], last };
     // Committed with the events it takes: what records that these deliveries are owed until the
     // caller writes them with their first outcome (dispatch-lease.entity.ts).
     batch.id = newId();
     batch.until = lease(claimed.length).toISOString();
     batch.left = claimed.length;
     await tx.writeLease(batch, claimed, now);
-    return { events: events.length, claimed };
+    return { events: events.length, claimed, last };
   });
 }
 
@@ -137,13 +138,25 @@ const LANES = 2;
 export async function dispatchEvents(em: EntityManager, handOff?: DispatchHandOff, budgetMs = 20_000): Promise<number> {
   const stop = Date.now() + budgetMs;
   let total = 0;
+  // The last event taken by either lane: later batches take after it (engine.repository.ts
+  // TAKE_EVENTS_AFTER). Its time is ISO text of fixed width, so it sorts as text; a point
+  // misjudged (ids sorted otherwise than by the database) only leaves more to the take from the start.
+  let after: QueuePoint | null = null;
   const lane = async () => {
     for (;;) {
+      const from = after;
       // No fork per batch: a batch's statements go to the pool's own connections, not the ORM's unit of work.
-      const { events, claimed } = await dispatchBatch(em, handOff ? handOff.lease : null);
+      const { events, claimed, last } = await dispatchBatch(em, handOff ? handOff.lease : null, DISPATCH_BATCH, from);
       total += events;
+      if (last && (!after || last.created_at > after.created_at || (last.created_at === after.created_at && last.id > after.id))) after = last;
       if (handOff && claimed.length) await handOff.deliver(claimed);
-      if (events < DISPATCH_BATCH || Date.now() > stop) return;
+      if (Date.now() > stop) return;
+      if (events < DISPATCH_BATCH) {
+        // A lane ends on a take from the start of the queue that leaves the backlog empty, so
+        // nothing a take after a point passed over is left for the next tick.
+        if (from === null) return;
+        after = null;
+      }
     }
   };
   // Both lanes end before this does, even when one fails, so nothing is handed off afterwards.

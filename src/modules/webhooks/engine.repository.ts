@@ -52,18 +52,40 @@ const DELIVERED = `with ${SUCCESS_ROWS},
  * holds them), so it is taken once. A delete writes no new row version and no index entry: 5 us
  * of PostgreSQL CPU per event in a batch of 200, where marking it dispatched cost 13. The rows
  * locked are deleted where they lie (ctid: the lock keeps them there), not found again through the
- * primary key. The time comes as SPEC.md's <iso> text (lib/timestamps.ts isoTimestamp:
+ * primary key. The time comes as ISO text with its microseconds, exact, for the point the next
+ * take starts after; takeEvents turns it into SPEC.md's <iso> (lib/timestamps.ts isoTimestamp:
  * milliseconds, then 000), which every body carries: parsing it into a Date and formatting it
  * back cost more per event than the rest of its dispatch.
  */
-export const TAKE_EVENTS = `with taken as (
+const takeEvents = (where: string) => `with taken as (
      delete from domain_events e
-      using (select ctid from domain_events order by created_at, id limit $1 for update skip locked) s
+      using (select ctid from domain_events ${where} order by created_at, id limit $1 for update skip locked) s
       where e.ctid = s.ctid
       returning e.id, e.account_id, e.domain_id, e.type, e.payload, e.created_at
    )
-   select id, account_id, domain_id, type, payload, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"') as created_at
+   select id, account_id, domain_id, type, payload, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at
      from taken order by taken.created_at, taken.id`;
+export const TAKE_EVENTS = takeEvents('');
+
+/*
+ * The same after a point of the queue: what a dispatch takes after its first batch. The events it
+ * deleted stay in the queue index as dead entries until a vacuum, at its start, where every take
+ * from the start of the queue steps over them again: draining a backlog of N events cost N^2 /
+ * batch steps. A take after the last event taken (its exact time, and its id: the events of one
+ * transaction share their time) starts past them. Events it passes over (one whose transaction
+ * committed after a later one was taken, or one another worker held locked and gave back) are
+ * taken by a take from the start, which ends every dispatch (dispatch.ts).
+ */
+export const TAKE_EVENTS_AFTER = takeEvents('where (created_at, id) > ($2::timestamptz, $3)');
+
+/** A point of the queue: an event's exact time (ISO, microseconds) and its id. */
+export interface QueuePoint {
+  created_at: string;
+  id: string;
+}
+
+/** SPEC.md's <iso> form of a time the take gives with microseconds: milliseconds, then 000. */
+const isoOfExact = (exact: string): string => `${exact.slice(0, 23)}000Z`;
 
 /*
  * The dispatch transaction starts with bitmap and sequential scans off, for TAKE_EVENTS: its plan
@@ -105,10 +127,18 @@ export class DispatchTx {
 
   /**
    * The oldest events (skip locked, so several workers share the backlog), deleted by this
-   * transaction, in the order they happened.
+   * transaction, in the order they happened; with `after`, the oldest after that point. Also
+   * the point of the last one, where the next take may start.
    */
-  async takeEvents(limit: number): Promise<EventRow[]> {
-    return (await this.client.query<EventRow>({ name: 'webhooks.take_events', text: TAKE_EVENTS, values: [limit] })).rows;
+  async takeEvents(limit: number, after: QueuePoint | null = null): Promise<{ events: EventRow[]; last: QueuePoint | null }> {
+    const query = after === null
+      ? { name: 'webhooks.take_events', text: TAKE_EVENTS, values: [limit] }
+      : { name: 'webhooks.take_events_after', text: TAKE_EVENTS_AFTER, values: [limit, after.created_at, after.id] };
+    const events = (await this.client.query<EventRow>(query)).rows;
+    const end = events.at(-1);
+    const last = end ? { created_at: end.created_at, id: end.id } : null;
+    for (const e of events) e.created_at = isoOfExact(e.created_at);
+    return { events, last };
   }
 
   /** Enabled, unpaused email and SMS webhooks subscribed to one of the types and placed where one of the events is. */
