@@ -27,3 +27,13 @@ export function newId(length = 16): string {
   }
   return out;
 }
+
+/**
+ * An id that sorts by creation time: the time in milliseconds (9 base36 characters, until the year
+ * 5188), then random characters to `length`. Rows of a table that takes many inserts a second go
+ * to the right edge of its primary key index (PostgreSQL inserts there without a descent from
+ * the root, into a page already in cache) instead of to a random page of it.
+ */
+export function sortableId(length = 16): string {
+  return Date.now().toString(36).padStart(9, '0') + newId(length - 9);
+}

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
+import { sortableId } from '../../lib/ids.js';
 import { STAT_SHARDS, type ActivityData, type ActivityType } from './activity.entity.js';
 import { ActivityRepository, type ActivityInsert } from './activity.repository.js';
 import { isoTimestamp } from '../../lib/timestamps.js';
@@ -94,7 +94,7 @@ export function prepareActivities(items: NewActivity[]): ActivityInsert[] {
     const nth = step.get(it.email.id) ?? 0;
     step.set(it.email.id, nth + 1);
     const at = new Date((it.at ?? new Date()).getTime() + nth);
-    const id = newId();
+    const id = sortableId();
     const data = it.data ?? {};
     const event = EVENT_OF[it.type];
     return {

@@ -1,4 +1,4 @@
-import { newId } from '../../lib/ids.js';
+import { newId, sortableId } from '../../lib/ids.js';
 import { purgeAfter, type Plan } from '../accounts/plans.js';
 import { prepareActivities } from '../activity/record.js';
 import type { SuppressionReason } from '../suppressions/suppression.matcher.js';
@@ -65,14 +65,14 @@ export function acceptRows(
 ): AcceptRows {
   const { args, domain } = p;
   const at = p.now.toISOString();
-  const messageId = newId(24);
+  const messageId = sortableId(24);
   const tags = args.tags ?? p.templateTags ?? [];
   const personalization = personalizationOf(args);
   const sendable = list.to.some((a) => !reasons.has(a.email));
   const base = { at, account_id: p.accountId, domain_id: domain.id };
 
   const emails = list.to.map((a, position): EmailRow => {
-    const id = newId();
+    const id = sortableId();
     return {
       ...base,
       id,

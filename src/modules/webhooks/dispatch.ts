@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
+import { newId, sortableId } from '../../lib/ids.js';
 import type { Plan } from '../accounts/plans.js';
 import { deliveryBody, isSmsEvent, type EventRow } from './payload.js';
 import { WEBHOOK_KIND } from './webhook.entity.js';
@@ -95,7 +95,7 @@ export async function dispatchBatch(
     for (const event of events) {
       for (const w of targetsOf(event, webhooks, createdMs)) {
         claimed.push({
-          id: `msg_${newId(24)}`,
+          id: `msg_${sortableId(24)}`,
           webhook_id: w.id,
           event_id: event.id,
           type: event.type,

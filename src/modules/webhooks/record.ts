@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { newId } from '../../lib/ids.js';
+import { sortableId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
 import { accountFailure, failureWindow, pauseWebhook } from './accounting.js';
 import type { WebhookCallResult } from './http.js';
@@ -23,7 +23,7 @@ const LOG_CHARS = 1000;
 function logged(o: Outcome) {
   const { claimed: d, at, result: r } = o;
   const row = {
-    id: newId(),
+    id: sortableId(),
     delivery_id: d.id,
     attempted_at: at.toISOString(),
     status: r.status,
