@@ -15,7 +15,8 @@
  * accepted while the worker is stopped, timed from its resumption until the sink holds them; and
  * the delivery baseline: the same
  * N messages, built and DKIM-signed by the service's own MIME builder, sent by this process through
- * one pooled nodemailer transport to the same sink.
+ * one pooled nodemailer transport to the same sink. The drain and the baseline run 3 times each,
+ * alternated, and each side's best run counts (as in bench:webhooks).
  * Every send has one recipient (a new address each time, as real traffic has), subject, html, text.
  * Ends with one line `BENCH {...}`.
  * Usage: npm run bench:sending [-- seconds [messages]]   (default 8 s per scenario, 2000 messages)
@@ -33,6 +34,8 @@ import { pooledNodemailerLoop, startBareRoutes } from './sending-bare.js';
 
 const seconds = Number(process.argv[2] ?? 8);
 const messages = Number(process.argv[3] ?? 2000);
+/** Runs of the drain, each beside a run of the bare loop; each side's best counts. */
+const DRAIN_RUNS = 3;
 // The issue's figure: 50 connections at once.
 const connections = 50;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-send-'));
@@ -132,11 +135,8 @@ try {
     'select dkim_selector, dkim_private_key_enc from domains where id = $1',
     [domain.id],
   );
-  const bareDrain = await pooledNodemailerLoop(s, messages, from, {
-    domainName: domain.name,
-    keySelector: key.dkim_selector,
-    privateKey: decrypt(APP_SECRET, key.dkim_private_key_enc),
-  });
+  const dkim = { domainName: domain.name, keySelector: key.dkim_selector, privateKey: decrypt(APP_SECRET, key.dkim_private_key_enc) };
+  const bareRuns = [await pooledNodemailerLoop(s, messages, from, dkim)];
 
   // Then the service: api and worker as two processes.
   await api.stop();
@@ -161,16 +161,25 @@ try {
   // done, so the backlog is made apart. N more sends are accepted while the worker is stopped
   // (SIGSTOP: its pools, connections and compiled code stay as the run above left them), then it
   // is resumed and timed until the sink holds all N.
-  worker.child.kill('SIGSTOP');
-  const backlogFrom = s.received.length;
-  await load('accept a backlog', `${api.url}/v1/email`, restBody, 202, { duration: 600, amount: messages });
-  worker.child.kill('SIGCONT');
-  const resumed = performance.now();
-  while (s.received.length - backlogFrom < messages) {
-    if (Date.now() > deadline) throw new Error(`${s.received.length - backlogFrom}/${messages} of the backlog delivered in time`);
-    await sleep(5);
+  // DRAIN_RUNS such runs, each after a run of the bare loop but the first (which ran above, alone):
+  // a burst of other work on the machine then slows one run of a side, not its figure, which is
+  // its best run (as bench:webhooks counts). The worker is stopped while the bare loop runs.
+  const drainRuns: number[] = [];
+  for (let run = 0; run < DRAIN_RUNS; run++) {
+    worker.child.kill('SIGSTOP');
+    if (run > 0) bareRuns.push(await pooledNodemailerLoop(s, messages, from, dkim));
+    const backlogFrom = s.received.length;
+    await load('accept a backlog', `${api.url}/v1/email`, restBody, 202, { duration: 600, amount: messages });
+    worker.child.kill('SIGCONT');
+    const resumed = performance.now();
+    while (s.received.length - backlogFrom < messages) {
+      if (Date.now() > deadline) throw new Error(`${s.received.length - backlogFrom}/${messages} of the backlog delivered in time`);
+      await sleep(5);
+    }
+    drainRuns.push(Math.round((messages * 1000) / (performance.now() - resumed)));
   }
-  const drain = Math.round((messages * 1000) / (performance.now() - resumed));
+  const drain = Math.max(...drainRuns);
+  const bareDrain = bareRuns.reduce((a, b) => (b.perS > a.perS ? b : a));
   const deliveryRss = deliverRss.stop();
 
   const [baseline, single, rest, graphql] = rows;
@@ -180,9 +189,10 @@ try {
   console.log(`GraphQL/REST: ${(graphql.rps / rest.rps).toFixed(2)}; REST over the single INSERT: ${(rest.rps / single.rps).toFixed(2)}; api peak RSS ${acceptRss.api} MB`);
   console.log(`\naccepted-to-delivered, ${messages} messages, api + worker processes, smtp sink on 127.0.0.1, DKIM-signed`);
   console.log('| path | accepting took s | delivered by then | all delivered after s | msgs/s first accept to last delivery | drain msgs/s | peak RSS MB |\n|---|---|---|---|---|---|---|');
-  console.log(`| bare: the same signed messages through a pooled nodemailer transport | | | ${bareDrain.seconds.toFixed(1)} | | ${bareDrain.perS} | |`);
+  const runs = (xs: number[]) => `best of ${xs.join(', ')}`;
+  console.log(`| bare: the same signed messages through a pooled nodemailer transport | | | ${bareDrain.seconds.toFixed(1)} | | ${bareDrain.perS} (${runs(bareRuns.map((r) => r.perS))}) | |`);
   console.log(
-    `| Postbox (api + worker) | ${((accepted - t0) / 1000).toFixed(1)} | ${atAccepted} | ${((done - t0) / 1000).toFixed(1)} | ${endToEnd} | ${drain} (a backlog of ${messages}) | api ${deliveryRss.api}, worker ${deliveryRss.worker} |`,
+    `| Postbox (api + worker) | ${((accepted - t0) / 1000).toFixed(1)} | ${atAccepted} | ${((done - t0) / 1000).toFixed(1)} | ${endToEnd} | ${drain} (a backlog of ${messages}; ${runs(drainRuns)}) | api ${deliveryRss.api}, worker ${deliveryRss.worker} |`,
   );
   printBench({
     rest_ratio: +(rest.rps / baseline.rps).toFixed(2),
