@@ -28,12 +28,17 @@ export function newId(length = 16): string {
   return out;
 }
 
+/** 2020-01-01T00:00:00Z: a sortable id's time counts seconds from here (6 base36 characters last until 2089). */
+const EPOCH_MS = Date.UTC(2020, 0, 1);
+
 /**
- * An id that sorts by creation time: the time in milliseconds (9 base36 characters, until the year
- * 5188), then random characters to `length`. Rows of a table that takes many inserts a second go
- * to the right edge of its primary key index (PostgreSQL inserts there without a descent from
- * the root, into a page already in cache) instead of to a random page of it.
+ * An id that sorts by creation time: the seconds since 2020 (6 base36 characters), then random
+ * characters to `length`. Rows of a table that takes many inserts a second go to the right edge
+ * of its primary key index, into pages already in cache, instead of to a random page of it.
+ * Seconds, not milliseconds: the random part keeps 10 of 16 characters (51 bits), so ids made in
+ * the same second collide with a chance of n^2 / 2 / 36^10; at 1,000 a second for a year, about
+ * 0.004 (with milliseconds, 9 time characters, it would be 0.2; wholly random ids, 0.00006).
  */
 export function sortableId(length = 16): string {
-  return Date.now().toString(36).padStart(9, '0') + newId(length - 9);
+  return Math.floor((Date.now() - EPOCH_MS) / 1000).toString(36).padStart(6, '0') + newId(length - 6);
 }
