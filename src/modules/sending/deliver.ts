@@ -24,8 +24,8 @@ export interface DeliveryJob {
  * went away between the 250 and the commit (a restart, a dropped connection). The job's retry in
  * this process records them without sending again, so a database outage sends nothing twice; only
  * a process that dies in that window does (README "Exactly once"). Bounded: the oldest go first.
+ * Email id → the server's response to its 250.
  */
-/** Email id → the server's response to its 250. */
 const acceptedUnrecorded = new Map<string, string>();
 const UNRECORDED_MAX = 10_000;
 

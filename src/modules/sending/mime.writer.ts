@@ -21,7 +21,7 @@ const noop = () => undefined;
  * what the worker promoted while draining (README Performance). Here the same headers
  * (`buildHeaders`) and the same content encoders (nodemailer's quoted-printable and base64
  * Transforms, fed the content as one chunk, as their stream is) run synchronously.
- * test/delivery/mime-writer.test.ts compares the two byte for byte.
+ * test/sending/mime-writer.test.ts compares the two byte for byte.
  */
 export function writeMime(root: MimeNode): Buffer {
   const parts: Buffer[] = [];
