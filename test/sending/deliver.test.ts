@@ -98,6 +98,14 @@ describe('delivery to a real SMTP server', () => {
     const emailEvents = (await events.settle()).filter((e) => e.data.email_id === email.id);
     expect(emailEvents.map((e) => e.type)).toEqual(['activity.sent', 'activity.delivered']);
     expect(emailEvents[0].data).toMatchObject({ message_id: messageId, email: to, subject: 'Hi Alice', tags: ['welcome'], type: 'sent', meta: [] });
+    // The payload's text as its producer wrote it, spliced into the body (domain_events.payload is
+    // json): compact, and its fields in SPEC.md's order.
+    const raws = receiver.requests.filter((r) => r.json?.data?.email_id === email.id).map((r) => r.raw);
+    expect(raws).toHaveLength(2);
+    for (const raw of raws) {
+      expect(raw).toBe(JSON.stringify(JSON.parse(raw)));
+      expect(Object.keys(JSON.parse(raw).data)).toEqual(['id', 'domain_id', 'message_id', 'email_id', 'type', 'subject', 'email', 'tags', 'meta', 'created_at']);
+    }
   });
 
   it('counts deliveries and their SMTP time on /metrics, with the queue depth read at scrape time', async () => {

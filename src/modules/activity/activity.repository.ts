@@ -35,12 +35,17 @@ export interface ActivityInsert {
   payload: Record<string, unknown> | null;
 }
 
-/** The CTE `name`: prepared activities (ActivityInsert, as jsonb) read from the parameter `param`. */
+/**
+ * The CTE `name`: prepared activities (ActivityInsert) read from the parameter `param`, a `json`
+ * value (not jsonb): json_to_recordset gives a `json` column the very text of its field, so each
+ * event's payload reaches domain_events as JSON.stringify wrote it, ready to be spliced into the
+ * webhook bodies (webhooks/payload.ts deliveryBody).
+ */
 export const ACTIVITY_INPUT = (name: string, param: string) => `${name} as (
-  select * from jsonb_to_recordset(${param}) as x(
+  select * from json_to_recordset(${param}) as x(
     id text, account_id text, domain_id text, email_id text, type text, suppression_reason text,
     data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
-    shard smallint, event text, payload jsonb))`;
+    shard smallint, event text, payload json))`;
 
 /**
  * The CTEs that write the activities of the CTE `input` (ACTIVITY_INPUT): the rows, their daily
@@ -159,7 +164,7 @@ export class ActivityRepository {
    * once, and only if, the transaction commits (afterCommit: batched, never inside it).
    */
   async insert(rows: ActivityInsert[]): Promise<void> {
-    await this.em.execute(`with ${ACTIVITY_INPUT('input', '?::jsonb')}, ${activityWrites('input')} select 1`, [JSON.stringify(rows)]);
+    await this.em.execute(`with ${ACTIVITY_INPUT('input', '?::json')}, ${activityWrites('input')} select 1`, [JSON.stringify(rows)]);
     for (const [topic, notice] of activityNotices(rows)) afterCommit(this.em, topic, notice);
   }
 

@@ -25,7 +25,11 @@ export class DomainEvent {
   @Property({ type: 'string', length: 64 })
   type!: string;
 
-  @Property({ type: 'json' })
+  /**
+   * Stored as its producer's JSON text (json, not jsonb), which the webhook dispatcher splices into
+   * the bodies it posts (migration 20261126150000_events_json).
+   */
+  @Property({ type: 'json', columnType: 'json' })
   payload: Opt<Record<string, unknown>> = {};
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })

@@ -102,7 +102,7 @@ function acceptSql(job: JobInsert, v: Variant): string {
   const conditions = [...(v.checked ? ['not exists (select 1 from sup)'] : []), ...(v.keyed ? ['exists (select 1 from claim)'] : [])];
   const when = conditions.join(' and ');
   // Every input is empty unless the conditions hold: nothing is written then.
-  const gate = (p: string) => (when ? `(case when ${when} then ${p} else '[]'::jsonb end)` : p);
+  const gate = (p: string, empty = `'[]'::jsonb`) => (when ? `(case when ${when} then ${p} else ${empty} end)` : p);
   const ctes = [
     ...(matchParam ? [matchCte('sup', `${matchParam}::jsonb`, v.many)] : []),
     // The claim is taken only when the send is written (a suppressed one is judged first).
@@ -145,7 +145,7 @@ function acceptSql(job: JobInsert, v: Variant): string {
     join rec on rec.email = x.rkey and rec.domain_id = x.domain_id
   ),
   ${job.cte('job', when ? `case when ${when} then $5::text else '[]' end` : '$5::text')},
-  ${ACTIVITY_INPUT('act_input', gate('$6::jsonb'))},
+  ${ACTIVITY_INPUT('act_input', gate('$6::json', `'[]'::json`))},
   ${activityWrites('act_input')}
   select ${v.keyed ? '(select count(*) from claim)::int' : '1'} as claimed, ${job.wake('job')} as woke,
     ${v.checked ? '(select json_agg(sup) from sup)' : 'null::json'} as matches`;

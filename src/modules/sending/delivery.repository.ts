@@ -81,7 +81,7 @@ const RECORD_WITH_ACTIVITIES = `with updated as (
      where e.id = any($4::text[]) and e.id = x.id and e.status = any($2::text[])
     returning e.id
   ),
-  ${ACTIVITY_INPUT('given', '$3::jsonb')},
+  ${ACTIVITY_INPUT('given', '$3::json')},
   input as (select g.* from given g where g.email_id in (select id from updated)),
   ${activityWrites('input')}
   select id from updated`;

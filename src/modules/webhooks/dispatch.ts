@@ -13,10 +13,18 @@ export const DISPATCH_BATCH = 200;
 /** The plan on which `activity.deferred` is not delivered (SPEC.md Limits: paid plans only). */
 const FREE_PLAN: Plan = 'free';
 
+/** SMS numbers of the `sms.*` events seen, each payload parsed once (the rest are never parsed). */
+const smsNumbers = new WeakMap<EventRow, string | null>();
+
 /** The SMS number an `sms.*` event belongs to (events/sms-events.ts payload). */
 function smsNumberOf(event: EventRow): string | null {
-  const id = (event.payload as { sms_number_id?: unknown }).sms_number_id;
-  return typeof id === 'string' ? id : null;
+  let id = smsNumbers.get(event);
+  if (id === undefined) {
+    const found = (JSON.parse(event.payload) as { sms_number_id?: unknown }).sms_number_id;
+    id = typeof found === 'string' ? found : null;
+    smsNumbers.set(event, id);
+  }
+  return id;
 }
 
 /**

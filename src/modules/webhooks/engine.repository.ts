@@ -55,7 +55,8 @@ const DELIVERED = `with ${SUCCESS_ROWS},
  * primary key. The time comes as ISO text with its microseconds, exact, for the point the next
  * take starts after; takeEvents turns it into SPEC.md's <iso> (lib/timestamps.ts isoTimestamp:
  * milliseconds, then 000), which every body carries: parsing it into a Date and formatting it
- * back cost more per event than the rest of its dispatch.
+ * back cost more per event than the rest of its dispatch. The payload comes as its JSON text, for
+ * the bodies to splice in (payload.ts deliveryBody).
  */
 const takeEvents = (where: string) => `with taken as (
      delete from domain_events e
@@ -63,7 +64,7 @@ const takeEvents = (where: string) => `with taken as (
       where e.ctid = s.ctid
       returning e.id, e.account_id, e.domain_id, e.type, e.payload, e.created_at
    )
-   select id, account_id, domain_id, type, payload, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at
+   select id, account_id, domain_id, type, payload::text as payload, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at
      from taken order by taken.created_at, taken.id`;
 export const TAKE_EVENTS = takeEvents('');
 

@@ -6,7 +6,8 @@ export interface EventRow {
   account_id: string | null;
   domain_id: string | null;
   type: string;
-  payload: Record<string, unknown>;
+  /** The producer's JSON text of an object (domain_events.payload is `json`: stored as written). */
+  payload: string;
   /** SPEC.md's <iso> form, as isoTimestamp writes it (`2026-11-22T17:04:05.123000Z`). */
   created_at: string;
 }
@@ -15,12 +16,13 @@ export interface EventRow {
 const PLAIN_TIMESTAMP_KINDS = new Set(['sender_identity.verified']);
 
 /**
- * The `data` of an event for one webhook. Platform-wide events (a maintenance window) are
- * recorded once for every account, without a domain; SPEC.md gives their data a `domain_id`,
- * which can only be the receiving webhook's.
+ * The `data` of an event for one webhook, as JSON text. Platform-wide events (a maintenance
+ * window) are recorded once for every account, without a domain; SPEC.md gives their data a
+ * `domain_id`, which can only be the receiving webhook's. Any other event's data is its payload's
+ * text as stored, spliced in: a delivery neither parses nor writes it again.
  */
-export function eventData(event: EventRow, webhookDomainId: string): Record<string, unknown> {
-  if (event.type.startsWith('maintenance.')) return { domain_id: webhookDomainId, ...event.payload };
+export function eventData(event: EventRow, webhookDomainId: string): string {
+  if (event.type.startsWith('maintenance.')) return JSON.stringify({ domain_id: webhookDomainId, ...(JSON.parse(event.payload) as object) });
   return event.payload;
 }
 
@@ -46,7 +48,7 @@ export function isSmsEvent(type: string): boolean {
  */
 export function deliveryBody(event: EventRow, target: BodyTarget): string {
   if (isSmsEvent(event.type)) {
-    const { sms_number_id, data } = event.payload as { sms_number_id: string; data: unknown };
+    const { sms_number_id, data } = JSON.parse(event.payload) as { sms_number_id: string; data: unknown };
     return JSON.stringify({
       type: event.type,
       sms_number_id,
@@ -57,5 +59,6 @@ export function deliveryBody(event: EventRow, target: BodyTarget): string {
     });
   }
   const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? plainOfIso(event.created_at) : event.created_at;
-  return JSON.stringify({ type: event.type, created_at: at, data: eventData(event, target.domain_id!) });
+  // What JSON.stringify({type, created_at, data}) writes, with the data's text as it is.
+  return `{"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(at)},"data":${eventData(event, target.domain_id!)}}`;
 }
