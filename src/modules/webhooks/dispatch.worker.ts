@@ -38,11 +38,15 @@ export async function runTick(services: AppServices): Promise<{ dispatched: numb
         return conveyor.add(claimed);
       },
     });
-  } finally {
+  } catch (err) {
     await conveyor.finish();
+    throw err;
   }
-  const attempted = fresh + (await deliverDue(services, undefined, conveyor));
-  return { dispatched, attempted };
+  // Due retries are claimed while the last fresh deliveries post and are recorded, not after:
+  // none of those is due (each is leased, or written with its outcome), and deliverDue finishes
+  // the conveyor before it returns.
+  const due = await deliverDue(services, undefined, conveyor);
+  return { dispatched, attempted: fresh + due };
 }
 
 async function scheduleNextTick(services: AppServices): Promise<void> {
