@@ -47,3 +47,24 @@ it('ends a tick whose only round could not be attempted, and delivers the next',
   expect(await attemptsOf(s, done.id)).toHaveLength(1);
   expect(receiver.received('/working').filter((r) => r.json?.type === 'activity.delivered')).toHaveLength(1);
 });
+
+it('records the last attempts of a tick as each finishes, not once its whole round has', async () => {
+  // One event for two webhooks: one round of two deliveries, one of whose receivers is slow.
+  const fast = await createWebhook(s, receiver, { domainId, events: ['activity.clicked'], path: '/fast' });
+  const slow = await createWebhook(s, receiver, { domainId, events: ['activity.clicked'], path: '/slow' });
+  receiver.respond('/slow', { status: 200, body: 'ok', delayMs: 2000 });
+  await insertEvent(s, { account_id: accountId, domain_id: domainId, type: 'activity.clicked', payload: { id: 'c1' } });
+  const delivered = async (id: string) => (await deliveriesOf(s, id)).filter((d) => d.state === 'delivered');
+
+  const ticking = tick();
+  try {
+    // The fast delivery is in the log while the slow receiver still holds its answer.
+    const deadline = Date.now() + 1500;
+    while (!(await delivered(fast.id)).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(await delivered(fast.id)).toHaveLength(1);
+    expect(await delivered(slow.id)).toHaveLength(0);
+  } finally {
+    await ticking;
+  }
+  expect(await delivered(slow.id)).toHaveLength(1);
+});

@@ -89,7 +89,8 @@ const RECORD_MAX = 1000;
 /**
  * The delivery line of one tick: batches of claimed deliveries go in (add), WEBHOOK_IN_FLIGHT
  * requests are in flight at any time across batches, and each batch is recorded (record.ts) as
- * soon as its last attempt is done, one record after another, while later batches post; batches
+ * soon as its last attempt is done (once `drain` is called, each attempt as soon as it is done),
+ * one record after another, while later batches post; batches
  * that finish while a record runs are recorded together by the next, so a record that falls
  * behind the posts (PostgreSQL busy) catches up with fewer, larger statements instead of leaving
  * a queue of small ones for the end of the tick. `add` returns while two rounds or less are
@@ -103,6 +104,9 @@ export class Conveyor {
   private done: Outcome[] = [];
   private unstarted: FreshDelivery[] = [];
   private recorder: Promise<void> | null = null;
+  /** Rounds with attempts still to finish (what `drain` records without waiting for). */
+  private readonly open = new Set<Round>();
+  private draining = false;
   private readonly inFlight: number;
   private readonly lowWater: number;
   private wake: Array<() => void> = [];
@@ -124,9 +128,22 @@ export class Conveyor {
   async add(claimed: Claimed[]): Promise<void> {
     if (!claimed.length) return;
     const round: Round = { left: claimed.length, outcomes: [], unstarted: [] };
+    this.open.add(round);
     for (const d of claimed) this.queue.push({ d, round });
     this.pump();
     while (this.queue.length > this.lowWater) await new Promise<void>((resolve) => this.wake.push(resolve));
+  }
+
+  /**
+   * Nothing more comes from the dispatcher: from now on each attempt is recorded as soon as it is
+   * done (with whatever else is done by then), not with the rest of its round. A round waits for
+   * its last attempt so that one statement records many; at the end of a tick that made the last
+   * answer wait for the record of its whole round (a few milliseconds for 200), where now it waits
+   * for what finished during the record before it.
+   */
+  drain(): void {
+    this.draining = true;
+    for (const round of this.open) this.collect(round);
   }
 
   /** Resolves once every delivery added is attempted and recorded. */
@@ -155,16 +172,22 @@ export class Conveyor {
       // A fresh one is not written yet: it is written pending, due when the lease ends.
       if (isFresh(d)) round.unstarted.push(d);
     }
-    // A round of claimed deliveries none of which could start has nothing to record (their lease
-    // brings them back).
-    if (--round.left === 0 && (round.outcomes.length || round.unstarted.length)) {
-      for (const o of round.outcomes) this.done.push(o);
-      for (const f of round.unstarted) this.unstarted.push(f);
-      // record() awaits before it can end (`done` is not empty), so it clears `recorder` after this.
-      this.recorder ??= this.record();
-    }
+    if (--round.left === 0) this.open.delete(round);
+    if (round.left === 0 || this.draining) this.collect(round);
     this.active--;
     this.pump();
+  }
+
+  /**
+   * Hands what a round has finished to the recorder. A round of claimed deliveries none of which
+   * could start has nothing to record (their lease brings them back).
+   */
+  private collect(round: Round): void {
+    if (!round.outcomes.length && !round.unstarted.length) return;
+    for (const o of round.outcomes.splice(0)) this.done.push(o);
+    for (const f of round.unstarted.splice(0)) this.unstarted.push(f);
+    // record() awaits before it can end (`done` is not empty), so it clears `recorder` after this.
+    this.recorder ??= this.record();
   }
 
   /**

@@ -42,6 +42,8 @@ export async function runTick(services: AppServices): Promise<{ dispatched: numb
     await conveyor.finish();
     throw err;
   }
+  // No more fresh deliveries: the last ones are recorded as they finish, not by whole rounds.
+  conveyor.drain();
   // Due retries are claimed while the last fresh deliveries post and are recorded, not after:
   // none of those is due (each is leased, or written with its outcome), and deliverDue finishes
   // the conveyor before it returns.
