@@ -90,12 +90,12 @@ const RECORD_MAX = 1000;
  * The delivery line of one tick: batches of claimed deliveries go in (add), WEBHOOK_IN_FLIGHT
  * requests are in flight at any time across batches, and each batch is recorded (record.ts) as
  * soon as its last attempt is done (once `drain` is called, each attempt as soon as it is done),
- * one record after another, while later batches post; batches
- * that finish while a record runs are recorded together by the next, so a record that falls
- * behind the posts (PostgreSQL busy) catches up with fewer, larger statements instead of leaving
- * a queue of small ones for the end of the tick. `add` returns while two rounds or less are
- * waiting, so the callers (two dispatch lanes, or the claim) fetch the next batch while these
- * post: a dispatch slowed by a busy database does not leave the connections idle.
+ * one record after another, while later batches post; batches that finish while a record runs
+ * are recorded together by the next, so a record that falls behind the posts (PostgreSQL busy)
+ * catches up with fewer, larger statements instead of leaving a queue of small ones for the end
+ * of the tick. `add` returns while two rounds or less are waiting, so the callers (two dispatch
+ * lanes, or the claim) fetch the next batch while these post: a dispatch slowed by a busy
+ * database does not leave the connections idle.
  */
 export class Conveyor {
   private readonly queue: Array<{ d: Claimed; round: Round }> = [];
