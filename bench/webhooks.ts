@@ -21,7 +21,9 @@
  * Each side first runs once untimed (a warm-up: V8 compiles both sides' hot code while it runs,
  * and a first run measured the compiler as much as the path; the engine has more code to compile).
  * The main thread's CPU per delivery is printed beside the process's: the bench's one thread
- * holds the receiver and the loop or the engine, so it is what bounds either side.
+ * holds the receiver and the loop or the engine, so it is what bounds either side. So are the
+ * two ends of each engine run: until its first request reaches the receiver (the first batch is
+ * dispatched), and from its last request to the last delivery recorded.
  * BENCH_PROFILE=<folder> writes a CPU profile of each timed run (baseline-<n>, engine-<n>).
  * Usage: npm run bench:webhooks [-- events [runs]]   (default 4000 events, 3 runs)
  */
@@ -47,10 +49,14 @@ const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
 let received = 0;
+/** When the receiver got its first and its last request of a run (performance.now()). */
+let firstAt = 0;
+let lastAt = 0;
 const receiver = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    received++;
+    lastAt = performance.now();
+    if (received++ === 0) firstAt = lastAt;
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
 });
@@ -184,7 +190,7 @@ try {
 
   /** N events in the outbox (not timed), then ticks until all are delivered; returns deliveries per second. */
   let delivered = 0;
-  async function engine(cost: { engine: number[]; main: number[]; sys: number[]; pg: number[]; statements: number[] }): Promise<number> {
+  async function engine(cost: { engine: number[]; main: number[]; sys: number[]; pg: number[]; statements: number[]; ends: string[] }): Promise<number> {
     // PostgreSQL makes the rows itself: a JSON document of N events, quoted into the SQL text by
     // the ORM, left megabytes of this process's garbage for the timed run below to collect.
     await em.execute(
@@ -212,7 +218,11 @@ try {
       );
       if (Number(n) >= events) break;
     }
-    const rate = events / ((performance.now() - t0) / 1000);
+    const end = performance.now();
+    const rate = events / ((end - t0) / 1000);
+    // The run's two ends: until the first request reached the receiver, and from the last one to
+    // the last delivery recorded; between them the engine posts at full pace.
+    cost.ends.push(`${(firstAt - t0).toFixed(1)} + ${(end - lastAt).toFixed(1)} of ${(end - t0).toFixed(0)}`);
     const cpu = process.cpuUsage(cpu0);
     cost.main.push(((mainThreadSeconds() - main0) * 1e6) / events);
     cost.engine.push((cpu.user + cpu.system) / events);
@@ -228,10 +238,10 @@ try {
   const bases: number[] = [];
   const engines: number[] = [];
   // CPU per delivery of each run (us): this process (all its threads), PostgreSQL, and statements sent.
-  const cost = { base: [] as number[], baseMain: [] as number[], engine: [] as number[], main: [] as number[], sys: [] as number[], pg: [] as number[], statements: [] as number[] };
+  const cost = { base: [] as number[], baseMain: [] as number[], engine: [] as number[], main: [] as number[], sys: [] as number[], pg: [] as number[], statements: [] as number[], ends: [] as string[] };
   // The warm-up: one untimed run of each side.
   await baseline();
-  await engine({ engine: [], main: [], sys: [], pg: [], statements: [] });
+  await engine({ engine: [], main: [], sys: [], pg: [], statements: [], ends: [] });
   for (let run = 0; run < RUNS; run++) {
     let cpu = process.cpuUsage();
     const main0 = mainThreadSeconds();
@@ -258,6 +268,7 @@ try {
       `${list(cost.engine)} us (engine; main thread ${list(cost.main)}; system ${list(cost.sys)}); ` +
       `PostgreSQL ${list(cost.pg)} us (engine); statements per delivery ${list(cost.statements, 3)}`,
   );
+  console.log(`The engine's runs, ms to its first request + from its last request to the last delivery recorded, of the run: ${cost.ends.join('; ')}`);
   console.log(`BENCH ${JSON.stringify({ deliveries_per_s: Math.round(best), ratio: Number((best / base).toFixed(2)) })}`);
 } finally {
   await agent.close();
