@@ -13,18 +13,10 @@ export const DISPATCH_BATCH = 200;
 /** The plan on which `activity.deferred` is not delivered (SPEC.md Limits: paid plans only). */
 const FREE_PLAN: Plan = 'free';
 
-/** SMS numbers of the `sms.*` events seen, each payload parsed once (the rest are never parsed). */
-const smsNumbers = new WeakMap<EventRow, string | null>();
-
-/** The SMS number an `sms.*` event belongs to (events/sms-events.ts payload). */
+/** The SMS number an `sms.*` event belongs to (events/sms-events.ts payload; only SMS events' payloads are parsed). */
 function smsNumberOf(event: EventRow): string | null {
-  let id = smsNumbers.get(event);
-  if (id === undefined) {
-    const found = (JSON.parse(event.payload) as { sms_number_id?: unknown }).sms_number_id;
-    id = typeof found === 'string' ? found : null;
-    smsNumbers.set(event, id);
-  }
-  return id;
+  const id = (JSON.parse(event.payload) as { sms_number_id?: unknown }).sms_number_id;
+  return typeof id === 'string' ? id : null;
 }
 
 /**
@@ -132,6 +124,10 @@ export async function dispatchBatch(
   });
 }
 
+/** Whether point `a` of the queue comes after `b` (times are ISO text of fixed width: they sort as text). */
+const isAfter = (a: QueuePoint, b: QueuePoint | null): boolean =>
+  !b || a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
+
 /** The first batch of a dispatch that hands its deliveries off (see dispatchEvents). */
 const FIRST_BATCH = 50;
 
@@ -150,8 +146,8 @@ export async function dispatchEvents(em: EntityManager, handOff?: DispatchHandOf
   const stop = Date.now() + budgetMs;
   let total = 0;
   // The last event taken by either lane: later batches take after it (engine.repository.ts
-  // TAKE_EVENTS_AFTER). Its time is ISO text of fixed width, so it sorts as text; a point
-  // misjudged (ids sorted otherwise than by the database) only leaves more to the take from the start.
+  // TAKE_EVENTS_AFTER). A point misjudged (ids sorted otherwise than by the database) only leaves
+  // more to the take from the start.
   let after: QueuePoint | null = null;
   const lane = async (index: number) => {
     // The first lane's first batch is small, so that posting starts after a short transaction
@@ -165,7 +161,7 @@ export async function dispatchEvents(em: EntityManager, handOff?: DispatchHandOf
       const full = events === limit;
       limit = DISPATCH_BATCH;
       total += events;
-      if (last && (!after || last.created_at > after.created_at || (last.created_at === after.created_at && last.id > after.id))) after = last;
+      if (last && isAfter(last, after)) after = last;
       if (handOff && claimed.length) await handOff.deliver(claimed);
       if (Date.now() > stop) return;
       if (!full) {
