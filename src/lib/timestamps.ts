@@ -19,3 +19,18 @@ export function plainTimestamp(value: Date | string): string {
 /** The plain form of an ISO 8601 UTC text (toISOString's or isoTimestamp's): its first 19 characters, a space for the T. */
 export const plainOfIso = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 
+
+/**
+ * `date.toISOString()`, kept for the last millisecond asked: the webhook engine logs tens of
+ * thousands of attempts a second, in the order they started, so most share their millisecond.
+ */
+export function isoOfDate(date: Date): string {
+  const ms = date.getTime();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = date.toISOString();
+  }
+  return lastIso;
+}
+let lastMs = Number.NaN;
+let lastIso = '';

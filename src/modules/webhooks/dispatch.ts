@@ -10,6 +10,9 @@ import type { WebhookRow } from './webhook.repository.js';
 /** Events taken per transaction: enough to amortise the round trips, small enough to keep locks short. */
 export const DISPATCH_BATCH = 200;
 
+/** When an event happened, in milliseconds, as a webhook's time is read: its first 23 characters are an ISO date-time. */
+const eventMs = (event: EventRow): number => Date.parse(`${event.created_at.slice(0, 23)}Z`);
+
 /** The plan on which `activity.deferred` is not delivered (SPEC.md Limits: paid plans only). */
 const FREE_PLAN: Plan = 'free';
 
@@ -30,15 +33,16 @@ function smsNumberOf(event: EventRow): string | null {
  * Each must subscribe to the type and have existed when the event happened, and
  * `activity.deferred` reaches only paid plans. Inbound-route targets (kind sms_inbound) are not
  * candidates at all: their deliveries are written by the inbound route itself.
+ * `young`: the creation times of the webhooks made after some event of the batch; the others
+ * existed before all of them, and the event's time is not read for them.
  */
-export function targetsOf(event: EventRow, webhooks: WebhookRow[], createdMs: ReadonlyMap<WebhookRow, number>): WebhookRow[] {
+function targetsOf(event: EventRow, webhooks: WebhookRow[], young: ReadonlyMap<WebhookRow, number>): WebhookRow[] {
   const sms = isSmsEvent(event.type);
   const smsNumber = sms ? smsNumberOf(event) : null;
-  // Milliseconds, as the webhook's time is read: its first 23 characters are an ISO date-time.
-  const happened = Date.parse(`${event.created_at.slice(0, 23)}Z`);
+  const happened = young.size ? eventMs(event) : 0;
   return webhooks.filter((w) => {
     if (!w.events.includes(event.type)) return false;
-    if (createdMs.get(w)! > happened) return false;
+    if (young.size && (young.get(w) ?? 0) > happened) return false;
     if (sms) return w.kind === WEBHOOK_KIND.sms && w.sms_number_id === smsNumber && w.account_id === event.account_id;
     if (w.kind !== WEBHOOK_KIND.email) return false;
     if (event.domain_id) {
@@ -86,14 +90,16 @@ export async function dispatchBatch(
       smsNumbers: [...new Set(events.filter((e) => isSmsEvent(e.type)).map(smsNumberOf).filter((n) => n !== null))],
       platformWide: events.some((e) => !e.domain_id && !e.account_id),
     });
-    // Each webhook's creation time parsed once, not once per event.
-    const createdMs = new Map(webhooks.map((w) => [w, new Date(w.created_at).getTime()]));
+    // Each webhook's creation time parsed once, not once per event; events come oldest first, so
+    // only a webhook made after the first needs any event's time compared with its own.
+    const first = eventMs(events[0]);
+    const young = new Map(webhooks.map((w) => [w, new Date(w.created_at).getTime()] as const).filter(([, ms]) => ms > first));
     // One object per delivery: the row written (NewDelivery's fields) is the delivery handed off.
     // Its batch is filled in once the batch's size is known.
     const batch: BatchLease = { id: '', until: '', left: 0, broken: false };
     const claimed: FreshDelivery[] = [];
     for (const event of events) {
-      for (const w of targetsOf(event, webhooks, createdMs)) {
+      for (const w of targetsOf(event, webhooks, young)) {
         claimed.push({
           id: `msg_${sortableId(24)}`,
           webhook_id: w.id,

@@ -2,10 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient } from 'pg';
 import type { EventRow } from './payload.js';
 import { DELIVERY, WEBHOOK_KIND, type WebhookKind } from './webhook.entity.js';
-import { LOCK_WEBHOOKS, type Claimed, type DeliveredRow, type EventReach, type NewDelivery, type WebhookRow } from './webhook.repository.js';
+import { LOCK_WEBHOOKS, type Claimed, type EventReach, type NewDelivery, type WebhookRow } from './webhook.repository.js';
 import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
 import { textColumns } from './pg-arrays.js';
-import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
+import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN, type SuccessColumns } from './success.repository.js';
 
 /** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
 const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
@@ -192,8 +192,8 @@ export class EngineRepository {
    * A round's successful attempts in one statement: each attempt logged and its delivery done.
    * Returns the deliveries not written (one whose delivery is gone, its webhook deleted).
    */
-  async recordDelivered(rows: DeliveredRow[]): Promise<Set<string>> {
-    if (!rows.length) return new Set();
+  async recordDelivered(rows: SuccessColumns): Promise<Set<string>> {
+    if (!rows.size) return new Set();
     const values = [
       ...successArrays(rows),
       DELIVERY.delivered,

@@ -239,11 +239,8 @@ function once(dispatcher: Dispatcher, target: Target, opts: PostWebhookOptions, 
           origin: target.origin,
           path: target.path,
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Postbox-Webhooks/1.0',
-            ...opts.headers,
-          },
+          // The caller's headers first: a spread at the start of a literal copies their object whole.
+          headers: { ...opts.headers, 'content-type': 'application/json', 'user-agent': 'Postbox-Webhooks/1.0' },
           body: opts.body,
         },
         exchange,

@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { DELIVERY } from './webhook.entity.js';
 import { lines, split, textArray, textColumns } from './pg-arrays.js';
-import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN } from './success.repository.js';
-import { LOCK_WEBHOOKS, type Claimed, type DeliveredRow, type NewDelivery } from './webhook.repository.js';
+import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN, type SuccessColumns } from './success.repository.js';
+import { LOCK_WEBHOOKS, type Claimed, type NewDelivery } from './webhook.repository.js';
 
 /**
  * One dispatch batch's lease row (dispatch-lease.entity.ts) as its worker tracks it: how many of
@@ -117,8 +117,8 @@ export class LeaseRepository {
    * the lease rows `leases` of their batches, and the lease rows `done` deleted, in one statement.
    * Returns the deliveries not written.
    */
-  async recordFreshDelivered(rows: DeliveredRow[], leases: string[], done: string[]): Promise<Set<string>> {
-    if (!rows.length && !done.length) return new Set();
+  async recordFreshDelivered(rows: SuccessColumns, leases: string[], done: string[]): Promise<Set<string>> {
+    if (!rows.size && !done.length) return new Set();
     const values = [
       ...successArrays(rows),
       textArray(leases),

@@ -119,6 +119,16 @@ export class ReceiverAgent {
 const agents = new WeakMap<Dns, Map<string, ReceiverAgent>>();
 
 export function receiverAgent(dns: Dns, allowPrivate: boolean, connections: number, timeoutMs: number): ReceiverAgent {
+  // Asked once per request, almost always with what was asked last.
+  const last = lastAgent;
+  if (last && last.dns === dns && last.allowPrivate === allowPrivate && last.connections === connections && last.timeoutMs === timeoutMs) return last.agent;
+  const agent = agentFor(dns, allowPrivate, connections, timeoutMs);
+  lastAgent = { dns, allowPrivate, connections, timeoutMs, agent };
+  return agent;
+}
+let lastAgent: { dns: Dns; allowPrivate: boolean; connections: number; timeoutMs: number; agent: ReceiverAgent } | null = null;
+
+function agentFor(dns: Dns, allowPrivate: boolean, connections: number, timeoutMs: number): ReceiverAgent {
   let byPolicy = agents.get(dns);
   if (!byPolicy) agents.set(dns, (byPolicy = new Map()));
   const key = `${allowPrivate}:${connections}:${timeoutMs}`;

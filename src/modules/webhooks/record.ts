@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { sortableId } from '../../lib/ids.js';
+import { isoOfDate } from '../../lib/timestamps.js';
 import type { AppServices } from '../../services.js';
 import { accountFailure, failureWindow, pauseWebhook } from './accounting.js';
 import type { WebhookCallResult } from './http.js';
@@ -8,6 +9,7 @@ import { nextAttemptAt } from './schedule.js';
 import { DELIVERY, Webhook, type WebhookPause } from './webhook.entity.js';
 import { EngineRepository } from './engine.repository.js';
 import { isFresh, type BatchLease, type FreshDelivery } from './lease.repository.js';
+import { SuccessColumns } from './success.repository.js';
 import { WebhookRepository, type Claimed, type FailedRow } from './webhook.repository.js';
 
 /** One attempt of a round: the claimed delivery, when its request started, and what came of it. */
@@ -20,12 +22,12 @@ export interface Outcome {
 const LOG_CHARS = 1000;
 
 /** An attempt as logged: its row, its error (a failure's), and the outcome it came from. */
-function logged(o: Outcome) {
+function logged(o: Outcome, id = sortableId()) {
   const { claimed: d, at, result: r } = o;
   const row = {
-    id: sortableId(),
+    id,
     delivery_id: d.id,
-    attempted_at: at.toISOString(),
+    attempted_at: isoOfDate(at),
     status: r.status,
     duration_ms: r.durationMs,
     response_excerpt: r.excerpt?.slice(0, LOG_CHARS) ?? null,
@@ -36,17 +38,38 @@ function logged(o: Outcome) {
 type Logged = ReturnType<typeof logged>;
 
 /**
- * Tells live subscribers of a committed attempt (pubsub `live`: batched, and only if some process
- * listens to the account's topic). The notice is built only then: almost always nobody listens,
- * and a round records hundreds of attempts.
+ * Tells live subscribers of a committed attempt, logged with id `id` (pubsub `live`: batched,
+ * and only if some process listens to the account's topic). The notice is built only then:
+ * almost always nobody listens, and a round records hundreds of attempts.
  */
-function tell(services: AppServices, l: Logged): void {
-  const d = l.o.claimed;
+function tell(services: AppServices, o: Outcome, id: string): void {
+  const d = o.claimed;
   const topic = attemptTopic(d.account_id);
   if (!services.pubsub.hears(topic)) return;
-  const { row, o } = l;
-  const attempt = { ...row, type: d.type, attempted_at: o.at, success: o.result.ok, error: l.error };
+  const { row, error } = logged(o, id);
+  const attempt = { ...row, type: d.type, attempted_at: o.at, success: o.result.ok, error };
   services.pubsub.live(topic, attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt).detail);
+}
+
+/** Successful attempts of a round as logged (columns), with their outcomes in the same order. */
+class Successes {
+  readonly columns = new SuccessColumns();
+  readonly outcomes: Outcome[] = [];
+
+  add(o: Outcome): void {
+    const r = o.result;
+    this.columns.add(o.claimed.id, isoOfDate(o.at), r.status, r.durationMs, r.excerpt?.slice(0, LOG_CHARS) ?? null);
+    this.outcomes.push(o);
+  }
+
+  /** Tells of those written (all but `unwritten`). */
+  tell(services: AppServices, unwritten: Set<string>, columns = this.columns): void {
+    if (!this.outcomes.length) return;
+    const byDelivery = columns === this.columns ? null : new Map(this.outcomes.map((o) => [o.claimed.id, o]));
+    columns.deliveryIds.forEach((deliveryId, i) => {
+      if (!unwritten.has(deliveryId)) tell(services, byDelivery ? byDelivery.get(deliveryId)! : this.outcomes[i], columns.ids[i]);
+    });
+  }
 }
 
 /**
@@ -66,9 +89,9 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
   const repo = await EngineRepository.of(services.orm.em);
   // Batches whose every delivery is now written (or failed to be): their lease rows go.
   const complete = new Set<BatchLease>();
-  const delivered: Logged[] = [];
+  const delivered = new Successes();
   // Fresh deliveries delivered, and the lease rows (batches) they come from.
-  const deliveredFresh: Logged[] = [];
+  const deliveredFresh = new Successes();
   const freshLeases = new Set<BatchLease>();
   const pendingFresh: FreshDelivery[] = [...unstarted];
   const failedByWebhook = new Map<string, Outcome[]>();
@@ -76,10 +99,10 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
     const d = o.claimed;
     if (o.result.ok) {
       if (isFresh(d)) {
-        deliveredFresh.push(logged(o));
+        deliveredFresh.add(o);
         freshLeases.add(d.lease);
         if (--d.lease.left === 0) complete.add(d.lease);
-      } else delivered.push(logged(o));
+      } else delivered.add(o);
       continue;
     }
     if (isFresh(d)) pendingFresh.push(d);
@@ -95,26 +118,25 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
     services.log.error({ err, deliveries: pendingFresh.length }, 'webhook deliveries could not be written');
   }
   for (const d of pendingFresh) if (--d.lease.left === 0) complete.add(d.lease);
-  const tellWritten = (unwritten: Set<string>, told: Logged[]) => {
-    for (const l of told) if (!unwritten.has(l.row.delivery_id)) tell(services, l);
-  };
   try {
-    tellWritten(await repo.recordDelivered(delivered.map((l) => l.row)), delivered);
+    delivered.tell(services, await repo.recordDelivered(delivered.columns));
   } catch (err) {
-    services.log.error({ err, deliveries: delivered.length }, 'webhook deliveries could not be recorded');
+    services.log.error({ err, deliveries: delivered.outcomes.length }, 'webhook deliveries could not be recorded');
   }
   try {
     const done = [...complete].filter((l) => !l.broken).map((l) => l.id);
     const leases = [...freshLeases].map((l) => l.id);
-    const unwritten = await repo.leases.recordFreshDelivered(deliveredFresh.map((l) => l.row), leases, done);
-    tellWritten(unwritten, deliveredFresh);
+    const unwritten = await repo.leases.recordFreshDelivered(deliveredFresh.columns, leases, done);
+    deliveredFresh.tell(services, unwritten);
     // Their lease ran out before this record (a slow round): a tick wrote them pending, so they
     // are recorded as claimed ones; a webhook deleted meanwhile leaves nothing to record.
-    const late = deliveredFresh.filter((l) => unwritten.has(l.row.delivery_id));
-    if (late.length) tellWritten(await repo.recordDelivered(late.map((l) => l.row)), late);
+    if (unwritten.size) {
+      const late = deliveredFresh.columns.pick((id) => unwritten.has(id));
+      deliveredFresh.tell(services, await repo.recordDelivered(late), late);
+    }
   } catch (err) {
     for (const lease of freshLeases) lease.broken = true;
-    services.log.error({ err, deliveries: deliveredFresh.length }, 'webhook deliveries could not be recorded');
+    services.log.error({ err, deliveries: deliveredFresh.outcomes.length }, 'webhook deliveries could not be recorded');
   }
   for (const [webhookId, group] of failedByWebhook) {
     try {
@@ -180,5 +202,5 @@ async function recordFailures(services: AppServices, webhookId: string, group: O
     }
   });
   // Committed (transactional threw otherwise): now the attempts may be told.
-  for (const l of told) tell(services, l);
+  for (const l of told) tell(services, l.o, l.row.id);
 }

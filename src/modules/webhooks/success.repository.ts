@@ -1,5 +1,5 @@
+import { sortableId } from '../../lib/ids.js';
 import { intArray, lines, split, textArray } from './pg-arrays.js';
-import type { DeliveredRow } from './webhook.repository.js';
 
 /*
  * Successful attempts as both delivered statements take them (engine.repository.ts for claimed
@@ -8,17 +8,55 @@ import type { DeliveredRow } from './webhook.repository.js';
  * recordset's columns must match.
  */
 
+/**
+ * Successful attempts gathered column by column, as the delivered statements take them: one push
+ * per column and attempt, where a row object per attempt was made, then read back six times.
+ */
+export class SuccessColumns {
+  /** The attempts' log ids, made here. */
+  readonly ids: string[] = [];
+  readonly deliveryIds: string[] = [];
+  readonly attemptedAt: string[] = [];
+  readonly statuses: Array<number | null> = [];
+  readonly durations: number[] = [];
+  readonly excerpts: Array<string | null> = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Adds one attempt; returns its log id. */
+  add(deliveryId: string, attemptedAt: string, status: number | null, durationMs: number, excerpt: string | null, id = sortableId()): string {
+    this.ids.push(id);
+    this.deliveryIds.push(deliveryId);
+    this.attemptedAt.push(attemptedAt);
+    this.statuses.push(status);
+    this.durations.push(durationMs);
+    this.excerpts.push(excerpt);
+    return id;
+  }
+
+  /** Those of the attempts whose delivery `keep` accepts, with the same log ids. */
+  pick(keep: (deliveryId: string) => boolean): SuccessColumns {
+    const out = new SuccessColumns();
+    this.deliveryIds.forEach((d, i) => {
+      if (keep(d)) out.add(d, this.attemptedAt[i], this.statuses[i], this.durations[i], this.excerpts[i], this.ids[i]);
+    });
+    return out;
+  }
+}
+
 /** `$1`–`$6` of a delivered statement: id, delivery, time, status, duration, excerpt. */
-export function successArrays(rows: DeliveredRow[]): Array<string | Array<string | null>> {
+export function successArrays(rows: SuccessColumns): Array<string | Array<string | null>> {
   return [
-    lines(rows.map((r) => r.id)),
-    lines(rows.map((r) => r.delivery_id)),
-    lines(rows.map((r) => r.attempted_at)),
-    intArray(rows.map((r) => r.status)),
-    intArray(rows.map((r) => r.duration_ms)),
+    lines(rows.ids),
+    lines(rows.deliveryIds),
+    lines(rows.attemptedAt),
+    intArray(rows.statuses),
+    intArray(rows.durations),
     // Receivers' text, which may hold anything: an array literal when it can be written as JSON
     // (an `ok`, a JSON answer), else pg escapes it.
-    textArray(rows.map((r) => r.response_excerpt)),
+    textArray(rows.excerpts),
   ];
 }
 

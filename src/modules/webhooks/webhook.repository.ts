@@ -70,8 +70,6 @@ interface AttemptRow {
   response_excerpt: string | null;
 }
 
-export type DeliveredRow = AttemptRow;
-
 export interface FailedRow extends AttemptRow {
   error: string | null;
   state: DeliveryState;
