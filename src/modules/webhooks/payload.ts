@@ -26,6 +26,17 @@ export function eventData(event: EventRow, webhookDomainId: string): string {
   return event.payload;
 }
 
+/** Event types as JSON strings: a few types, quoted once each rather than once per delivery. */
+const quotedTypes = new Map<string, string>();
+function quoted(type: string): string {
+  let q = quotedTypes.get(type);
+  if (q === undefined) {
+    if (quotedTypes.size >= 1000) quotedTypes.clear();
+    quotedTypes.set(type, (q = JSON.stringify(type)));
+  }
+  return q;
+}
+
 /** The receiving webhook, as far as its body depends on it. */
 export interface BodyTarget {
   id: string;
@@ -59,6 +70,7 @@ export function deliveryBody(event: EventRow, target: BodyTarget): string {
     });
   }
   const at = PLAIN_TIMESTAMP_KINDS.has(event.type) ? plainOfIso(event.created_at) : event.created_at;
-  // What JSON.stringify({type, created_at, data}) writes, with the data's text as it is.
-  return `{"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(at)},"data":${eventData(event, target.domain_id!)}}`;
+  // What JSON.stringify({type, created_at, data}) writes, with the data's text as it is. The time
+  // is digits and separators, which JSON writes as they are.
+  return `{"type":${quoted(event.type)},"created_at":"${at}","data":${eventData(event, target.domain_id!)}}`;
 }

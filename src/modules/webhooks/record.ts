@@ -62,12 +62,18 @@ class Successes {
     this.outcomes.push(o);
   }
 
-  /** Tells of those written (all but `unwritten`). */
+  /** Tells of those written (all but `unwritten`), asking once per account whether anyone listens. */
   tell(services: AppServices, unwritten: Set<string>, columns = this.columns): void {
     if (!this.outcomes.length) return;
     const byDelivery = columns === this.columns ? null : new Map(this.outcomes.map((o) => [o.claimed.id, o]));
+    const heard = new Map<string, boolean>();
     columns.deliveryIds.forEach((deliveryId, i) => {
-      if (!unwritten.has(deliveryId)) tell(services, byDelivery ? byDelivery.get(deliveryId)! : this.outcomes[i], columns.ids[i]);
+      if (unwritten.has(deliveryId)) return;
+      const o = byDelivery ? byDelivery.get(deliveryId)! : this.outcomes[i];
+      const account = o.claimed.account_id;
+      let hears = heard.get(account);
+      if (hears === undefined) heard.set(account, (hears = services.pubsub.hears(attemptTopic(account))));
+      if (hears) tell(services, o, columns.ids[i]);
     });
   }
 }
