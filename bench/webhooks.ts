@@ -42,7 +42,7 @@ import pg from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { startApp } from '../src/app.js';
-import { newId } from '../src/lib/ids.js';
+import { newId, sortableId } from '../src/lib/ids.js';
 import { runTick } from '../src/modules/webhooks/dispatch.worker.js';
 import { signatureHeaders } from '../src/modules/webhooks/sign.js';
 import { NO_API_LIMITS } from './limits.js';
@@ -197,11 +197,13 @@ try {
   let delivered = 0;
   async function engine(cost: { engine: number[]; main: number[]; sys: number[]; pg: number[]; statements: number[]; ends: string[] }): Promise<number> {
     // PostgreSQL makes the rows itself: a JSON document of N events, quoted into the SQL text by
-    // the ORM, left megabytes of this process's garbage for the timed run below to collect.
+    // the ORM, left megabytes of this process's garbage for the timed run below to collect. As an
+    // activity's event has them (activity/record.ts): an id that starts with the second it was
+    // made in (sortableId), and the payload as its producer wrote it (`json` keeps the text).
     await em.execute(
       `insert into domain_events (id, account_id, domain_id, type, payload, created_at)
-       select substr(md5(random()::text || g::text), 1, 16), ?, ?, 'activity.delivered', ?::jsonb, now() from generate_series(1, ?) as g`,
-      [accountId, domain.id, JSON.stringify(payload), events],
+       select ? || substr(md5(random()::text || g::text), 1, 10), ?, ?, 'activity.delivered', ?::json, now() from generate_series(1, ?) as g`,
+      [sortableId().slice(0, 6), accountId, domain.id, JSON.stringify(payload), events],
     );
     delivered += events;
     received = 0;
