@@ -35,6 +35,9 @@ export function newId(length = 16): string {
 /** 2020-01-01T00:00:00Z: a sortable id's time counts seconds from here (6 base36 characters last until 2089). */
 const EPOCH_MS = Date.UTC(2020, 0, 1);
 
+let prefixSecond = -1;
+let prefix = '';
+
 /**
  * An id that sorts by creation time: the seconds since 2020 (6 base36 characters), then random
  * characters to `length`. Rows of a table that takes many inserts a second go to the right edge
@@ -52,5 +55,3 @@ export function sortableId(length = 16): string {
   }
   return prefix + newId(length - 6);
 }
-let prefixSecond = -1;
-let prefix = '';

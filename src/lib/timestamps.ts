@@ -19,6 +19,8 @@ export function plainTimestamp(value: Date | string): string {
 /** The plain form of an ISO 8601 UTC text (toISOString's or isoTimestamp's): its first 19 characters, a space for the T. */
 export const plainOfIso = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 
+let lastMs = Number.NaN;
+let lastIso = '';
 
 /**
  * `date.toISOString()`, kept for the last millisecond asked: the webhook engine logs tens of
@@ -32,5 +34,3 @@ export function isoOfDate(date: Date): string {
   }
   return lastIso;
 }
-let lastMs = Number.NaN;
-let lastIso = '';

@@ -118,6 +118,9 @@ export class ReceiverAgent {
  */
 const agents = new WeakMap<Dns, Map<string, ReceiverAgent>>();
 
+/** The agent asked for last, with what it was asked for (one resolver and policy in the service). */
+let lastAgent: { dns: Dns; allowPrivate: boolean; connections: number; timeoutMs: number; agent: ReceiverAgent } | null = null;
+
 export function receiverAgent(dns: Dns, allowPrivate: boolean, connections: number, timeoutMs: number): ReceiverAgent {
   // Asked once per request, almost always with what was asked last.
   const last = lastAgent;
@@ -126,7 +129,6 @@ export function receiverAgent(dns: Dns, allowPrivate: boolean, connections: numb
   lastAgent = { dns, allowPrivate, connections, timeoutMs, agent };
   return agent;
 }
-let lastAgent: { dns: Dns; allowPrivate: boolean; connections: number; timeoutMs: number; agent: ReceiverAgent } | null = null;
 
 function agentFor(dns: Dns, allowPrivate: boolean, connections: number, timeoutMs: number): ReceiverAgent {
   let byPolicy = agents.get(dns);
