@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { webhookAttempts, webhookAttemptSeconds } from '../../lib/metrics.js';
 import { decrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
-import { postWebhook } from './http.js';
+import { postWebhookThen } from './http.js';
 import { recordRound, type Outcome } from './record.js';
 import { signatureHeaders, signingKey } from './sign.js';
 import { EngineRepository } from './engine.repository.js';
@@ -52,22 +52,35 @@ const attemptsFailed = webhookAttempts.labels('failed');
  * One signed POST of a claimed delivery; its outcome is recorded with the round's. Inbound
  * email forwards call it too, for the first attempt made while the sender waits.
  */
-export async function attempt(services: AppServices, d: Claimed): Promise<Outcome> {
+export function attempt(services: AppServices, d: Claimed): Promise<Outcome> {
+  return new Promise((resolve) => attemptThen(services, d, resolve));
+}
+
+/**
+ * attempt for the conveyor: `done` gets the outcome (never during this call), with no promise
+ * made per request. Throws, before anything is sent, when the webhook's secret cannot be read.
+ */
+function attemptThen(services: AppServices, d: Claimed, done: (outcome: Outcome) => void): void {
   const { config } = services;
   const at = new Date();
-  const result = await postWebhook({
-    url: d.url,
-    body: d.body,
-    // The same id on every retry (receivers de-duplicate on it); a fresh timestamp and signatures.
-    headers: signatureHeaders(keyOf(config.APP_SECRET, d.secret_enc), d.body, d.id, at),
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-    dns: services.dns,
-    connectionsPerOrigin: config.WEBHOOK_CONNECTIONS_PER_ORIGIN,
-  });
-  (result.ok ? attemptsDelivered : attemptsFailed).inc();
-  webhookAttemptSeconds.observe(result.durationMs / 1000);
-  return { claimed: d, at, result };
+  // The same id on every retry (receivers de-duplicate on it); a fresh timestamp and signatures.
+  const headers = signatureHeaders(keyOf(config.APP_SECRET, d.secret_enc), d.body, d.id, at);
+  postWebhookThen(
+    {
+      url: d.url,
+      body: d.body,
+      headers,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      dns: services.dns,
+      connectionsPerOrigin: config.WEBHOOK_CONNECTIONS_PER_ORIGIN,
+    },
+    (result) => {
+      (result.ok ? attemptsDelivered : attemptsFailed).inc();
+      webhookAttemptSeconds.observe(result.durationMs / 1000);
+      done({ claimed: d, at, result });
+    },
+  );
 }
 
 /**
@@ -107,6 +120,7 @@ export class Conveyor {
   /** Rounds with attempts still to finish (what `drain` records without waiting for). */
   private readonly open = new Set<Round>();
   private draining = false;
+  private pumping = false;
   private readonly inFlight: number;
   private readonly lowWater: number;
   private wake: Array<() => void> = [];
@@ -153,25 +167,42 @@ export class Conveyor {
   }
 
   private pump(): void {
-    while (this.active < this.inFlight && this.queue.length) {
-      const { d, round } = this.queue.shift()!;
-      this.active++;
-      void this.post(d, round);
+    // A delivery that cannot start ends inside post(), which pumps again: that pump leaves the
+    // queue to this loop.
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.active < this.inFlight && this.queue.length) {
+        const { d, round } = this.queue.shift()!;
+        this.active++;
+        this.post(d, round);
+      }
+    } finally {
+      this.pumping = false;
     }
     const waiting = this.wake;
     this.wake = [];
     for (const resolve of waiting) resolve();
   }
 
-  private async post(d: Claimed, round: Round): Promise<void> {
+  /** One attempt, on callbacks rather than promises: the conveyor runs tens of thousands a second. */
+  private post(d: Claimed, round: Round): void {
     try {
-      round.outcomes.push(await attempt(this.services, d));
+      attemptThen(this.services, d, (outcome) => {
+        round.outcomes.push(outcome);
+        this.ended(round);
+      });
     } catch (err) {
       // A secret that no longer decrypts: the lease makes it due again later; the others go on.
       this.services.log.error({ err, delivery: d.id }, 'webhook delivery could not be attempted');
       // A fresh one is not written yet: it is written pending, due when the lease ends.
       if (isFresh(d)) round.unstarted.push(d);
+      this.ended(round);
     }
+  }
+
+  /** An attempt of `round` is over (done, or could not start): its slot goes to the next. */
+  private ended(round: Round): void {
     if (--round.left === 0) this.open.delete(round);
     if (round.left === 0 || this.draining) this.collect(round);
     this.active--;

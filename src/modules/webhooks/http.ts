@@ -125,29 +125,47 @@ const STALE_SOCKET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
  * it starts once the request has one of the origin's connections (receivers.ts), so requests
  * waiting behind a slow receiver's others are not failed for its slowness.
  */
-export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookCallResult> {
+export function postWebhook(opts: PostWebhookOptions): Promise<WebhookCallResult> {
+  return new Promise((resolve) => postWebhookThen(opts, resolve));
+}
+
+/**
+ * postWebhook for the engine's conveyor, which posts tens of thousands a second: `done` is called
+ * once with the result, never during this call, and no promise is made along the way.
+ */
+export function postWebhookThen(opts: PostWebhookOptions, done: (result: WebhookCallResult) => void): void {
   const started = Date.now();
   const target = parseTarget(opts.url);
-  if (typeof target === 'string') return failed(started, target, true);
-  const { host } = target;
+  if (typeof target === 'string') return later(done, failed(started, target, true));
   // Node connects to a literal IP without calling lookup, so literals are checked here (and the
   // connected address once more in receivers.ts).
   if (target.literal && !opts.allowPrivate) {
-    const refused = refusal(host);
-    if (refused) return failed(started, refused, true);
+    const refused = refusal(target.host);
+    if (refused) return later(done, failed(started, refused, true));
   }
   const agent = receiverAgent(opts.dns, opts.allowPrivate, opts.connectionsPerOrigin ?? DEFAULT_CONNECTIONS, opts.timeoutMs);
   const slot = agent.slot(target.origin);
-  const release = typeof slot === 'function' ? slot : await slot;
-  try {
-    const begun = Date.now();
-    const deadline = begun + opts.timeoutMs;
-    let result = await once(agent.dispatcher, target, opts, begun, deadline);
-    if (result.retry && Date.now() < deadline) result = await once(agent.dispatcher, target, opts, begun, deadline);
-    return result.result;
-  } finally {
+  if (typeof slot === 'function') send(agent.dispatcher, target, opts, slot, done);
+  else void slot.then((release) => send(agent.dispatcher, target, opts, release, done));
+}
+
+/** `done(result)` on a later turn: a caller never sees its callback run inside its own call. */
+function later(done: (result: WebhookCallResult) => void, result: WebhookCallResult): void {
+  queueMicrotask(() => done(result));
+}
+
+/** The request on a connection slot, retried once on a stale kept-alive socket; the slot is released before `done`. */
+function send(dispatcher: Dispatcher, target: Target, opts: PostWebhookOptions, release: () => void, done: (result: WebhookCallResult) => void): void {
+  const begun = Date.now();
+  const deadline = begun + opts.timeoutMs;
+  const end = (o: Once) => {
     release();
-  }
+    done(o.result);
+  };
+  once(dispatcher, target, opts, begun, deadline, (first) => {
+    if (first.retry && Date.now() < deadline) once(dispatcher, target, opts, begun, deadline, end);
+    else end(first);
+  });
 }
 
 interface Once {
@@ -169,12 +187,14 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private readonly timer: NodeJS.Timeout;
+  /** Set while the request is handed to undici: an outcome reached meanwhile is told on a later turn. */
+  dispatching = true;
 
   constructor(
     private readonly started: number,
     timeoutMs: number,
     deadlineMs: number,
-    private readonly resolve: (once: Once) => void,
+    private readonly settle: (once: Once) => void,
   ) {
     this.timer = setTimeout(() => {
       this.finish(failed(this.started, `timeout after ${timeoutMs} ms`, false));
@@ -187,7 +207,8 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    this.resolve({ result, retry });
+    if (this.dispatching) queueMicrotask(() => this.settle({ result, retry }));
+    else this.settle({ result, retry });
   }
 
   onConnect(abort: (err?: Error) => void): void {
@@ -230,25 +251,25 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-function once(dispatcher: Dispatcher, target: Target, opts: PostWebhookOptions, started: number, deadline: number): Promise<Once> {
-  return new Promise<Once>((resolve) => {
-    const exchange = new Exchange(started, opts.timeoutMs, deadline, resolve);
-    try {
-      dispatcher.dispatch(
-        {
-          origin: target.origin,
-          path: target.path,
-          method: 'POST',
-          // The caller's headers first: a spread at the start of a literal copies their object whole.
-          headers: { ...opts.headers, 'content-type': 'application/json', 'user-agent': 'Postbox-Webhooks/1.0' },
-          body: opts.body,
-        },
-        exchange,
-      );
-    } catch (err) {
-      exchange.finish(...failure(started, err as Error, false));
-    }
-  });
+/** One request; `settled` is called once, never during this call. */
+function once(dispatcher: Dispatcher, target: Target, opts: PostWebhookOptions, started: number, deadline: number, settled: (once: Once) => void): void {
+  const exchange = new Exchange(started, opts.timeoutMs, deadline, settled);
+  try {
+    dispatcher.dispatch(
+      {
+        origin: target.origin,
+        path: target.path,
+        method: 'POST',
+        // The caller's headers first: a spread at the start of a literal copies their object whole.
+        headers: { ...opts.headers, 'content-type': 'application/json', 'user-agent': 'Postbox-Webhooks/1.0' },
+        body: opts.body,
+      },
+      exchange,
+    );
+  } catch (err) {
+    exchange.finish(...failure(started, err as Error, false));
+  }
+  exchange.dispatching = false;
 }
 
 /** What a failure before (or during) the answer means for the attempt. */
