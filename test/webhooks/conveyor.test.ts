@@ -68,3 +68,38 @@ it('records the last attempts of a tick as each finishes, not once its whole rou
   }
   expect(await delivered(slow.id)).toHaveLength(1);
 });
+
+it('posts a tick of many deliveries past those that end at once, before any request', async () => {
+  // More deliveries than WEBHOOK_IN_FLIGHT (50) for each of three webhooks, in one tick: one
+  // webhook's secret no longer decrypts (the attempt cannot start), another's URL is refused
+  // before any request, the third's receiver answers. The first two end without waiting on
+  // anything, so the conveyor's slots come back inside its own loop and on the next turn.
+  const broken = await createWebhook(s, receiver, { domainId, events: ['activity.soft_bounced'], path: '/many-broken' });
+  const refused = await createWebhook(s, receiver, { domainId, events: ['activity.hard_bounced'], path: '/many-refused' });
+  const working = await createWebhook(s, receiver, { domainId, events: ['activity.unsubscribed'], path: '/many-working' });
+  await sql(s, `update webhooks set secret_enc = 'not-a-sealed-secret' where id = ?`, [broken.id]);
+  await sql(s, `update webhooks set url = 'ftp://refused.example/hook' where id = ?`, [refused.id]);
+  const count = 120;
+  await sql(
+    s,
+    `insert into domain_events (id, account_id, domain_id, type, payload, created_at)
+     select 'many' || t || lpad(i::text, 4, '0'), ?, ?, 'activity.' || t, json_build_object('id', i), now()
+       from unnest(array['soft_bounced', 'hard_bounced', 'unsubscribed']) t, generate_series(1, ${count}) i`,
+    [accountId, domainId],
+  );
+  await tick();
+
+  const delivered = await deliveriesOf(s, working.id);
+  expect(delivered).toHaveLength(count);
+  expect(delivered.every((d) => d.state === 'delivered' && d.attempts === 1)).toBe(true);
+  expect(receiver.received('/many-working').filter((r) => r.json?.type === 'activity.unsubscribed')).toHaveLength(count);
+  // Refused before any request: each tried once, a permanent failure.
+  const failed = await deliveriesOf(s, refused.id);
+  expect(failed).toHaveLength(count);
+  expect(failed.every((d) => d.state === 'failed' && d.attempts === 1)).toBe(true);
+  // Never started: written pending, leased, untried.
+  const stuck = await deliveriesOf(s, broken.id);
+  expect(stuck).toHaveLength(count);
+  expect(stuck.every((d) => d.state === 'pending' && d.attempts === 0)).toBe(true);
+  expect(receiver.received('/many-broken').filter((r) => r.json?.type !== 'webhook.test')).toHaveLength(0);
+});
