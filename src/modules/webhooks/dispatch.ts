@@ -42,7 +42,7 @@ function targetsOf(event: EventRow, webhooks: WebhookRow[], young: ReadonlyMap<W
   const happened = young.size ? eventMs(event) : 0;
   return webhooks.filter((w) => {
     if (!w.events.includes(event.type)) return false;
-    if (young.size && (young.get(w) ?? 0) > happened) return false;
+    if ((young.get(w) ?? 0) > happened) return false;
     if (sms) return w.kind === WEBHOOK_KIND.sms && w.sms_number_id === smsNumber && w.account_id === event.account_id;
     if (w.kind !== WEBHOOK_KIND.email) return false;
     if (event.domain_id) {

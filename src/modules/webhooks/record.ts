@@ -21,6 +21,9 @@ export interface Outcome {
 
 const LOG_CHARS = 1000;
 
+/** The receiver's answer as the log keeps it. */
+const excerptOf = (r: WebhookCallResult): string | null => r.excerpt?.slice(0, LOG_CHARS) ?? null;
+
 /** An attempt as logged: its row, its error (a failure's), and the outcome it came from. */
 function logged(o: Outcome, id = sortableId()) {
   const { claimed: d, at, result: r } = o;
@@ -30,7 +33,7 @@ function logged(o: Outcome, id = sortableId()) {
     attempted_at: isoOfDate(at),
     status: r.status,
     duration_ms: r.durationMs,
-    response_excerpt: r.excerpt?.slice(0, LOG_CHARS) ?? null,
+    response_excerpt: excerptOf(r),
   };
   return { row, error: r.ok ? null : (r.error?.slice(0, LOG_CHARS) ?? null), o };
 }
@@ -43,12 +46,15 @@ type Logged = ReturnType<typeof logged>;
  * almost always nobody listens, and a round records hundreds of attempts.
  */
 function tell(services: AppServices, o: Outcome, id: string): void {
+  if (services.pubsub.hears(attemptTopic(o.claimed.account_id))) notify(services, o, id);
+}
+
+/** The live notice of a committed attempt logged with id `id`, to its account's topic. */
+function notify(services: AppServices, o: Outcome, id: string): void {
   const d = o.claimed;
-  const topic = attemptTopic(d.account_id);
-  if (!services.pubsub.hears(topic)) return;
   const { row, error } = logged(o, id);
   const attempt = { ...row, type: d.type, attempted_at: o.at, success: o.result.ok, error };
-  services.pubsub.live(topic, attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt).detail);
+  services.pubsub.live(attemptTopic(d.account_id), attemptNotice({ id: d.webhook_id, account_id: d.account_id, domain_id: d.domain_id }, attempt).detail);
 }
 
 /** Successful attempts of a round as logged (columns), with their outcomes in the same order. */
@@ -58,7 +64,7 @@ class Successes {
 
   add(o: Outcome): void {
     const r = o.result;
-    this.columns.add(o.claimed.id, isoOfDate(o.at), r.status, r.durationMs, r.excerpt?.slice(0, LOG_CHARS) ?? null);
+    this.columns.add(o.claimed.id, isoOfDate(o.at), r.status, r.durationMs, excerptOf(r));
     this.outcomes.push(o);
   }
 
@@ -73,7 +79,7 @@ class Successes {
       const account = o.claimed.account_id;
       let hears = heard.get(account);
       if (hears === undefined) heard.set(account, (hears = services.pubsub.hears(attemptTopic(account))));
-      if (hears) tell(services, o, columns.ids[i]);
+      if (hears) notify(services, o, columns.ids[i]);
     });
   }
 }

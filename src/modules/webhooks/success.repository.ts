@@ -25,15 +25,14 @@ export class SuccessColumns {
     return this.ids.length;
   }
 
-  /** Adds one attempt; returns its log id. */
-  add(deliveryId: string, attemptedAt: string, status: number | null, durationMs: number, excerpt: string | null, id = sortableId()): string {
+  /** Adds one attempt, with a new log id unless given one. */
+  add(deliveryId: string, attemptedAt: string, status: number | null, durationMs: number, excerpt: string | null, id = sortableId()): void {
     this.ids.push(id);
     this.deliveryIds.push(deliveryId);
     this.attemptedAt.push(attemptedAt);
     this.statuses.push(status);
     this.durations.push(durationMs);
     this.excerpts.push(excerpt);
-    return id;
   }
 
   /** Those of the attempts whose delivery `keep` accepts, with the same log ids. */
