@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import type { Transporter } from 'nodemailer';
 import type MimeNodeClass from 'nodemailer/lib/mime-node/index.js';
 import { lazy } from '../../lib/lazy.js';
@@ -19,6 +18,24 @@ let envelopeNode: MimeNodeClass | undefined;
 /** The part of nodemailer's transport interface (`transport.send(mail, callback)`) a pooled SMTP transport reads of a message. */
 interface PoolTransport {
   send(mail: unknown, callback: (err: Error | null, info: PooledInfo) => void): void;
+}
+
+/**
+ * The message's bytes as the SMTP connection reads them: it pipes whatever has a `pipe` into its
+ * DATA stream, and the pool requeues a message over another connection only when the server closed
+ * a reused one before any of it was read (`readableDidRead === false`). So this is all the "stream"
+ * a built message needs. A PassThrough per email cost a stream, a pipe and its unpipe on every
+ * message, and the stream internals, fed stream objects of several shapes, kept being deoptimized
+ * and compiled again while draining.
+ */
+class RawBody {
+  readableDidRead = false;
+  constructor(private readonly raw: Buffer) {}
+  pipe<T extends NodeJS.WritableStream>(destination: T): T {
+    this.readableDidRead = true;
+    destination.end(this.raw);
+    return destination;
+  }
 }
 
 /**
@@ -48,11 +65,7 @@ export function sendPooledRaw(transporter: Transporter, envelope: { from: string
     getEnvelope: () => ({ from, to: [...recipients] }),
     messageId: () => messageId,
     getHeader: (name: string) => (name.toLowerCase() === 'message-id' ? messageId : undefined),
-    createReadStream: () => {
-      const stream = new PassThrough();
-      stream.end(raw);
-      return stream;
-    },
+    createReadStream: () => new RawBody(raw),
   };
   return new Promise((resolve, reject) => pool.send({ data: {}, message }, (err, info) => (err ? reject(err) : resolve(info))));
 }
