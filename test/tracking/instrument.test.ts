@@ -79,6 +79,21 @@ describe('instrument(): the open pixel', () => {
     expect(readToken(config.APP_SECRET, 'open', m![1])).toEqual({ emailId: 'email1', url: null });
   });
 
+  it('goes right before </body> after the links before it were rewritten, whatever their length', () => {
+    // The pixel's place comes from the links' own scan: rewritten links before </body> move it,
+    // one after it does not.
+    const source =
+      `<html><body><a href=https://a.example/?x=1&amp;y=2>a</a><p>x</p>` +
+      `<a href="https://b.example/a-much-longer-path/than-the-first/one?with=a&amp;query=string">b</a></body >` +
+      `<a href='https://late.example/'>late</a></html>`;
+    const out = html(source, ALL);
+    const m = out.match(
+      new RegExp(`^<html><body><a href="[^"]+">a</a><p>x</p><a href="[^"]+">b</a>${pixel.source}</body ><a href="[^"]+">late</a></html>$`),
+    );
+    expect(m).not.toBeNull();
+    expect(targets(out)).toEqual(['https://a.example/?x=1&y=2', 'https://b.example/a-much-longer-path/than-the-first/one?with=a&query=string', 'https://late.example/']);
+  });
+
   it('goes at the end without a body tag, and never into text', () => {
     const out = instrument({ html: '<p>Hi</p>', text: 'Hi' }, 'email1', { ...NONE, opens: true }, config);
     expect(out.html).toMatch(new RegExp(`^<p>Hi</p>${pixel.source}$`));

@@ -44,42 +44,74 @@ function trimUrl(url: string): string {
   return out;
 }
 
-function insertBeforeBodyEnd(html: string, addition: string): string {
-  const at = scanHtml(html).bodyClose;
+function insertAt(html: string, at: number | null, addition: string): string {
   return at === null ? html + addition : html.slice(0, at) + addition + html.slice(at);
 }
 
-function instrumentHtml(html: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: string): string {
+function insertBeforeBodyEnd(html: string, addition: string): string {
+  return insertAt(html, scanHtml(html).bodyClose, addition);
+}
+
+/**
+ * This email's unsubscribe URL, signed on first use: only a footer or a `{{unsubscribe}}` in the
+ * content needs it (most domains leave unsubscribe tracking off), and until then no link can hold it.
+ */
+class UnsubscribeUrl {
+  private url: string | null = null;
+  constructor(
+    private readonly config: LinkConfig,
+    private readonly emailId: string,
+  ) {}
+
+  get(): string {
+    return (this.url ??= unsubscribeUrl(this.config, this.emailId));
+  }
+
+  /** Whether `target` is this email's unsubscribe URL (or holds it): never before it was made. */
+  within(target: string): boolean {
+    return this.url !== null && target.includes(this.url);
+  }
+}
+
+function instrumentHtml(html: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: UnsubscribeUrl): string {
   let out = html;
   if (opts.unsubscribe && opts.unsubscribeHtml) out = insertBeforeBodyEnd(out, opts.unsubscribeHtml);
-  out = out.replace(PLACEHOLDER, escapeHtml(unsub));
+  out = out.replace(PLACEHOLDER, () => escapeHtml(unsub.get()));
   const ours = trackingPrefix(config);
+  // Where `</body>` is in `out`, once a scan found it: the links' scan finds it too, so the pixel
+  // needs no second scan (only links before it move it).
+  let bodyClose: number | null | undefined;
   if (opts.clicks) {
-    const { links } = scanHtml(out);
+    const scan = scanHtml(out);
     let rebuilt = '';
     let from = 0;
-    for (const link of links) {
+    let moved = 0;
+    for (const link of scan.links) {
       const target = link.href.trim();
-      if (!isHttpUrl(target) || target.includes(unsub) || target.startsWith(ours)) continue;
-      rebuilt += `${out.slice(from, link.start)}"${escapeHtml(trackingUrl(config, 'click', emailId, target))}"`;
+      if (!isHttpUrl(target) || unsub.within(target) || target.startsWith(ours)) continue;
+      const value = `"${escapeHtml(trackingUrl(config, 'click', emailId, target))}"`;
+      rebuilt += `${out.slice(from, link.start)}${value}`;
+      if (scan.bodyClose !== null && link.end <= scan.bodyClose) moved += value.length - (link.end - link.start);
       from = link.end;
     }
     out = rebuilt + out.slice(from);
+    bodyClose = scan.bodyClose === null ? null : scan.bodyClose + moved;
   }
   if (opts.opens) {
     const pixel = trackingUrl(config, 'open', emailId);
-    out = insertBeforeBodyEnd(
+    out = insertAt(
       out,
+      bodyClose === undefined ? scanHtml(out).bodyClose : bodyClose,
       `<img src="${escapeHtml(pixel)}" width="1" height="1" alt="" border="0" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`,
     );
   }
   return out;
 }
 
-function instrumentText(text: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: string): string {
+function instrumentText(text: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: UnsubscribeUrl): string {
   let out = text;
   if (opts.unsubscribe && opts.unsubscribePlain) out = `${out.replace(/\s+$/, '')}\n\n${opts.unsubscribePlain}\n`;
-  out = out.replace(PLACEHOLDER, unsub);
+  out = out.replace(PLACEHOLDER, () => unsub.get());
   if (!opts.clicks) return out;
   const ours = trackingPrefix(config);
   return out.replace(TEXT_URL, (match) => {
@@ -100,7 +132,7 @@ export function instrument(
   opts: TrackingOptions,
   config: LinkConfig,
 ): { html: string | null; text: string | null } {
-  const unsub = unsubscribeUrl(config, emailId);
+  const unsub = new UnsubscribeUrl(config, emailId);
   return {
     html: parts.html === null ? null : instrumentHtml(parts.html, emailId, opts, config, unsub),
     text: parts.text === null ? null : instrumentText(parts.text, emailId, opts, config, unsub),
