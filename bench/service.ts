@@ -117,6 +117,8 @@ export async function spawnRole(role: string, env: Record<string, string>, ready
     async stop() {
       if (exited) return;
       const gone = new Promise((r) => child.once('exit', r));
+      // A process a bench stopped (SIGSTOP) handles SIGTERM only once it runs again.
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
       await Promise.race([gone, sleep(15_000).then(() => child.kill('SIGKILL'))]);
     },
