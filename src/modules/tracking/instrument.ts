@@ -15,7 +15,8 @@ export interface TrackingOptions {
   unsubscribePlain: string | null;
 }
 
-const PLACEHOLDER = /\{\{\s*unsubscribe\s*\}\}/gi;
+/** Where a sender's content asks for this email's unsubscribe URL. */
+const UNSUBSCRIBE_VARIABLE = /\{\{\s*unsubscribe\s*\}\}/gi;
 // Bare URLs in text end at whitespace or at characters that usually delimit them.
 const TEXT_URL = /\bhttps?:\/\/[^\s<>"'`{}|\\^]+/gi;
 const TRAILING = /[.,;:!?'"*_)\]]$/;
@@ -73,35 +74,40 @@ class UnsubscribeUrl {
   }
 }
 
+/**
+ * The html with its http(s) links rewritten to signed click URLs, and where its `</body>` is now:
+ * the links' scan finds it too, moved by the links rewritten before it, so the pixel needs no
+ * second scan.
+ */
+function rewriteLinks(html: string, emailId: string, config: LinkConfig, unsub: UnsubscribeUrl): { html: string; bodyClose: number | null } {
+  const ours = trackingPrefix(config);
+  const scan = scanHtml(html);
+  let rebuilt = '';
+  let from = 0;
+  let moved = 0;
+  for (const link of scan.links) {
+    const target = link.href.trim();
+    if (!isHttpUrl(target) || unsub.within(target) || target.startsWith(ours)) continue;
+    const value = `"${escapeHtml(trackingUrl(config, 'click', emailId, target))}"`;
+    rebuilt += `${html.slice(from, link.start)}${value}`;
+    if (scan.bodyClose !== null && link.end <= scan.bodyClose) moved += value.length - (link.end - link.start);
+    from = link.end;
+  }
+  return { html: rebuilt + html.slice(from), bodyClose: scan.bodyClose === null ? null : scan.bodyClose + moved };
+}
+
 function instrumentHtml(html: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: UnsubscribeUrl): string {
   let out = html;
   if (opts.unsubscribe && opts.unsubscribeHtml) out = insertBeforeBodyEnd(out, opts.unsubscribeHtml);
-  out = out.replace(PLACEHOLDER, () => escapeHtml(unsub.get()));
-  const ours = trackingPrefix(config);
-  // Where `</body>` is in `out`, once a scan found it: the links' scan finds it too, so the pixel
-  // needs no second scan (only links before it move it).
-  let bodyClose: number | null | undefined;
-  if (opts.clicks) {
-    const scan = scanHtml(out);
-    let rebuilt = '';
-    let from = 0;
-    let moved = 0;
-    for (const link of scan.links) {
-      const target = link.href.trim();
-      if (!isHttpUrl(target) || unsub.within(target) || target.startsWith(ours)) continue;
-      const value = `"${escapeHtml(trackingUrl(config, 'click', emailId, target))}"`;
-      rebuilt += `${out.slice(from, link.start)}${value}`;
-      if (scan.bodyClose !== null && link.end <= scan.bodyClose) moved += value.length - (link.end - link.start);
-      from = link.end;
-    }
-    out = rebuilt + out.slice(from);
-    bodyClose = scan.bodyClose === null ? null : scan.bodyClose + moved;
-  }
+  out = out.replace(UNSUBSCRIBE_VARIABLE, () => escapeHtml(unsub.get()));
+  let bodyClose: number | null = null;
+  if (opts.clicks) ({ html: out, bodyClose } = rewriteLinks(out, emailId, config, unsub));
+  else if (opts.opens) bodyClose = scanHtml(out).bodyClose;
   if (opts.opens) {
     const pixel = trackingUrl(config, 'open', emailId);
     out = insertAt(
       out,
-      bodyClose === undefined ? scanHtml(out).bodyClose : bodyClose,
+      bodyClose,
       `<img src="${escapeHtml(pixel)}" width="1" height="1" alt="" border="0" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`,
     );
   }
@@ -111,7 +117,7 @@ function instrumentHtml(html: string, emailId: string, opts: TrackingOptions, co
 function instrumentText(text: string, emailId: string, opts: TrackingOptions, config: LinkConfig, unsub: UnsubscribeUrl): string {
   let out = text;
   if (opts.unsubscribe && opts.unsubscribePlain) out = `${out.replace(/\s+$/, '')}\n\n${opts.unsubscribePlain}\n`;
-  out = out.replace(PLACEHOLDER, () => unsub.get());
+  out = out.replace(UNSUBSCRIBE_VARIABLE, () => unsub.get());
   if (!opts.clicks) return out;
   const ours = trackingPrefix(config);
   return out.replace(TEXT_URL, (match) => {
