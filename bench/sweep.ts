@@ -2,8 +2,10 @@
  * The full bad-input sweep (issue "Hardening"): every /v1 operation of schema/openapi.json with
  * the whole hostile budget, hundreds of malformed GraphQL requests and dozens of malformed SMTP
  * sessions, against the api and smtp roles on a throwaway embedded PostgreSQL. No worker runs,
- * so nothing changes data in the background while checksums compare. Prints the figures and
- * exits 1 on any 5xx, error-shape violation or data change by a refused request.
+ * so nothing changes data in the background while checksums compare. Then the worst input of each
+ * parser and renderer (bench/worst-inputs.ts) against a service of every role, with the event
+ * loop's longest delay around each. Prints the figures and exits 1 on any 5xx, error-shape
+ * violation, data change by a refused request, or input that held the loop past 200 ms.
  * Usage: npm run bench:sweep [-- <cases per /v1 operation>]   (default 150)
  */
 import 'reflect-metadata';
@@ -18,6 +20,7 @@ import { bodyLimitOf, DataWatch, emptyReport, sweepBatches, sweepOperation, type
 import { seedDomain } from '../test/support/factories.js';
 import type { TestServer } from '../test/support/server.js';
 import { NO_API_LIMITS } from './limits.js';
+import { LOOP_DELAY_LIMIT_MS, startWorstTarget, sweepWorstInputs, type WorstOutcome } from './worst-inputs.js';
 
 const budget = Number(process.argv[2] ?? 150);
 const MB = 1024 * 1024;
@@ -104,4 +107,26 @@ try {
 } finally {
   await app.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+const worstDir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-worst-'));
+const worst = await startWorstTarget(worstDir, 5495);
+let outcomes: WorstOutcome[] = [];
+try {
+  outcomes = await sweepWorstInputs(worst.target);
+} finally {
+  await worst.app.close();
+  rmSync(worstDir, { recursive: true, force: true });
+}
+console.log(`\nworst inputs, each alone against every role in one process: the event loop's longest delay (limit ${LOOP_DELAY_LIMIT_MS} ms)`);
+console.log('| input | answer | loop delay ms |\n|---|---|---|');
+for (const o of outcomes) console.log(`| ${o.name} | ${o.answer.replace(/\|/g, '/')} | ${o.loopDelayMs} |`);
+const held = outcomes.filter((o) => o.loopDelayMs > LOOP_DELAY_LIMIT_MS);
+const worstMs = Math.max(0, ...outcomes.map((o) => o.loopDelayMs));
+console.log(`BENCH ${JSON.stringify({ sweep_worst_loop_delay_ms: worstMs })}`);
+if (held.length) {
+  console.log(`\nFAILED: ${held.length} input(s) held the event loop past ${LOOP_DELAY_LIMIT_MS} ms: ${held.map((o) => o.name).join('; ')}`);
+  process.exitCode = 1;
+} else {
+  console.log(`\nOK: no input held the event loop past ${LOOP_DELAY_LIMIT_MS} ms (worst ${worstMs} ms).`);
 }

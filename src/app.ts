@@ -8,7 +8,8 @@ import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded.js';
 import { retryWhileUnavailable } from './db/unavailable.js';
 import { createOrm, migrate } from './db/orm.js';
 import { createDns } from './lib/dns.js';
-import { readQueueDepthFrom } from './lib/metrics.js';
+import { closePoolsOf } from './lib/untrusted-pool.js';
+import { readQueueDepthFrom, watchEventLoop } from './lib/metrics.js';
 import { bindPubSub, createPgPubSub } from './lib/pubsub.js';
 import { randomSecret } from './lib/secrets.js';
 import { createBoss } from './jobs/boss.js';
@@ -16,6 +17,7 @@ import { jobs } from './jobs/registry.js';
 import { startWorkers } from './jobs/workers.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createHttpServer } from './http/server.js';
+import { startMetricsListener, type MetricsListener } from './http/metrics.js';
 import { bootstrapFirstAccount, settleTrustedDomains } from './modules/operator/bootstrap.js';
 import { createMailTransport } from './modules/mail/transport.js';
 import { startSmtpRelay, type SmtpRelay } from './modules/smtp/server.js';
@@ -33,6 +35,8 @@ export interface RunningApp {
   url: string | null;
   /** The SMTP relay's port when the smtp role runs. */
   smtpPort?: number;
+  /** Where this process serves /metrics for Prometheus when METRICS_PORT is set, whatever its roles. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -120,6 +124,7 @@ export async function startApp(opts: {
   // pg-boss keeps each queue's counts on its queue row (refreshed by its monitor, every
   // JOB_SUPERVISE_SECONDS): one cheap read per scrape.
   readQueueDepthFrom(async () => Object.fromEntries((await boss.getQueues()).map((q) => [q.name, q.queuedCount])));
+  const stopWatchingLoop = watchEventLoop();
   const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
   const services: AppServices = {
     config,
@@ -161,6 +166,8 @@ export async function startApp(opts: {
   if (roles.has('smtp')) {
     smtp = await startSmtpRelay(services);
   }
+  // Each process's figures (its event loop, its jobs, its SMTP sessions) are its own to serve.
+  const metrics: MetricsListener | null = config.METRICS_PORT === undefined ? null : await startMetricsListener(config, log);
 
   let closed = false;
   return {
@@ -168,15 +175,21 @@ export async function startApp(opts: {
     http,
     url,
     smtpPort: smtp?.port,
+    metricsUrl: metrics?.url ?? null,
     async close() {
       if (closed) return;
       closed = true;
       await http?.close();
+      await metrics?.close();
       await smtp?.close();
       // Requests counted in memory are written before the database goes.
       await services.meter.close();
       services.tokenCache.close();
       await boss.stop({ graceful: true, timeout: 10_000 }).catch((err) => log.error({ err }, 'pg-boss stop'));
+      // Once no request, session or job can give them work: the threads of every pool the app
+      // started (renders, untrusted parses) exit before close() returns.
+      await closePoolsOf(config);
+      stopWatchingLoop();
       await pubsub.close();
       await workerOrm?.close();
       await orm.close();

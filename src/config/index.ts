@@ -15,7 +15,8 @@ const bool = z
   .transform((v) => v === 'true' || v === '1');
 
 export const configSchema = z.object({
-  NODE_ENV: z.string().default('development'),
+  /** `development` turns on what helps a developer and tells an attacker too (GraphQL's "Did you mean" suggestions). */
+  NODE_ENV: z.string().default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
@@ -56,7 +57,15 @@ export const configSchema = z.object({
   /** The plan and verification credits of accounts the service creates (the first one, and the operator's). */
   DEFAULT_PLAN: z.enum(PLANS).default('enterprise'),
   DEFAULT_VERIFICATION_CREDITS: z.coerce.number().int().min(0).default(1000),
-  GRAPHQL_INTROSPECTION: bool.default(true),
+  /**
+   * Who may ask for the schema (`__schema`, `__type`) on /graphql and /graphql/stream: `public`
+   * (anyone), `authenticated` (an account token, a console session or the operator token), or
+   * `off`. The former booleans still parse: `true`/`1` mean `authenticated`, `false`/`0` mean `off`.
+   */
+  GRAPHQL_INTROSPECTION: z
+    .enum(['public', 'authenticated', 'off', 'true', 'false', '1', '0'])
+    .transform((v): 'public' | 'authenticated' | 'off' => (v === 'true' || v === '1' ? 'authenticated' : v === 'false' || v === '0' ? 'off' : v))
+    .default('authenticated'),
   /** What one GraphQL document may ask for on /graphql and /graphql/stream (src/graphql/limits.ts). */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10_000),
@@ -67,6 +76,21 @@ export const configSchema = z.object({
   /** Request bodies: the routes that take files (src/http/body-limits.ts) and all others. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024 * 1024).default(40 * 1024 * 1024),
   DEFAULT_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /**
+   * The body a request without credentials (no Authorization header, no session cookie) may send
+   * to a route that needs a login (/graphql, /graphql/stream, /v1): past it, 401 before the body is
+   * read (src/http/body-gate.ts).
+   */
+  ANONYMOUS_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  /**
+   * The bearer token GET /metrics asks for. Unset, /metrics is not served on the public port
+   * (404); Prometheus then scrapes METRICS_PORT.
+   */
+  METRICS_TOKEN: z.string().min(20, 'METRICS_TOKEN must be at least 20 characters').optional(),
+  /** A port of its own where every process, whatever its roles, serves /metrics (on METRICS_HOST); unset, none. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The address the METRICS_PORT listener binds: loopback unless the scraper is on another host. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
   MAIL_FROM: z.string().default('no-reply@postbox.local'),
   MAIL_TRANSPORT: z
     .string()
@@ -92,6 +116,14 @@ export const configSchema = z.object({
   TEMPLATE_MEMORY_LIMIT: z.coerce.number().int().min(1000).default(20_000_000),
   TEMPLATE_OUTPUT_MAX_CHARS: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   TEMPLATE_MAX_STEPS: z.coerce.number().int().min(10).default(20_000),
+  /**
+   * The render pool (src/modules/templates/render.pool.ts): worker threads for the template renders
+   * that may be expensive, terminated past TEMPLATE_RENDER_MS. Threads at most; renders that may
+   * wait for one (more are refused at once); how long one may wait before the send gets a 503.
+   */
+  RENDER_POOL_THREADS: z.coerce.number().int().min(1).max(64).default(2),
+  RENDER_POOL_QUEUE: z.coerce.number().int().min(1).default(200),
+  RENDER_POOL_WAIT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Email verification's SMTP probe: port, HELO name and MAIL FROM (default verify@SMTP_PUBLIC_HOST), time budget, per-MX-host limits. */
   VERIFY_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
   VERIFY_HELO_NAME: z.string().optional(),
@@ -142,6 +174,28 @@ export const configSchema = z.object({
   SMTP_MAX_DMARC_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   /** Largest inbound-route mail accepted without login: fits one 25 MB attachment, base64-encoded. */
   SMTP_MAX_INBOUND_BYTES: z.coerce.number().int().min(1024).default(36 * 1024 * 1024),
+  /**
+   * XML the DMARC reports of one upload or one mail may unpack to, all together (zip, gzip or
+   * plain): aggregate reports are kilobytes to a few MB of XML; reading one costs about 20 times
+   * its size in heap (src/modules/dmarc/aggregate.ts has the other report limits).
+   */
+  DMARC_MAX_REPORT_BYTES: z.coerce.number().int().min(64 * 1024).default(10 * 1024 * 1024),
+  /**
+   * What one inbound-route message may hold, counted while it is parsed (src/lib/bounded-mail.ts):
+   * MIME parts (containers included), attachments, and decoded bytes of all parts together. Past
+   * one, the SMTP listener answers 554 / 552 and nothing is stored.
+   */
+  INBOUND_MAX_MIME_PARTS: z.coerce.number().int().min(2).max(1000).default(250),
+  INBOUND_MAX_ATTACHMENTS: z.coerce.number().int().min(1).default(100),
+  INBOUND_MAX_DECODED_BYTES: z.coerce.number().int().min(1024).default(36 * 1024 * 1024),
+  /**
+   * Untrusted input (DMARC report files, inbound, relayed, bounce and DMARC report mail, JSON
+   * request bodies over 256 KB: src/http/json-body.ts) is parsed in worker threads
+   * (src/lib/untrusted-pool.ts): threads per kind of input, and the hard limit of one parse,
+   * past which its thread is terminated and the input refused.
+   */
+  UNTRUSTED_PARSE_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  UNTRUSTED_PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   /** Bytes the messages of sessions without login may hold at once, all together; past it, 452. */
   SMTP_UNAUTHENTICATED_BUFFER_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   /** Open SMTP connections at most; more are greeted with 421. */
@@ -210,6 +264,27 @@ export const configSchema = z.object({
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(24 * 7),
   /** How old a password may be for a user with requires_periodic_password_change before it must change. */
   PASSWORD_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(90),
+  /**
+   * Failed console logins (and other checks of a password, a second factor or a link's token) per
+   * window, counted by each API process on its own: per address, per client (an IPv4 address or an
+   * IPv6 /64) and over all of them together, so neither one client spraying many addresses nor many
+   * clients can guess without limit. Past one, 429 with Retry-After (modules/users/login-limiter.ts).
+   */
+  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(20),
+  LOGIN_MAX_FAILURES_GLOBAL: z.coerce.number().int().min(1).default(1000),
+  /** Addresses and clients each login counter table holds; when full of open windows, new ones are refused (429). */
+  LOGIN_TRACKED_KEYS: z.coerce.number().int().min(10).max(1_000_000).default(10_000),
+  /**
+   * Password hashes (scrypt) one process runs at once, console logins and SMTP AUTH together, and
+   * how many more may wait for one; past that a login is refused (503 with Retry-After, or 454
+   * over SMTP) rather than queued (lib/password-hashing.ts).
+   */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+  /** How long an invitation link works after it was mailed (a resend mails a fresh one); fractions allowed. */
+  INVITE_TTL_HOURS: z.coerce.number().positive().max(24 * 90).default(24 * 7),
 });
 
 type Parsed = z.infer<typeof configSchema>;

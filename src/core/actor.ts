@@ -25,6 +25,11 @@ export interface Actor {
   sessionId?: string;
   /** Templates a session user is limited to (empty or absent: all). */
   templateIds?: readonly string[] | null;
+  /**
+   * A session user's permissions (modules/users/roles.ts), which bound what it may grant others;
+   * absent for tokens, whose scopes bound it instead (modules/users/access.ts heldBy).
+   */
+  permissions?: readonly string[];
   /** The token's name, for the audit log; absent for callers that are no API token (SMTP relay, bulk jobs). */
   tokenName?: string;
   /** The client's address, for the audit log, when the entry point knows it. */
@@ -52,6 +57,11 @@ export function isDomainLimited(actor: Actor): boolean {
 export function mayReach(actor: Actor, domainId: string): boolean {
   const limited = domainsOf(actor);
   return !limited || limited.includes(domainId);
+}
+
+/** Whether the caller may use template `templateId`: not limited to some templates, or limited to it among others. */
+export function mayUseTemplate(actor: Actor, templateId: string): boolean {
+  return !actor.templateIds?.length || actor.templateIds.includes(templateId);
 }
 
 /** 403 when a domain-limited caller reaches for another domain. */

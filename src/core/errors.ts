@@ -34,6 +34,8 @@ export const errors = {
   paymentRequired: (message: string) => new AppError(message, 'PAYMENT_REQUIRED', 402),
   tooManyRequests: (message = 'Too Many Attempts.', retryAfter = 60) => new AppError(message, 'TOO_MANY_REQUESTS', 429, undefined, retryAfter),
   badRequest: (message: string) => new AppError(message, 'BAD_REQUEST', 400),
+  /** A request body past a limit of its size or of its shape (src/http/json-body.ts). */
+  payloadTooLarge: (message: string) => new AppError(message, 'PAYLOAD_TOO_LARGE', 413),
   validation: (fields: FieldErrors) => new AppError(INVALID_DATA, 'VALIDATION_FAILED', 422, fields),
   /** The database cannot be reached (a restart, a failover): nothing was stored, send it again. */
   unavailable: () =>

@@ -92,13 +92,20 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * or a lone UTF-16 surrogate (a JSON escape like `\ud800`: no UTF-8 text can hold it, and
  * URL and IDN encoders throw on it).
  */
-function nulPaths(value: unknown, path: string, out: string[]): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000') || LONE_SURROGATE.test(value)) out.push(path);
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => nulPaths(v, `${path}.${i}`, out));
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) nulPaths(v, path ? `${path}.${k}` : k, out);
+function nulPaths(root: unknown, rootPath: string, out: string[]): void {
+  // Its own stack, not recursion: a JSON argument may nest deeper than the call stack reaches
+  // (test/sending/personalization-limits.test.ts). Children go on in reverse, so paths come out in order.
+  const stack: [unknown, string][] = [[root, rootPath]];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000') || LONE_SURROGATE.test(value)) out.push(path);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}.${i}`]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], path ? `${path}.${entries[i][0]}` : entries[i][0]]);
+    }
   }
 }
 

@@ -23,7 +23,7 @@ export function largeBodyRoutes(config: Pick<Config, 'MAX_BODY_BYTES' | 'DEFAULT
     // text and html up to 2 MB each, attachments up to 25 MB decoded each (34 MB in base64).
     { method: 'POST', url: '/v1/email', bodyLimit: max },
     { method: 'POST', url: '/v1/bulk-email', bodyLimit: max },
-    // A report file up to 25 MB, in base64.
+    // A report file up to DMARC_MAX_REPORT_BYTES (10 MiB by default), in base64.
     { method: 'POST', url: '/v1/dmarc-monitoring/:monitor_id/reports', bodyLimit: max },
     // 10,000 addresses of up to 320 characters.
     { method: 'POST', url: '/v1/email-verification', bodyLimit: atLeast(4 * MB) },

@@ -28,8 +28,6 @@ export async function contextFromHeaders(
   metering?: Metering,
   /** The client's address (fastify's req.ip, which honours TRUST_PROXY): the audit log records it. */
   ip?: string,
-  /** The HTTP method: a session cookie's request that may change something must pass the CSRF check. */
-  method?: string,
 ): Promise<Ctx> {
   const em = services.orm.em.fork() as Ctx['em'];
   let cred: Awaited<ReturnType<typeof authenticate>>;
@@ -42,7 +40,7 @@ export async function contextFromHeaders(
   // No bearer token: a console session cookie may stand in for one (bearer requests never read it).
   const cookie = cred.kind === 'none' ? sessionCookieOf(headers) : null;
   if (cookie) {
-    const session = await sessionAuth(services, em, cookie, headers, ip, method);
+    const session = await sessionAuth(services, em, cookie, headers, ip);
     return { em, auth: session, operator: false, requestId, services, baseUrl, idempotencyKey: idempotencyKeyOf(headers) };
   }
   if (metering && cred.kind === 'token') {
@@ -65,11 +63,11 @@ const idempotencyKeyOf = (headers: IncomingHttpHeaders) => (typeof headers['idem
 
 /**
  * The caller a session cookie authenticates. A dead session is 401 like a bad token; a request
- * that fails the CSRF rule is 403 (modules/users/csrf.ts); a user whose password is overdue for
+ * of any method that fails the CSRF rule is 403 (modules/users/csrf.ts); a user whose password is overdue for
  * its periodic change is 403 everywhere but /auth/* until they change it. Session users are not
  * metered: the API rate limits and daily quota count API tokens (the counters are per token).
  */
-async function sessionAuth(services: AppServices, em: Ctx['em'], cookie: string, headers: IncomingHttpHeaders, ip: string | undefined, method: string | undefined) {
+async function sessionAuth(services: AppServices, em: Ctx['em'], cookie: string, headers: IncomingHttpHeaders, ip: string | undefined) {
   let session: Awaited<ReturnType<SessionService['resolve']>>;
   try {
     session = await new SessionService(em, services.config).resolve(cookie, ip ?? null);
@@ -77,7 +75,7 @@ async function sessionAuth(services: AppServices, em: Ctx['em'], cookie: string,
     throw asUnavailable(err);
   }
   if (!session) throw errors.unauthenticated();
-  const refusal = csrfRefusal(method, headers, session.csrfToken, services.config.PUBLIC_URL);
+  const refusal = csrfRefusal(headers, session.csrfToken, services.config.PUBLIC_URL);
   if (refusal) throw errors.forbidden(refusal);
   if (session.passwordChangeRequired) throw errors.forbidden(PASSWORD_CHANGE_REQUIRED);
   return session.actor;

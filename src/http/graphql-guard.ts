@@ -3,21 +3,45 @@ import type { ApolloServerOptions, ApolloServerPlugin, BaseContext } from '@apol
 import type { Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { costRefusal, parseWithLimit, validationRules, type GraphQLLimits } from '../graphql/limits.js';
+import {
+  costRefusal,
+  introspectionRefusal,
+  parseWithLimit,
+  validationRules,
+  variablesRefusal,
+  withoutSuggestion,
+  type GraphQLLimits,
+  type MaxItemsOf,
+} from '../graphql/limits.js';
+import { argumentRules } from '../../rest-mapping/rules.js';
 import { refusal } from '../graphql/refusal.js';
+
+/** What the introspection rule needs of a request's context (graphql/context.ts Ctx). */
+interface Caller {
+  auth: unknown;
+  operator: boolean;
+}
+
+/** The `@MaxItems` of a root field's argument, read from the validation metadata /v1's OpenAPI document shows. */
+const maxItemsOf: MaxItemsOf = (field, argument) => argumentRules(field)[argument]?.maxItems;
 
 /**
  * The limits of src/graphql/limits.ts fitted to each GraphQL server: Apollo on /graphql, yoga on
  * /graphql/stream. Both refuse the same documents with the same 400 before executing anything.
  */
-export function apolloGuard<C extends BaseContext>(limits: GraphQLLimits) {
+export function apolloGuard<C extends BaseContext & Caller>(limits: GraphQLLimits) {
   const costCheck: ApolloServerPlugin<C> = {
     async requestDidStart() {
       return {
         // Cost needs the variables (`limit: $n`), which validation rules never see.
-        async didResolveOperation({ schema, document, request, operation }) {
+        async didResolveOperation({ schema, document, request, operation, contextValue }) {
           // Apollo would run a subscription's resolver once, without its event: an internal error.
           if (operation?.operation === 'subscription') throw refusal('Subscriptions are served on /graphql/stream.', operation);
+          // First: the checks below (cost) and execution coerce every item of every list variable.
+          const lists = variablesRefusal(document, request.operationName, request.variables, maxItemsOf);
+          if (lists) throw lists;
+          const anonymous = introspectionRefusal(limits, document, contextValue);
+          if (anonymous) throw anonymous;
           const refused = costRefusal(limits, schema, document, request.operationName, request.variables);
           if (refused) throw refused;
         },
@@ -37,8 +61,9 @@ export function apolloGuard<C extends BaseContext>(limits: GraphQLLimits) {
     parseOptions: { maxTokens: limits.maxTokens },
     // Our own rule (in validationRules) refuses introspection on both endpoints in one wording.
     introspection: true,
-    // "Did you mean ...?" would tell what introspection is meant to hide.
-    hideSchemaDetailsFromClientErrors: !limits.introspection,
+    // "Did you mean ...?" would tell what introspection is meant to hide (validation errors here;
+    // execution's in the server's formatError, through withoutSuggestion).
+    hideSchemaDetailsFromClientErrors: !limits.suggestions,
     // Apollo prefixes APQ keys with `apq:`; listed ids are plain.
     ...(list
       ? { persistedQueries: { cache: { get: async (key: string) => list.byId.get(key.replace(/^apq:/, '')), set: async () => {}, delete: async () => {} } } }
@@ -52,7 +77,12 @@ const REFUSED = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED']);
 function refuseCost(limits: GraphQLLimits) {
   return ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (r: { errors: GraphQLError[] }) => void }) => {
     const { schema, document, operationName, variableValues } = args;
-    const refused = costRefusal(limits, schema, document, operationName, variableValues as Record<string, unknown> | undefined);
+    const variables = variableValues as Record<string, unknown> | undefined;
+    // First: the cost check and execution coerce every item of every list variable.
+    const refused =
+      variablesRefusal(document, operationName, variables, maxItemsOf) ??
+      introspectionRefusal(limits, document, args.contextValue as Caller | undefined) ??
+      costRefusal(limits, schema, document, operationName, variables);
     if (refused) setResultAndStopExecution({ errors: [refused] });
   };
 }
@@ -73,6 +103,7 @@ export function yogaGuard(limits: GraphQLLimits): Plugin[] {
         for (const error of Array.isArray(errors) ? errors : []) {
           const http = error.extensions?.http as { spec?: boolean } | undefined;
           if (http && REFUSED.has(error.extensions?.code as string)) http.spec = false;
+          if (!limits.suggestions) error.message = withoutSuggestion(error.message);
         }
       },
       onValidate({ addValidationRule }) {
@@ -82,7 +113,7 @@ export function yogaGuard(limits: GraphQLLimits): Plugin[] {
       onSubscribe: refuseCost(limits),
     },
   ];
-  if (!limits.introspection) plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
+  if (!limits.suggestions) plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
   const list = limits.allowList;
   if (list) {
     const status400 = (message: string, code: string) => ({ message, extensions: { code, http: { status: 400 } } });

@@ -17,15 +17,17 @@ import { routeTable } from '../../rest-mapping/index.js';
 import { buildOpenApi } from '../../rest-mapping/openapi.js';
 import { baseUrlOf, contextFromHeaders, type Metering } from './context.js';
 import { rateLimitPlugin, UNCOUNTED_FIELDS } from './ratelimit.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, registerMetricsRoute, type Metrics } from './metrics.js';
 import { registerPlainRoutes } from './plain-routes.js';
 import { registerConsole } from './console.js';
 import { BODY_TOO_LARGE, bodyTooLargeMessage, largeBodyRoutes } from './body-limits.js';
 import { apolloGuard, yogaGuard } from './graphql-guard.js';
 import { StreamGuard } from './stream-guard.js';
-import { limitsFromConfig } from '../graphql/limits.js';
+import { limitsFromConfig, withoutSuggestion, type GraphQLLimits } from '../graphql/limits.js';
+import { ANONYMOUS_BODY_TOO_LARGE, credentialGate, type BodyGate } from './body-gate.js';
 import { graphiqlHook } from './graphiql.js';
-import { errors, isAppError } from '../core/errors.js';
+import { errors, isAppError, type AppError } from '../core/errors.js';
+import { jsonBodyParser, JsonBodyRefusal } from './json-body.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -46,9 +48,44 @@ function isUnexpected(error: unknown): boolean {
   return !ext?.code || ext.code === 'INTERNAL_SERVER_ERROR';
 }
 
-export async function createHttpServer(services: AppServices, schema: GraphQLSchema): Promise<FastifyInstance> {
+/**
+ * A request refused before its handler ran (a bad credential, a body past a limit or not JSON),
+ * in its surface's shape, as the handler answers the same error: GraphQL's error list on
+ * /graphql and /graphql/stream, `{message}` (with `errors` on a 422) on /v1 and the rest.
+ */
+function refuseInShape(req: FastifyRequest, reply: FastifyReply, refused: AppError): FastifyReply {
+  if (refused.retryAfter !== undefined) reply.header('retry-after', String(refused.retryAfter));
+  reply.status(refused.status);
+  const route = req.routeOptions.url;
+  if (route !== '/graphql' && route !== '/graphql/stream') {
+    return reply.send(refused.fields ? { message: refused.message, errors: refused.fields } : { message: refused.message });
+  }
+  // Apollo's formatError keeps the status in the extensions; yoga answers with it and drops it.
+  const { http: _status, ...extensions } = extensionsOf(refused);
+  return reply.send({ errors: [{ message: refused.message, extensions: route === '/graphql' ? extensionsOf(refused) : extensions }] });
+}
+
+const unauthenticated = (req: FastifyRequest, reply: FastifyReply) => refuseInShape(req, reply, errors.unauthenticated());
+
+/** What the surfaces mounted below share: the app, the services, and how a request becomes a context. */
+interface Mount {
+  app: FastifyInstance;
+  services: AppServices;
+  schema: GraphQLSchema;
+  metrics: Metrics;
+  limits: GraphQLLimits;
+  bodies: ReturnType<typeof largeBodyRoutes>;
+  /** The hooks of a route that needs a login: it reads a body only from a caller who may send it (body-gate.ts). */
+  gated: { onRequest: BodyGate['onRequest']; preParsing: BodyGate['preParsing'] };
+  ctxFor: (req: FastifyRequest, metering?: Metering) => Promise<Ctx>;
+  meterInto: (reply: FastifyReply, countQuota?: boolean) => Metering;
+  /** /v1 is one wildcard route to fastify: its requests are labelled by the matched route's template. */
+  v1Templates: WeakMap<FastifyRequest, string>;
+}
+
+/** fastify with this service's logger, body parsing, error shapes and request ids. */
+function createFastify(services: AppServices, metrics: Metrics): FastifyInstance {
   const { log, config } = services;
-  const metrics = createMetrics();
   const app = Fastify({
     loggerInstance: log.child(
       {},
@@ -73,18 +110,17 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     },
   });
 
-  // Many clients send `content-type: application/json` with an empty body on DELETE and GET:
-  // that is no body, not malformed JSON. Anything else goes to fastify's own (hardened) parser.
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    return defaultJson(req, body as string, done);
-  });
+  // Large bodies are parsed off the event loop, every body within limits of its shape (json-body.ts).
+  const json = jsonBodyParser(config);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => json.parse(req, body as Buffer, done));
+  app.addHook('onClose', async () => json.close());
 
-  // Malformed JSON and other body errors answer in the documented `{message}` shape.
+  // Body errors answer in their route's shape: GraphQL's on /graphql, the documented `{message}` on /v1.
   app.setErrorHandler((err: { statusCode?: number; message: string; code?: string }, req, reply) => {
+    if (err.code === ANONYMOUS_BODY_TOO_LARGE) return unauthenticated(req, reply);
+    if (err instanceof JsonBodyRefusal) return refuseInShape(req, reply, err.refused);
     if (err.code === BODY_TOO_LARGE) {
-      return reply.status(413).send({ message: bodyTooLargeMessage(req.routeOptions.bodyLimit ?? config.DEFAULT_BODY_BYTES) });
+      return refuseInShape(req, reply, errors.payloadTooLarge(bodyTooLargeMessage(req.routeOptions.bodyLimit ?? config.DEFAULT_BODY_BYTES)));
     }
     if (isDatabaseUnavailable(err)) {
       const refused = errors.unavailable();
@@ -104,23 +140,14 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
-  // /v1 is one wildcard route to fastify: its requests are labelled by the matched route's template.
-  const v1Templates = new WeakMap<FastifyRequest, string>();
-  app.addHook('onResponse', async (req, reply) => {
-    metrics.httpDuration
-      .labels(req.method, v1Templates.get(req) ?? req.routeOptions.url ?? 'unmatched', String(reply.statusCode))
-      .observe(reply.elapsedTime / 1000);
-  });
+  return app;
+}
 
-  const ctxFor = (req: FastifyRequest, metering?: Metering) =>
-    contextFromHeaders(services, req.headers, req.id, baseUrlOf(services, req.headers.host, req.protocol), metering, req.ip, req.method);
-  const meterInto = (reply: FastifyReply, countQuota = true): Metering => ({ countQuota, setHeaders: (h) => void reply.headers(h) });
-
-  // --- GraphQL (Apollo Server 5) ---
-  const limits = limitsFromConfig(config);
-  const bodies = largeBodyRoutes(config);
+/** Apollo Server 5 on the schema, with the guards of graphql-guard.ts and the error catalogue's shapes. */
+function apolloServer({ services, schema, metrics, limits }: Mount): ApolloServer<Ctx> {
+  const { log, config } = services;
   const guard = apolloGuard<Ctx>(limits);
-  const apollo = new ApolloServer<Ctx>({
+  return new ApolloServer<Ctx>({
     schema,
     ...guard.options,
     includeStacktraceInErrorResponses: false,
@@ -158,10 +185,17 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       // still answers in the catalogue's shape.
       const err = appErrorOf(error);
       if (err) return { ...formatted, message: err.message, extensions: { ...formatted.extensions, ...extensionsOf(err) } };
-      if (!isUnexpected(error)) return formatted;
+      // A variable's unknown field or enum value: execution's own "Did you mean", which validation's switch misses.
+      if (!isUnexpected(error)) return limits.suggestions ? formatted : { ...formatted, message: withoutSuggestion(formatted.message) };
       return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
     },
   });
+}
+
+/** /graphql: the offline IDE for a browser's GET, Apollo for everything else. */
+async function mountGraphQL(m: Mount): Promise<void> {
+  const { app, limits, bodies, gated, ctxFor } = m;
+  const apollo = apolloServer(m);
   await apollo.start();
   // Fastify's close drains connections; Apollo stops with it (its drain plugin would call close again).
   app.addHook('onClose', async () => apollo.stop());
@@ -170,7 +204,8 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     method: ['GET', 'POST', 'OPTIONS'],
     bodyLimit: bodies.graphql,
     // A browser's GET gets the IDE; every other request goes on to Apollo.
-    onRequest: graphiqlHook({ introspection: limits.introspection }),
+    onRequest: [gated.onRequest, graphiqlHook({ introspection: limits.introspection !== 'off' })],
+    preParsing: gated.preParsing,
     handler: fastifyApolloHandler(apollo, {
       context: async (req) => {
         try {
@@ -181,9 +216,12 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       },
     }),
   });
+}
 
-  // --- GraphQL subscriptions over SSE (graphql-yoga), same schema ---
-  const streams = new StreamGuard(services.orm, services.pubsub, log);
+/** /graphql/stream: subscriptions over SSE (graphql-yoga), on the same schema. */
+function mountStream({ app, services, schema, limits, gated, ctxFor, meterInto }: Mount): void {
+  const { log, config } = services;
+  const streams = new StreamGuard(services.orm, services.pubsub, log, config);
   app.addHook('onClose', async () => streams.stop());
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
     schema,
@@ -217,6 +255,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
   app.route({
     url: '/graphql/stream',
     method: ['GET', 'POST', 'OPTIONS'],
+    ...gated,
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => reply.header(key, value));
@@ -225,8 +264,11 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       return reply;
     },
   });
+}
 
-  // --- /v1 (sofa-api through rest-mapping) ---
+/** /v1: sofa-api through rest-mapping, one wildcard route dispatched by the route table. */
+function mountV1({ app, services, schema, bodies, gated, ctxFor, meterInto, v1Templates }: Mount): void {
+  const { log } = services;
   const rest = createRestSurface(schema, routeTable, log);
   const openapi = buildOpenApi(rest.routes, schema);
   app.get('/v1/openapi.json', async () => openapi);
@@ -270,9 +312,44 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     if (answer.status === 204) return reply.status(204).removeHeader('content-type').send();
     return reply.status(answer.status).send(answer.body);
   };
-  app.route({ url: '/v1/*', method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], handler: v1 });
+  app.route({ url: '/v1/*', method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], ...gated, handler: v1 });
   // The same handler where bodies carry files, with a bigger body limit.
-  for (const route of bodies.v1) app.route({ ...route, handler: v1 });
+  for (const route of bodies.v1) app.route({ ...route, ...gated, handler: v1 });
+}
+
+export async function createHttpServer(services: AppServices, schema: GraphQLSchema): Promise<FastifyInstance> {
+  const { config } = services;
+  const metrics = createMetrics();
+  const app = createFastify(services, metrics);
+  const v1Templates = new WeakMap<FastifyRequest, string>();
+  // /v1 is one wildcard route to fastify: its requests are labelled by the matched route's template.
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.httpDuration
+      .labels(req.method, v1Templates.get(req) ?? req.routeOptions.url ?? 'unmatched', String(reply.statusCode))
+      .observe(reply.elapsedTime / 1000);
+  });
+  // A route that needs a login reads a body only from a caller who may send it (body-gate.ts).
+  const gate = credentialGate(services, (req, reply) => unauthenticated(req, reply));
+
+  const ctxFor = (req: FastifyRequest, metering?: Metering) =>
+    contextFromHeaders(services, req.headers, req.id, baseUrlOf(services, req.headers.host, req.protocol), metering, req.ip);
+  const meterInto = (reply: FastifyReply, countQuota = true): Metering => ({ countQuota, setHeaders: (h) => void reply.headers(h) });
+
+  const mount: Mount = {
+    app,
+    services,
+    schema,
+    metrics,
+    limits: limitsFromConfig(config),
+    bodies: largeBodyRoutes(config),
+    gated: { onRequest: gate.onRequest, preParsing: gate.preParsing },
+    ctxFor,
+    meterInto,
+    v1Templates,
+  };
+  await mountGraphQL(mount);
+  mountStream(mount);
+  mountV1(mount);
 
   // --- plain routes: health, metrics, confirmation links ---
   app.get('/health', async (_req, reply) => {
@@ -283,10 +360,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
       return reply.status(503).send({ status: 'unavailable' });
     }
   });
-  app.get('/metrics', async (_req, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
+  registerMetricsRoute(app, config);
   registerPlainRoutes(app, services);
   // The console SPA at / and /assets/* (console/dist).
   registerConsole(app);

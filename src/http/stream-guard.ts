@@ -5,8 +5,11 @@ import type { Orm } from '../db/orm.js';
 import type { ClosablePubSub } from '../lib/pubsub.js';
 import { TOKEN_REVOKED, type TokenRevoked } from '../modules/tokens/token.service.js';
 import { SessionRepository } from '../modules/users/session.repository.js';
-import { actorOfUser } from '../modules/users/session.service.js';
+import { actorOfUser, sessionStreamKey } from '../modules/users/session.service.js';
+import type { Config } from '../config/index.js';
 
+/** How long a console session lives: its streams end with it (the limits SessionService.resolve applies). */
+export type SessionAges = Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS'>;
 
 interface Open {
   res: ServerResponse;
@@ -18,8 +21,8 @@ interface Open {
 
 const scopeKey = (scopes: Iterable<string>) => [...scopes].sort().join(' ');
 /** A console session's streams are keyed by the session, not by its user's pseudo token id. */
-const SESSION = 'session:';
-const keyOf = (auth: Auth) => (auth.sessionId ? `${SESSION}${auth.sessionId}` : auth.tokenId);
+const SESSION = sessionStreamKey('');
+const keyOf = (auth: Auth) => (auth.sessionId ? sessionStreamKey(auth.sessionId) : auth.tokenId);
 const accessOf = (auth: Pick<Auth, 'scopes' | 'domainId' | 'domainIds'>): Omit<Open, 'res'> => ({
   scopes: scopeKey(auth.scopes),
   domainId: auth.domainId,
@@ -33,6 +36,9 @@ const accessOf = (auth: Pick<Auth, 'scopes' | 'domainId' | 'domainIds'>): Omit<O
  * no backlog, so a notice sent while the LISTEN connection was down would be lost: a sweep every
  * `sweepMs` also reads the tokens of the open streams (one statement, only while streams are open)
  * and closes those whose token is gone, paused, or has other scopes or another domain than it had.
+ * A console session's streams end when the session does: logged out (at once, by the same
+ * notice), idle or old past SESSION_IDLE_MINUTES / SESSION_MAX_HOURS, or its user removed or
+ * changed (by the sweep; test/auth/stream.test.ts).
  */
 export class StreamGuard {
   private readonly open = new Map<string, Set<Open>>();
@@ -43,6 +49,7 @@ export class StreamGuard {
     private readonly orm: Orm,
     private readonly pubsub: ClosablePubSub,
     private readonly log: Logger,
+    private readonly sessionAges: SessionAges,
     sweepMs = 5000,
   ) {
     this.sweeper = setInterval(() => void this.sweep(), sweepMs);
@@ -115,12 +122,14 @@ export class StreamGuard {
     }
   }
 
-  /** Console sessions: a stream ends when its session does (logout, password change) or its user's access changed. */
+  /** Console sessions: a stream ends when its session does (logout, password change, idle, too old) or its user's access changed. */
   private async sweepSessions(): Promise<void> {
     const keys = [...this.open.keys()].filter((k) => k.startsWith(SESSION));
     if (!keys.length) return;
-    const rows = await new SessionRepository(this.orm.em.fork()).streamsOf(keys.map((k) => k.slice(SESSION.length)));
-    const now = new Map(rows.map((r) => [`${SESSION}${r.session_id}`, accessOf(actorOfUser(r, null))]));
+    const { SESSION_IDLE_MINUTES, SESSION_MAX_HOURS } = this.sessionAges;
+    const ids = keys.map((k) => k.slice(SESSION.length));
+    const rows = await new SessionRepository(this.orm.em.fork()).streamsOf(ids, SESSION_IDLE_MINUTES, SESSION_MAX_HOURS);
+    const now = new Map(rows.map((r) => [sessionStreamKey(r.session_id), accessOf(actorOfUser(r, null))]));
     for (const key of keys) {
       const current = now.get(key);
       const set = this.open.get(key);

@@ -1,8 +1,31 @@
+import { createHash } from 'node:crypto';
+
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
+
+const PAGE_STYLE = `
+body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 4rem auto; padding: 0 1rem; color: #222; }
+label { display: block; margin: 1rem 0 .25rem; }
+input[type=text] { width: 100%; padding: .5rem; box-sizing: border-box; }
+button { margin-top: 1.5rem; padding: .5rem 1.25rem; }
+.error { color: #b00020; font-size: .9rem; }
+`;
+
+/**
+ * The policy of a page behind a secret link: nothing loads but its own inline style (by hash),
+ * forms post only to this service, and no other site may frame it (a framed form could be
+ * clickjacked into accepting, unsubscribing or setting a password).
+ */
+const SECRET_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`,
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** A minimal standalone page; every dynamic value must already be escaped by the caller. */
 export function htmlPage(title: string, body: string): string {
@@ -12,13 +35,7 @@ export function htmlPage(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>
-body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 4rem auto; padding: 0 1rem; color: #222; }
-label { display: block; margin: 1rem 0 .25rem; }
-input[type=text] { width: 100%; padding: .5rem; box-sizing: border-box; }
-button { margin-top: 1.5rem; padding: .5rem 1.25rem; }
-.error { color: #b00020; font-size: .9rem; }
-</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
@@ -30,7 +47,8 @@ ${body}
 
 /**
  * Answers a page reached through a link whose token is the credential (an invitation, a
- * tracking link): kept out of caches and out of Referer headers.
+ * tracking link): kept out of caches and out of Referer headers, never framed, loading nothing
+ * (test/auth/link-pages.test.ts).
  */
 export function sendSecretLinkPage(
   reply: { status(code: number): any },
@@ -43,5 +61,7 @@ export function sendSecretLinkPage(
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
+    .header('content-security-policy', SECRET_PAGE_CSP)
+    .header('x-frame-options', 'DENY')
     .send(htmlPage(title, body));
 }

@@ -72,6 +72,8 @@ it('hears nothing of a domain a domain-limited token may not see, and needs acti
     await send(domain, 'not for the limited token');
     await probe.next((e) => items(e).some((a) => a.type === 'delivered'), 20_000);
     expect(stream.events.flatMap(items)).toEqual([]);
+    // Refused when it subscribed, as GET /v1/activity/{domain_id} refuses that token.
+    expect(stream.events.map((e) => e.errors?.[0]?.extensions?.code)).toEqual(['FORBIDDEN']);
   } finally {
     stream.close();
     probe.close();

@@ -1,6 +1,7 @@
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { ISO, startTestServer, tokenWith, type TestServer } from '../support/server.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { assignNumberTo } from '../support/sms.js';
 import { inviteLink, submitForm, tokenOf, uniqueEmail } from '../users/helpers.js';
 import { auditEvents, historyOf, type AuditRow } from './support.js';
@@ -16,8 +17,9 @@ beforeAll(async () => {
   r = await startReceiver();
   r.secretFor('*', s.app.services.config.WEBHOOK_TEST_SECRET);
   accountId = await accountIdOf(s);
-  // A token of its own makes the changes, so the actor is told apart from the admin token.
-  const token = await tokenWith(s, ['tokens_full', 'smtp_users_full', 'webhooks_full', 'sms_full', 'users_full', 'email_full']);
+  // A token of its own makes the changes, so the actor is told apart from the admin token. It holds
+  // every scope, as the admin role it grants needs (test/users/grant-matrix.test.ts).
+  const token = await tokenWith(s, [...SCOPES]);
   const me = await s.gql('query { whoami { token_id } }', {}, token);
   const id = me.body.data.whoami.token_id;
   actor = { id, token, name: (await s.rest('GET', `/token/${id}`)).body.data.name };

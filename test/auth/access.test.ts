@@ -21,14 +21,19 @@ describe('CSRF on requests a session cookie authenticates', () => {
     manager = await sessionOf({ role: 'manager' });
   });
 
-  it('needs X-CSRF-Token on /v1 writes and on POST /graphql; reads by GET need none', async () => {
-    const before = (await send(s, 'GET', '/v1/templates', { session: manager, csrf: false })).body.meta.total;
+  // Every method needs it: a GET can change state (GET /v1/email-verification/{id}/verify), and a
+  // cross-site top-level navigation carries a SameSite=Lax cookie but can set no header.
+  it('needs X-CSRF-Token on every /v1 and /graphql request, GET included', async () => {
+    const bareRead = await send(s, 'GET', '/v1/templates', { session: manager, csrf: false });
+    expect(bareRead.status).toBe(403);
+    expect(bareRead.body.message).toMatch(/CSRF/);
+    const before = (await send(s, 'GET', '/v1/templates', { session: manager })).body.meta.total;
     const refused = await send(s, 'POST', '/v1/templates', { session: manager, csrf: false, body: { html: '<p>x</p>', text: 'x' } });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toMatch(/CSRF/);
     const forged = await send(s, 'POST', '/v1/templates', { session: { ...manager, csrf: 'not-the-token' }, body: { html: '<p>x</p>', text: 'x' } });
     expect(forged.status).toBe(403);
-    expect((await send(s, 'GET', '/v1/templates', { session: manager, csrf: false })).body.meta.total).toBe(before);
+    expect((await send(s, 'GET', '/v1/templates', { session: manager })).body.meta.total).toBe(before);
 
     const q = await gqlAs(s, manager, '{ domains { data { id } } }', {}, false);
     expect(q.body.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -58,7 +63,7 @@ describe('CSRF on requests a session cookie authenticates', () => {
     expect((await send(s, 'POST', '/auth/login', { headers: { origin: 'https://evil.example' }, body: { email: 'a@b.test', password: 'x' } })).status).toBe(403);
   });
 
-  it('runs no mutation from a GET, where no CSRF token is asked for', async () => {
+  it('runs no mutation from a GET without the CSRF token', async () => {
     const before = (await send(s, 'GET', '/v1/templates', { session: manager })).body.meta.total;
     const mutation = encodeURIComponent('mutation { create_template(html: "<p>x</p>", text: "x") { id } }');
     for (const path of [`/graphql?query=${mutation}`, `/graphql/stream?query=${mutation}`]) {

@@ -1,4 +1,5 @@
 import { startTestServer, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { login, loginOk, password, send, userWith } from './helpers.js';
 import { inviteLink, tokenOf, uniqueEmail } from '../users/helpers.js';
 
@@ -54,7 +55,7 @@ describe('login, session and logout', () => {
     const blocked = await login(s, { email: u.email, password: u.password });
     expect(blocked.res.status).toBe(429);
     expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0);
-    const metrics = await (await fetch(`${s.url}/metrics`)).text();
+    const metrics = await scrapeMetrics(s);
     const count = (outcome: string) => Number(new RegExp(`^postbox_logins_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
     expect(count('bad_credentials')).toBeGreaterThanOrEqual(11);
     expect(count('throttled')).toBeGreaterThanOrEqual(1);

@@ -67,3 +67,26 @@ describe('two-factor login (TOTP) and recovery codes', () => {
     expect((await login(s, { email: u.email, password: u.password })).res.status).toBe(200);
   });
 });
+
+describe('turning two-factor authentication on', () => {
+  it("ends the user's other sessions and keeps the one that turned it on", async () => {
+    const u = await userWith(s, { role: 'manager' });
+    const here = await loginOk(s, u.email, u.password);
+    const elsewhere = await loginOk(s, u.email, u.password);
+    const other = await userWith(s, { role: 'manager' });
+    const otherUser = await loginOk(s, other.email, other.password);
+    expect((await send(s, 'GET', '/v1/domains', { session: elsewhere })).status).toBe(200);
+
+    const enrol = await send(s, 'POST', '/auth/totp/enroll', { session: here });
+    // Enrolling alone (not yet on) ends nothing.
+    expect((await send(s, 'GET', '/v1/domains', { session: elsewhere })).status).toBe(200);
+    expect((await send(s, 'POST', '/auth/totp/confirm', { session: here, body: { code: codeOf(enrol.body.secret) } })).status).toBe(200);
+
+    expect((await send(s, 'GET', '/auth/session', { session: elsewhere })).status).toBe(401);
+    expect((await send(s, 'GET', '/v1/domains', { session: elsewhere })).status).toBe(401);
+    expect((await send(s, 'GET', '/auth/session', { session: here })).status).toBe(200);
+    expect((await send(s, 'GET', '/v1/domains', { session: here })).status).toBe(200);
+    // Another user's session is not theirs to end.
+    expect((await send(s, 'GET', '/auth/session', { session: otherUser })).status).toBe(200);
+  });
+});

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TestServer } from '../support/server.js';
@@ -95,4 +97,20 @@ export async function acceptInvite(page: Page, link: string, password: string): 
   await page.getByRole('button', { name: 'Join' }).click();
   const res = await answered;
   if (res.status() !== 200) throw new Error(`invitation not accepted: ${res.status()} ${await res.text()}`);
+}
+
+/** Another site for a browser to visit: `localhost` is not the test server's 127.0.0.1. It serves `page`. */
+export interface ForeignSite {
+  url: string;
+  page: string;
+  close(): Promise<void>;
+}
+
+export async function startForeignSite(): Promise<ForeignSite> {
+  const site = { url: '', page: '', close: async () => {} };
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(site.page));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  site.url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  site.close = () => new Promise<void>((r) => server.close(() => r()));
+  return site;
 }

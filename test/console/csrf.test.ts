@@ -1,9 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { inviteLink } from '../users/helpers.js';
-import { acceptInvite, launch, signIn, watchedPage } from './browser.js';
+import { acceptInvite, launch, signIn, watchedPage, startForeignSite, type ForeignSite } from './browser.js';
 
 /**
  * Journey 4: the console's session cookie does nothing for another site (SameSite and the CSRF
@@ -13,22 +11,16 @@ import { acceptInvite, launch, signIn, watchedPage } from './browser.js';
 
 let s: TestServer;
 let browser: Browser;
-let evil: http.Server;
-let evilUrl: string;
-
-/** Another site: `localhost` is not the test server's 127.0.0.1. Its page is whatever the test puts here. */
-let evilPage = '';
+let evil: ForeignSite;
 
 beforeAll(async () => {
   s = await startTestServer();
   browser = await launch();
-  evil = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(evilPage));
-  await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
-  evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}`;
+  evil = await startForeignSite();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => evil?.close(r));
+  await evil?.close();
   await s?.close();
 });
 
@@ -48,7 +40,7 @@ it('refuses the session cross-site and without its CSRF token, and a signed-out 
   const csrf = await page.evaluate(async () => ((await (await fetch('/auth/session')).json()) as { csrf_token: string }).csrf_token);
 
   // Another site posts a form and a no-cors fetch at the API, in the signed-in browser.
-  evilPage = `<!doctype html><form id="f" method="post" action="${s.url}/graphql" enctype="text/plain">
+  evil.page = `<!doctype html><form id="f" method="post" action="${s.url}/graphql" enctype="text/plain">
     <input name='{"query":"mutation { create_token(name: \\"evil-form\\", scopes: [\\"tokens_full\\"]) { id } }", "x":"' value='"}'>
     </form><script>
     fetch(${JSON.stringify(`${s.url}/v1/token`)}, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' },
@@ -56,7 +48,7 @@ it('refuses the session cross-site and without its CSRF token, and a signed-out 
     </script>`;
   const attacker = await context.newPage();
   const formAnswer = attacker.waitForResponse((r) => r.url() === `${s.url}/graphql` && r.request().method() === 'POST');
-  await attacker.goto(evilUrl);
+  await attacker.goto(evil.url);
   const answered = await formAnswer;
   // The cookie did not go along (SameSite=Lax on a cross-site POST), and there is no CSRF token.
   expect(answered.status()).toBeGreaterThanOrEqual(400);
@@ -70,7 +62,7 @@ it('refuses the session cross-site and without its CSRF token, and a signed-out 
     fetch(`${s.url}${path}`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json', ...headers }, body });
   expect((await post('/graphql', {})).status).toBe(403);
   expect((await post('/graphql', { 'x-csrf-token': 'not-the-token' })).status).toBe(403);
-  expect((await post('/graphql', { 'x-csrf-token': csrf, origin: evilUrl })).status).toBe(403);
+  expect((await post('/graphql', { 'x-csrf-token': csrf, origin: evil.url })).status).toBe(403);
   expect((await post('/v1/token', {}, JSON.stringify({ name: 'no-csrf', scopes: ['tokens_full'] }))).status).toBe(403);
   expect(await tokenNames()).not.toContain('no-csrf');
   // With its token, from its own origin, the same session works (what the console does).

@@ -1,6 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { MAX_REPORT_BYTES, normalizeIp, parseAggregate, percent, ReportError, unpack } from '../../src/modules/dmarc/aggregate.js';
+import { normalizeIp, parseAggregate, percent, ReportError, unpack as unpackWithin, UnpackBudget } from '../../src/modules/dmarc/aggregate.js';
+
+const MAX_REPORT_BYTES = 10 * 1024 * 1024;
+const unpack = (data: Buffer) => unpackWithin(data, new UnpackBudget(MAX_REPORT_BYTES));
 import { gz, reportXml, zip } from './reports-support.js';
 
 describe('parseAggregate', () => {

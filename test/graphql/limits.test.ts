@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server
 /**
  * Depth, cost, alias and token limits on both GraphQL endpoints, with the defaults
  * (GRAPHQL_MAX_DEPTH 10, GRAPHQL_MAX_COST 10000, GRAPHQL_MAX_ALIASES 15, GRAPHQL_MAX_TOKENS 1000),
- * introspection (on by default), and the masking of unexpected errors on every surface.
+ * introspection (for callers with a credential by default), and the masking of unexpected errors on every surface.
  */
 let s: TestServer;
 beforeAll(async () => {
@@ -105,7 +105,7 @@ describe.each(endpoints)('limits on %s', (endpoint) => {
     expect((await post(endpoint, { query: `{ ${'whoami { account_id } '.repeat(240)}}` })).status).toBe(200);
   });
 
-  it('answers introspection (GRAPHQL_INTROSPECTION defaults to true), whatever its depth', async () => {
+  it('answers introspection to a token (GRAPHQL_INTROSPECTION defaults to authenticated), whatever its depth', async () => {
     const res = await post(endpoint, { query: getIntrospectionQuery() });
     expect(res.status).toBe(200);
     expect(res.body.data.__schema.queryType.name).toBe('Query');

@@ -8,6 +8,15 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server
  */
 const MB = 1024 * 1024;
 const tooLarge = (limit: number) => ({ message: `The request body is too large (limit ${limit} bytes).` });
+/** The same refusal in GraphQL's error shape: yoga (/graphql/stream) answers the status without repeating it. */
+const gqlTooLarge = (limit: number, endpoint: '/graphql' | '/graphql/stream') => ({
+  errors: [
+    {
+      message: tooLarge(limit).message,
+      extensions: { code: 'PAYLOAD_TOO_LARGE', ...(endpoint === '/graphql' ? { http: { status: 413 } } : {}) },
+    },
+  ],
+});
 
 let s: TestServer;
 let from: string;
@@ -40,10 +49,10 @@ describe('the default limit', () => {
     expect((await s.rest('POST', '/token', { body: { name: 'x'.repeat(51), scopes: ['tokens_full'], pad: 'a'.repeat(MB - 200) } })).status).toBe(422);
   });
 
-  it('applies to /graphql/stream, which serves subscriptions', async () => {
+  it('applies to /graphql/stream, which serves subscriptions, answering in the GraphQL error shape', async () => {
     const res = await raw('/graphql/stream', JSON.stringify({ query: `{ whoami { account_id } } # ${'a'.repeat(MB)}` }));
     expect(res.status).toBe(413);
-    expect(res.body).toEqual(tooLarge(MB));
+    expect(res.body).toEqual(gqlTooLarge(MB, '/graphql/stream'));
   });
 });
 
@@ -82,14 +91,14 @@ describe('routes that take files', () => {
     expect(gqlAttachment.body.errors[0].extensions.errors).toEqual({ 'attachments.0.content': ['The attachments.0.content may not be greater than 25 MB.'] });
   });
 
-  it('answers 413 past MAX_BODY_BYTES (40 MB) on POST /v1/email and /graphql', async () => {
+  it('answers 413 past MAX_BODY_BYTES (40 MB) on POST /v1/email and /graphql, each in its shape', async () => {
     const huge = 'a'.repeat(40 * MB);
     const rest = await raw('/v1/email', JSON.stringify(send({ text: huge })));
     expect(rest.status).toBe(413);
     expect(rest.body).toEqual(tooLarge(40 * MB));
     const gql = await raw('/graphql', JSON.stringify({ query: '{ whoami { account_id } }', variables: { pad: huge } }));
     expect(gql.status).toBe(413);
-    expect(gql.body).toEqual(tooLarge(40 * MB));
+    expect(gql.body).toEqual(gqlTooLarge(40 * MB, '/graphql'));
   });
 
   it('bulk email, DMARC report uploads, verification lists and templates take more than 1 MB', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { OPERATOR_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { METRICS_TOKEN, OPERATOR_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -35,7 +36,7 @@ describe('plain routes', () => {
 
   it('/metrics speaks Prometheus, with request timings', async () => {
     await fetch(`${s.url}/health`);
-    const res = await fetch(`${s.url}/metrics`);
+    const res = await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
     expect(text).toContain('http_request_duration_seconds_bucket');
@@ -48,7 +49,7 @@ describe('plain routes', () => {
     expect((await s.rest('GET', '/token', { token: secret })).status).toBe(200);
     expect((await s.rest('GET', '/domains/no-such-domain', { token: secret })).status).toBe(404);
     expect((await s.rest('GET', '/no-such-resource', { token: secret })).status).toBe(404);
-    const text = await (await fetch(`${s.url}/metrics`)).text();
+    const text = await scrapeMetrics(s);
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/token",status="200"\} \d+/);
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/domains\/\{domain_id\}",status="404"\} \d+/);
     // A path no route matches stays under the wildcard: labels stay bounded whatever is asked.

@@ -35,6 +35,9 @@ import { WHOLE_ACCOUNT } from '../../src/core/scopes.js';
  * victim id may answer only as it does for a missing id. Subscriptions aimed at the victim are
  * refused or hear nothing. Positive controls: the victim's own token reaches the same targets,
  * hears the same events, and its lists do show the data the actors must not see.
+ *
+ * Within one account, members and tokens with each other kind of limit (permissions, templates)
+ * are the actors of test/users/grant-matrix.test.ts, which tries every way of granting more.
  */
 type Actor = 'stranger' | 'otherDomain' | 'noDomain';
 const ACTORS: Actor[] = ['stranger', 'otherDomain', 'noDomain'];

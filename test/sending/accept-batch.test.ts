@@ -1,5 +1,6 @@
 import { seedDomain } from '../support/factories.js';
 import { createAccount, startTestServer, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { sql } from './helpers.js';
 
 /**
@@ -25,7 +26,7 @@ describe('acceptance under concurrency (group commit)', () => {
 
   /** Sends in `postbox_accept_statement_sends` so far: [statements, sends]. */
   async function statements(): Promise<[number, number]> {
-    const text = await (await fetch(`${s.url}/metrics`)).text();
+    const text = await scrapeMetrics(s);
     const read = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     return [read('postbox_accept_statement_sends_count'), read('postbox_accept_statement_sends_sum')];
   }

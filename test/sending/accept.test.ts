@@ -87,6 +87,18 @@ describe('accepting a send', () => {
     expect(good.status).toBe(202);
   });
 
+  it('takes base64 as the statement that stores it does: whole quads, padding at the end, line breaks anywhere', async () => {
+    const bad = ['abc', 'abcde', 'a===', 'ab=c', 'ab-_', 'ab cd', 'YWJj\tZA=='];
+    for (const content of bad) {
+      const errs = await errorsOf({ ...base(), attachments: [{ filename: 'a.txt', content }] });
+      expect({ content, errs: Object.keys(errs) }).toEqual({ content, errs: ['attachments.0.content'] });
+    }
+    for (const content of ['YQ==', 'YWI=', 'YWJj', 'YW\r\nJj\n', `${Buffer.alloc(300, 7).toString('base64').replace(/(.{76})/g, '$1\r\n')}\r\n`]) {
+      const res = await post({ ...base(), attachments: [{ filename: 'a.txt', content }] });
+      expect({ content, status: res.status }).toEqual({ content, status: 202 });
+    }
+  });
+
   it('checks tags, language, personalization, settings and send_at', async () => {
     const errs = await errorsOf({
       ...base(),

@@ -3,6 +3,7 @@ import { seedDomain, accountIdOf } from '../support/factories.js';
 import { tapEvents, type EventTap } from '../support/events.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { activityOf, emailsOf, setPlan, settled, until } from './helpers.js';
 
@@ -56,7 +57,10 @@ describe('delivery to a real SMTP server', () => {
       headers: [{ name: 'X-Campaign', value: 'fall-26' }],
       precedence_bulk: true,
       list_unsubscribe: '<https://example.net/unsub?u=1>',
-      attachments: [{ filename: 'notes.txt', content: Buffer.from('attached words').toString('base64') }],
+      attachments: [
+        { filename: 'notes.txt', content: Buffer.from('attached words').toString('base64') },
+        { filename: 'more.txt', content: Buffer.from('more words, after the first').toString('base64') },
+      ],
     });
     expect(res.status).toBe(202);
     expect(res.text).toBe('');
@@ -78,6 +82,10 @@ describe('delivery to a real SMTP server', () => {
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
     expect(raw).toMatch(/^Message-ID: <[a-z0-9]{16}@/m);
     expect(raw).toContain('filename=notes.txt');
+    // Each attachment's own bytes, in order (they are stored from one parameter of all of them).
+    const first = raw.indexOf(Buffer.from('attached words').toString('base64'));
+    expect(first).toBeGreaterThan(0);
+    expect(raw.indexOf(Buffer.from('more words, after the first').toString('base64'))).toBeGreaterThan(first);
     expect(got.from).toMatch(new RegExp(`^bounces\\+[a-z0-9]+@mta\\.${domain.name.replace(/\./g, '\\.')}$`));
 
     // The signature verifies against the key GET /dns-records publishes.
@@ -110,11 +118,11 @@ describe('delivery to a real SMTP server', () => {
 
   it('counts deliveries and their SMTP time on /metrics, with the queue depth read at scrape time', async () => {
     const to = `counted-${Date.now()}@example.net`;
-    const before = await (await fetch(`${s.url}/metrics`)).text();
+    const before = await scrapeMetrics(s);
     const count = (text: string, line: RegExp) => Number(line.exec(text)?.[1] ?? 0);
     const res = await send({ to: [{ email: to }] });
     await settled(s, res.headers.get('x-message-id')!);
-    const after = await (await fetch(`${s.url}/metrics`)).text();
+    const after = await scrapeMetrics(s);
     const delivered = /^postbox_email_deliveries_total\{outcome="delivered"\} (\d+)$/m;
     const timed = /^postbox_delivery_seconds_count (\d+)$/m;
     expect(count(after, delivered)).toBe(count(before, delivered) + 1);
@@ -125,14 +133,14 @@ describe('delivery to a real SMTP server', () => {
   it('counts accepted sends by the surface they came through', async () => {
     const count = (text: string, surface: string) =>
       Number(new RegExp(`^postbox_sends_accepted_total\\{surface="${surface}",status="queued"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-    const before = await (await fetch(`${s.url}/metrics`)).text();
+    const before = await scrapeMetrics(s);
     expect((await send({ to: [{ email: `rest-${Date.now()}@example.net` }] })).status).toBe(202);
     const gql = await s.gql(
       'mutation($from: EmailAddressInput, $to: [EmailAddressInput!]!) { send_email(from: $from, to: $to, subject: "Hello", text: "Hi") { message_id } }',
       { from: { email: from }, to: [{ email: `gql-${Date.now()}@example.net` }] },
     );
     expect(gql.body.data?.send_email?.message_id).toBeTruthy();
-    const after = await (await fetch(`${s.url}/metrics`)).text();
+    const after = await scrapeMetrics(s);
     expect(count(after, 'rest')).toBe(count(before, 'rest') + 1);
     expect(count(after, 'graphql')).toBe(count(before, 'graphql') + 1);
   });

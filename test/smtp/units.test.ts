@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { loadTlsCredentials, tlsDir } from '../../src/modules/smtp/tls.js';
-import { FailureLimiter } from '../../src/modules/smtp/limiter.js';
+import { AuthLimiter, FailureLimiter } from '../../src/modules/smtp/limiter.js';
 import { authAllowed } from '../../src/modules/smtp/server.js';
 import { BoundedBuffer, ByteBudget, ConnectionCounter } from '../../src/modules/smtp/capacity.js';
 import { sizeLimitOf } from '../../src/modules/smtp/ingress.js';
@@ -72,6 +72,28 @@ describe('limiter.ts', () => {
     expect(l.blocked('a')).toBe(true);
     l.reset('a');
     expect(l.blocked('a')).toBe(false);
+  });
+});
+
+describe('AuthLimiter', () => {
+  it('counts an IPv6 client by its /64, so changing addresses within it gains no attempts', () => {
+    const l = new AuthLimiter();
+    for (let i = 1; i <= 20; i++) expect(l.begin(`2001:db8:1:2::${i.toString(16)}`, `u${i}@x.test`)).not.toBeNull();
+    expect(l.clientBlocked('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe(true);
+    expect(l.begin('2001:db8:1:2::99', 'other@x.test')).toBeNull();
+    expect(l.clientBlocked('2001:db8:1:3::1')).toBe(false);
+    expect(l.clientBlocked('::ffff:192.0.2.1')).toBe(false);
+  });
+
+  it('takes back an attempt abandoned for load, and forgets a username\'s failures once it logs in', () => {
+    const l = new AuthLimiter();
+    for (let i = 0; i < 30; i++) l.begin('192.0.2.1', 'busy@x.test')?.abandoned();
+    expect(l.clientBlocked('192.0.2.1')).toBe(false);
+    for (let i = 0; i < 4; i++) l.begin('192.0.2.2', 'user@x.test');
+    l.begin('192.0.2.3', 'USER@x.test')!.succeeded();
+    // Four failures were forgotten: five more fit before the username's limit.
+    for (let i = 0; i < 5; i++) expect(l.begin('192.0.2.4', 'user@x.test')).not.toBeNull();
+    expect(l.begin('192.0.2.5', 'user@x.test')).toBeNull();
   });
 });
 

@@ -10,6 +10,8 @@ import { startDnsServer, type TestDns } from './dns.js';
 
 export const ADMIN_TOKEN = 'mlsn.test-admin-token-0000000000000000000000000000000000000000';
 export const OPERATOR_TOKEN = 'operator-test-token-0123456789abcdef';
+/** What the test server's /metrics asks for (METRICS_TOKEN); test/support/metrics.ts scrapes with it. */
+export const METRICS_TOKEN = 'metrics-test-token-0123456789abcdef';
 
 export interface HttpAnswer<T = any> {
   status: number;
@@ -84,6 +86,7 @@ export async function startTestServer(
       APP_SECRET: 'test-app-secret-0123456789abcdef0123456789',
       ADMIN_TOKEN,
       OPERATOR_TOKEN,
+      METRICS_TOKEN,
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '1000',
       MX_ALLOW_PRIVATE: 'true', // MX and probe targets in tests are local SMTP servers; refusal tests set 'false'

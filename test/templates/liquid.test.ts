@@ -1,5 +1,6 @@
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { sql, until } from '../sending/helpers.js';
 import { createTemplate } from './helpers.js';
@@ -154,7 +155,7 @@ describe('Liquid templates at send time', () => {
     expect(res.headers.get('x-send-paused')).toBe('true');
     // Valid Liquid, but over TEMPLATE_MAX_STEPS (200) whatever the data.
     expect((await s.rest('PUT', `/templates/${t.id}`, { body: { html: '<p>Hi {{ name }}{% for i in (1..1000) %}.{% endfor %}</p>' } })).status).toBe(200);
-    const count = async () => Number(/^postbox_template_render_failures_total\{stage="deliver"\} (\d+)/m.exec(await (await fetch(`${s.url}/metrics`)).text())?.[1] ?? 0);
+    const count = async () => Number(/^postbox_template_render_failures_total\{stage="deliver"\} (\d+)/m.exec(await scrapeMetrics(s))?.[1] ?? 0);
     const before = await count();
     await s.rest('PUT', `/domains/${held.id}/settings`, { body: { send_paused: false } });
     const body = unqp((await sink.waitFor(to)).raw);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { seedDomain } from '../support/factories.js';
 import { createAccount, startTestServer, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { CHROME, interactions, parseMime, sql, trackingLinks } from './helpers.js';
 
@@ -17,7 +18,7 @@ let n = 0;
 
 /** A counter's value in GET /metrics (0 when it has no sample yet). */
 async function metric(line: string): Promise<number> {
-  const text = await (await fetch(`${s.url}/metrics`)).text();
+  const text = await scrapeMetrics(s);
   const hit = text.split('\n').find((l) => l.startsWith(`${line} `));
   return hit ? Number(hit.split(' ')[1]) : 0;
 }

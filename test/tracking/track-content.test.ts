@@ -1,5 +1,6 @@
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { sql, until } from './helpers.js';
 
@@ -59,7 +60,7 @@ const sentRow = (messageId: string) =>
   }, `message ${messageId} sent`);
 
 async function dropped(): Promise<number> {
-  const text = await (await fetch(`${s.url}/metrics`)).text();
+  const text = await scrapeMetrics(s);
   const hit = text.split('\n').find((l) => l.startsWith('postbox_message_content_dropped_total '));
   return hit ? Number(hit.split(' ')[1]) : 0;
 }

@@ -140,7 +140,8 @@ describe('auth', () => {
   it('a domain-limited token stays within its domain (403 beyond it)', async () => {
     const mine = await seedDomain(s);
     const theirs = await seedDomain(s);
-    const limited = await tokenWith(s, ['users_full'], mine.id);
+    // It holds what it grants below (a designer's templates, an accountant's analytics): test/users/grant-matrix.test.ts.
+    const limited = await tokenWith(s, ['users_full', 'templates_full', 'analytics_read'], mine.id);
     const elsewhere = await inviteAndAccept(s, { email: uniqueEmail('else'), role: 'manager', domains: [theirs.id] });
     const everywhere = await inviteAndAccept(s, { email: uniqueEmail('every'), role: 'manager' });
     const pendingElsewhere = await invite({ domains: [theirs.id] });

@@ -55,7 +55,7 @@ it('streams each attempt of the webhook, failures and successes, and nothing of 
   }
 }, 60_000);
 
-it('needs webhooks_full, and a token of another domain hears nothing', async () => {
+it('needs webhooks_full, and a token of another domain is refused (403) and hears nothing', async () => {
   const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/guarded' });
   const elsewhere = await seedDomain(s);
   const limited = await tokenWith(s, ['webhooks_full'], elsewhere.id);
@@ -69,6 +69,7 @@ it('needs webhooks_full, and a token of another domain hears nothing', async () 
     await driveUntil(s, async () => (await sql(s, `select 1 from webhook_attempts where webhook_id = ? and delivery_id is not null`, [hook.id])).length > 0);
     await new Promise((r) => setTimeout(r, 500));
     expect(stream.events.filter((e) => e.data?.webhook_deliveries)).toEqual([]);
+    expect(stream.events.map((e) => e.errors?.[0]?.extensions?.code)).toEqual(['FORBIDDEN']);
   } finally {
     stream.close();
     denied.close();
@@ -80,23 +81,37 @@ async function runOnce() {
   await runTick(s.app.services);
 }
 
-it('streams no SMS webhook attempt, whatever the token (those are for sms_* scopes)', async () => {
-  // An attempt notice as deliver.ts sends it, for an SMS webhook (no domain), then one with a
-  // domain as the positive control: NOTIFY keeps order, so had the first passed, it would be here.
-  const webhookId = 'smshook0000000001';
+it('refuses an SMS webhook with 404, as GET /v1/webhooks/{id}/log does (those are for sms_* scopes)', async () => {
+  const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/made-sms' });
+  await sql(s, `update webhooks set kind = 'sms', domain_id = null where id = ?`, [hook.id]);
+  expect((await s.rest('GET', `/webhooks/${hook.id}/log`)).status).toBe(404);
+  const stream = await subscribe(s, QUERY(hook.id), ADMIN_TOKEN);
+  try {
+    expect(await stream.ended).toBe('ended');
+    expect(stream.response.status).toBe(404);
+    expect(stream.events.map((e) => e.errors?.[0]?.extensions?.code)).toEqual(['NOT_FOUND']);
+  } finally {
+    stream.close();
+  }
+}, 60_000);
+
+it('streams no attempt notice without a domain (an SMS webhook\'s), whatever the token', async () => {
+  // Attempt notices as deliver.ts sends them, one without a domain, then one with a domain as the
+  // positive control: NOTIFY keeps order, so had the first passed, it would be here.
+  const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/notices' });
   const notice = (domainId: string | null, n: number) =>
     sql(s, 'select pg_notify(?, ?)', [
       'postbox_events',
       JSON.stringify({
         topic: `webhook_attempts:${accountId}`,
         detail: {
-          webhook_id: webhookId,
+          webhook_id: hook.id,
           domain_id: domainId,
           entry: { id: `a${n}`, delivery_id: null, type: 'sms.sent', attempted_at: new Date().toISOString(), success: true, status: 200, duration_ms: 1, response_excerpt: '', error: null },
         },
       }),
     ]);
-  const stream = await subscribe(s, QUERY(webhookId), await tokenWith(s, ['webhooks_full']));
+  const stream = await subscribe(s, QUERY(hook.id), await tokenWith(s, ['webhooks_full']));
   try {
     let n = 0;
     await stream.live(async () => {

@@ -43,6 +43,7 @@ import { Migration20261126110000_activity_domain_page } from './Migration2026112
 import { Migration20261126130000_emails_fillfactor } from './Migration20261126130000_emails_fillfactor.js';
 import { Migration20261126140000_messages_waiting } from './Migration20261126140000_messages_waiting.js';
 import { Migration20261126150000_events_json } from './Migration20261126150000_events_json.js';
+import { Migration20261128100000_bulk_templates } from './Migration20261128100000_bulk_templates.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -90,4 +91,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126130000_emails_fillfactor', class: Migration20261126130000_emails_fillfactor },
   { name: 'Migration20261126140000_messages_waiting', class: Migration20261126140000_messages_waiting },
   { name: 'Migration20261126150000_events_json', class: Migration20261126150000_events_json },
+  { name: 'Migration20261128100000_bulk_templates', class: Migration20261128100000_bulk_templates },
 ];

@@ -1,11 +1,11 @@
 import { Arg, Authorized, Ctx as Context, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { Ctx } from '../../graphql/context.js';
+import { checkedSubscription } from '../../graphql/subscriptions.js';
 import { ActivityService } from './activity.service.js';
 import { ActivityEntry } from './activity.type.js';
-import { errors } from '../../core/errors.js';
 import { domainsOf } from '../../core/actor.js';
+import { ownedDomainId } from '../../db/scoped.js';
 import { activityTopic, type ActivityNotice } from './activity.notice.js';
-
 
 @Resolver()
 export class ActivityStreamResolver {
@@ -15,17 +15,15 @@ export class ActivityStreamResolver {
     description:
       'New activity of one domain, live (GraphQL over SSE at /graphql/stream): each event is what one change recorded. ' +
       'It comes from whichever process made it (Postgres LISTEN/NOTIFY) once its transaction commits.',
-    topics: ({ context }) => {
-      const ctx = context as Ctx;
-      if (!ctx.auth) throw errors.unauthenticated();
-      return activityTopic(ctx.auth.accountId);
-    },
-    filter: ({ payload, args, context }) => {
-      const auth = (context as Ctx).auth;
-      const notice = payload as ActivityNotice;
-      const own = auth ? domainsOf(auth) : null;
-      return notice.domain_id === args.domain_id && (!own || own.includes(notice.domain_id));
-    },
+    // The domain is checked as GET /v1/activity/{domain_id} checks it: 404 for another account's, 403 outside the caller's domains.
+    subscribe: checkedSubscription<{ domain_id: string }, ActivityNotice>({
+      check: (ctx, auth, args) => ownedDomainId(ctx.em, auth, args.domain_id),
+      topic: (auth) => activityTopic(auth.accountId),
+      hears: (notice, args, auth) => {
+        const own = domainsOf(auth);
+        return notice.domain_id === args.domain_id && (!own || own.includes(notice.domain_id));
+      },
+    }),
   })
   async activity_stream(
     @Root() notice: ActivityNotice,

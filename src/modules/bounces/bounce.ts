@@ -3,6 +3,7 @@ import type { AppServices } from '../../services.js';
 import { recordActivities, type ActivityEmail } from '../activity/record.js';
 import type { ActivityType } from '../activity/activity.entity.js';
 import { suppressRecipient } from '../suppressions/suppression.add.js';
+import type { MailRefusal } from '../../lib/mail-in-pool.js';
 import { readReport, type Report } from './report.js';
 import { BounceRepository, type BounceStatus } from './bounce.repository.js';
 
@@ -11,6 +12,8 @@ export interface ReportOutcome {
   /** What was recorded: hard_bounced, soft_bounced, deferred, spam_complaints, or nothing new. */
   outcome: ActivityType | 'duplicate' | null;
   emailId: string | null;
+  /** The SMTP reply for a report that could not be read within its limits (report.ts). */
+  refusal?: MailRefusal;
 }
 
 /** The return path delivery writes: `bounces+<email id>@<return-path subdomain>.<domain>` (or `@<RETURN_PATH_TARGET>`). */
@@ -59,9 +62,12 @@ async function findEmail(em: EntityManager, rcptTo: string[], report: Report): P
  * - DSN `delayed` → a deferred activity; the email stays as it is.
  * - ARF (any feedback type) → spam_complaints activity (event `activity.spam_complaint`) and the
  *   spam-complaint list.
+ * - A report that cannot be read within its limits changes nothing; `refusal` is the SMTP reply.
  */
 export async function processReport(services: AppServices, mail: { rcptTo: string[]; raw: Buffer }): Promise<ReportOutcome> {
-  const report = await readReport(mail.raw);
+  const read = await readReport(services.config, mail.raw);
+  if ('refusal' in read) return { handled: false, outcome: null, emailId: null, refusal: read.refusal };
+  const { report } = read;
   const em = services.orm.em.fork();
   const emailId = await findEmail(em, mail.rcptTo, report);
   if (report.kind === 'none' || !emailId) return { handled: false, outcome: null, emailId };

@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueue } from '../../jobs/boss.js';
 import { newId } from '../../lib/ids.js';
+import { inSlices } from '../../lib/slices.js';
 import type { AppServices } from '../../services.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
 import { SendEmailArgs } from '../sending/send.inputs.js';
 import { acceptSend } from '../sending/send.service.js';
 import { SEND_EMAIL_SHAPE } from '../sending/send.shape.js';
+import { checkPersonalization } from '../sending/send.validate.js';
 import { BulkEmail } from './bulk-email.entity.js';
 import { bulkJob } from './bulk.job.js';
 import { type Actor } from '../../core/actor.js';
@@ -28,6 +30,10 @@ async function readItem(e: unknown): Promise<Item> {
   if (!e || typeof e !== 'object' || Array.isArray(e)) return { errors: { '': ['The message must be an object.'] } };
   const { value, errors: found } = readJson(SEND_EMAIL_SHAPE, e as Record<string, unknown>);
   if (Object.keys(found).length) return { errors: found };
+  // Bounded here, so that data no send may carry is not stored with the request (test/sending/personalization-limits.test.ts).
+  const bounds: FieldErrors = {};
+  checkPersonalization({ add: (field, message) => (bounds[field] ??= []).push(message) }, (value as Partial<SendEmailArgs>).personalization);
+  if (Object.keys(bounds).length) return { errors: bounds };
   const ruled = await checkRules(Object.assign(new SendEmailArgs(), value));
   return Object.keys(ruled).length ? { errors: ruled } : { args: value };
 }
@@ -40,12 +46,18 @@ async function readItem(e: unknown): Promise<Item> {
 export async function acceptBulk(services: AppServices, em: EntityManager, auth: Actor, emails: unknown[]): Promise<BulkEmail> {
   if (emails.length > BULK_MAX) throw errors.invalid('emails', `The emails may not have more than ${BULK_MAX} items.`);
   const items: Item[] = [];
-  for (const e of emails) items.push(await readItem(e));
+  // Up to BULK_MAX items of the largest body: read in slices, so other requests are served between them.
+  const slices = inSlices();
+  for (const e of emails) {
+    items.push(await readItem(e));
+    await slices.between();
+  }
   const bulk = em.create(BulkEmail, {
     id: newId(24),
     account: auth.accountId,
     token_domain_id: auth.domainId,
     token_domain_ids: auth.domainIds?.length ? [...auth.domainIds] : null,
+    token_template_ids: auth.templateIds?.length ? [...auth.templateIds] : null,
     payload: items,
     total_recipients_count: emails.reduce<number>((n, e) => n + (Array.isArray((e as { to?: unknown })?.to) ? (e as { to: unknown[] }).to.length : 0), 0),
   });
@@ -59,21 +71,28 @@ export async function acceptBulk(services: AppServices, em: EntityManager, auth:
 /** The job's work: resumes after the last item it finished, each item in its own transaction. */
 export async function processBulk(services: AppServices, bulkId: string): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
-  const bulk = await em.findOne(BulkEmail, { id: bulkId });
+  const bulk = await em.findOne(BulkEmail, { id: bulkId }, { populate: ['payload'] });
   if (!bulk || bulk.state === 'completed') return;
   const items = (bulk.payload ?? []) as Item[];
   // The job acts for the account as the request's token did: sending only (the scope the bulk
-  // route required), within the token's domain when it had one (or the user's several domains).
+  // route required), within the token's domain when it had one (or the user's several domains),
+  // with the user's templates only when it was limited to some.
   const auth: Actor = {
     accountId: bulk.account.id,
     tokenId: 'bulk',
     scopes: new Set(['email_full']),
     domainId: bulk.token_domain_id,
     domainIds: bulk.token_domain_ids,
+    templateIds: bulk.token_template_ids,
   };
-  bulk.state = 'processing';
+  const from = bulk.processed_count;
+  // The items' transactions share this identity map: without the request in it (a lazy property
+  // loaded here only), their flushes never serialise it again to compare.
+  em.clear();
+  const row = await em.findOneOrFail(BulkEmail, { id: bulkId });
+  row.state = 'processing';
   await em.flush();
-  for (let i = bulk.processed_count; i < items.length; i++) {
+  for (let i = from; i < items.length; i++) {
     const item = items[i];
     await em.transactional(async (tx) => {
       const row = await tx.findOneOrFail(BulkEmail, { id: bulkId });
@@ -94,7 +113,8 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
             row.suppressed_recipients_count += suppressed.length;
           }
         } catch (err) {
-          if (!isAppError(err)) throw err;
+          // A service too busy to render now (a 503) is retried with the job, not reported.
+          if (!isAppError(err) || err.status >= 500) throw err;
           refuse(err.fields ?? { '': [err.message] });
         }
       }

@@ -1,21 +1,35 @@
 import { isIP } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import type * as FastXmlParser from 'fast-xml-parser';
-import type * as Fflate from 'fflate';
 import { lazy } from '../../lib/lazy.js';
+import { extractEntry, ZipError, zipEntries } from './zip.js';
 
-/** Loaded on first use (lib/lazy.ts): only the worker reads DMARC reports. */
+/** Loaded on first use (lib/lazy.ts): only the threads that read DMARC reports load the parser. */
 const xmlParser = lazy<typeof FastXmlParser>('fast-xml-parser');
-const fflate = lazy<typeof Fflate>('fflate');
 
 /**
  * DMARC aggregate reports (RFC 7489 section 7.2 and appendix C): unpacking (plain XML, gzip or
  * zip, told apart by their first bytes, never by a file name a reporter may get wrong) and a
- * strict reading of the XML into what the service stores. Pure: no database, no network.
+ * strict reading of the XML into what the service stores. Pure: no database, no network. Every
+ * size is judged before the work it would cost: report.thread.ts runs this off the event loop.
  */
 
-/** The most XML one report may unpack to; a larger one is refused rather than read (zip bombs). */
-export const MAX_REPORT_BYTES = 25 * 1024 * 1024;
+/**
+ * A report inflating more than this many times its compressed size is a decompression bomb:
+ * aggregate XML packs 10 to 120 times (a report whose records differ only by source IP, about
+ * 115: test/dmarc/report-limits.test.ts); zeros and padding pack about 1,000 times. Below
+ * RATIO_FLOOR_BYTES of output the ratio is not judged (tiny reports pack oddly and cost nothing).
+ */
+export const MAX_EXPANSION_RATIO = 250;
+const RATIO_FLOOR_BYTES = 1024 * 1024;
+/** A report archive holds one XML file; an archive listing more is refused before any is read. */
+export const MAX_ZIP_ENTRIES = 16;
+/**
+ * Records one report may hold, counted before the XML is parsed. A record is one source IP with
+ * one set of results for a day: thousands for a large sender, never tens of thousands; each is a
+ * stored row.
+ */
+export const MAX_REPORT_RECORDS = 20_000;
 
 export type AuthResult = { type: 'spf' | 'dkim'; result: string; domain: string; selector: string | null };
 
@@ -51,41 +65,71 @@ const fail = (message: string): never => {
   throw new ReportError(message);
 };
 
-/** One report file, as XML text: gunzipped or unzipped when it is compressed. */
-export function unpack(data: Buffer): string {
-  if (data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b) {
-    try {
-      return gunzipSync(data, { maxOutputLength: MAX_REPORT_BYTES }).toString('utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') fail(`The report unpacks to more than ${MAX_REPORT_BYTES} bytes.`);
-      return fail('The gzip data is damaged.');
-    }
+/**
+ * The XML bytes the reports of one upload or one mail may unpack to, all together
+ * (DMARC_MAX_REPORT_BYTES): each report is charged before it is inflated, as far as its
+ * container declares its size, and inflation stops where the budget or the ratio ends.
+ */
+export class UnpackBudget {
+  readonly total: number;
+  private used = 0;
+
+  constructor(total: number) {
+    this.total = total;
   }
-  if (data.length >= 4 && data.readUInt32LE(0) === 0x04034b50) {
-    let files: Record<string, Uint8Array>;
-    let tooBig = false;
-    try {
-      files = fflate().unzipSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
-        // The sizes in the central directory are checked before anything is inflated.
-        filter: (f) => {
-          if (!/\.xml$/i.test(f.name)) return false;
-          if (f.originalSize > MAX_REPORT_BYTES) tooBig = true;
-          return !tooBig;
-        },
-      });
-    } catch {
-      return fail('The zip archive is damaged.');
-    }
-    if (tooBig) fail(`The report unpacks to more than ${MAX_REPORT_BYTES} bytes.`);
-    const names = Object.keys(files);
-    if (names.length !== 1) fail(names.length ? 'The zip archive holds more than one XML file.' : 'The zip archive holds no XML file.');
-    const xml = files[names[0]];
-    // A deflate stream may inflate past what its header claims: checked again on what came out.
-    if (xml.byteLength > MAX_REPORT_BYTES) fail(`The report unpacks to more than ${MAX_REPORT_BYTES} bytes.`);
-    return Buffer.from(xml).toString('utf8');
+
+  /** The most one report of `compressed` bytes may unpack to, and what refuses it past that. */
+  allowanceFor(compressed: number): { bytes: number; refusal: string } {
+    const byRatio = Math.max(RATIO_FLOOR_BYTES, compressed * MAX_EXPANSION_RATIO);
+    const left = this.total - this.used;
+    if (byRatio < left) return { bytes: byRatio, refusal: `The report inflates more than ${MAX_EXPANSION_RATIO} times its compressed size, which no report does.` };
+    return { bytes: left, refusal: this.tooMuch() };
   }
-  if (data.length > MAX_REPORT_BYTES) fail(`The report is larger than ${MAX_REPORT_BYTES} bytes.`);
-  return data.toString('utf8');
+
+  charge(bytes: number): void {
+    if (bytes > this.total - this.used) fail(this.tooMuch());
+    this.used += bytes;
+  }
+
+  private tooMuch(): string {
+    return this.used ? `The reports unpack to more than ${this.total} bytes together.` : `The report unpacks to more than ${this.total} bytes.`;
+  }
+}
+
+const isGzip = (data: Buffer) => data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;
+const isZip = (data: Buffer) => data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
+
+/** gzip: its trailer's declared size judged first, then zlib stops at the allowance whatever it said. */
+function gunzipReport(data: Buffer, budget: UnpackBudget): Buffer {
+  const allowed = budget.allowanceFor(data.length);
+  if (data.length >= 18 && data.readUInt32LE(data.length - 4) > allowed.bytes) fail(allowed.refusal);
+  try {
+    return gunzipSync(data, { maxOutputLength: Math.max(1, allowed.bytes) });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') fail(allowed.refusal);
+    return fail('The gzip data is damaged.');
+  }
+}
+
+/** zip: the directory is judged (entries, one XML file, its declared size) before anything inflates. */
+function unzipReport(data: Buffer, budget: UnpackBudget): Buffer {
+  try {
+    const xml = zipEntries(data, MAX_ZIP_ENTRIES).filter((e) => /\.xml$/i.test(e.name));
+    if (xml.length !== 1) fail(xml.length ? 'The zip archive holds more than one XML file.' : 'The zip archive holds no XML file.');
+    const allowed = budget.allowanceFor(xml[0].compressedSize);
+    if (xml[0].size > allowed.bytes) fail(allowed.refusal);
+    return extractEntry(data, xml[0]);
+  } catch (err) {
+    if (err instanceof ZipError) fail(err.message);
+    throw err;
+  }
+}
+
+/** One report file, as XML text: gunzipped or unzipped when it is compressed, within the budget. */
+export function unpack(data: Buffer, budget: UnpackBudget): string {
+  const xml = isGzip(data) ? gunzipReport(data, budget) : isZip(data) ? unzipReport(data, budget) : data;
+  budget.charge(xml.length);
+  return xml.toString('utf8');
 }
 
 /** Elements the schema lets repeat: always arrays, even when a report has one. */
@@ -189,10 +233,19 @@ function readRecord(rec: Node, n: number): AggregateRecord {
   };
 }
 
+/** How many `<record>` elements the text opens, counted up to one past the limit without parsing it. */
+function recordTags(xml: string): number {
+  const tag = /<record[\s>]/g;
+  let n = 0;
+  while (n <= MAX_REPORT_RECORDS && tag.test(xml)) n++;
+  return n;
+}
+
 /** Reads one aggregate report; a ReportError names the first thing that is missing or wrong. */
 export function parseAggregate(xml: string): AggregateReport {
   // Reports never declare a DTD; one that does is refused rather than expanded (entity bombs).
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) fail('The report declares a DTD, which DMARC reports never do.');
+  if (recordTags(xml) > MAX_REPORT_RECORDS) fail(`The report holds more than ${MAX_REPORT_RECORDS} records.`);
   let doc: Node;
   try {
     doc = parser().parse(xml, true) as Node;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { likeEscape, Where } from '../../db/sql.js';
-import type { AuthResult } from './aggregate.js';
+import type { AggregateRecord, AuthResult } from './aggregate.js';
 import type { DmarcCategory } from './dmarc.constants.js';
 import { DmarcFavorite } from './dmarc.entity.js';
 
@@ -30,6 +30,21 @@ export interface SourceIpRow {
   country_code: string | null;
   favorite: boolean | null;
 }
+
+/** One row of dmarc_report_rows as written (the entity DmarcReportRow describes the table): a report's record and where it belongs. */
+export type DmarcRowValues = AggregateRecord & {
+  id: string;
+  /** created_at and updated_at, ISO. */
+  at: string;
+  account_id: string;
+  monitor_id: string;
+  report_id: string;
+  date_begin: string;
+  org_name: string;
+  country_code: string | null;
+  passed_dkim: boolean;
+  passed_spf: boolean;
+};
 
 /** One stored `<record>` of a report, the columns the reads show. */
 export interface ReportRecordRow {
@@ -130,6 +145,24 @@ export class DmarcRepository {
       `insert into dmarc_favorites (id, created_at, updated_at, monitor_id, ip) values (?, now(), now(), ?, ?)
        on conflict (monitor_id, ip) do nothing`,
       [new DmarcFavorite().id, monitorId, ip],
+    );
+  }
+
+  /** A batch of a report's rows, in one statement. */
+  async insertRows(rows: DmarcRowValues[]): Promise<void> {
+    if (!rows.length) return;
+    await this.em.execute(
+      `insert into dmarc_report_rows (id, created_at, updated_at, account_id, monitor_id, report_id, date_begin, org_name, source_ip,
+         country_code, count, disposition, aligned_dkim, aligned_spf, passed_dkim, passed_spf, override_reason, override_comment,
+         header_from, envelope_from, spf_auth, dkim_auth)
+       select id, at, at, account_id, monitor_id, report_id, date_begin, org_name, source_ip,
+         country_code, count, disposition, aligned_dkim, aligned_spf, passed_dkim, passed_spf, override_reason, override_comment,
+         header_from, envelope_from, spf_auth, dkim_auth
+       from jsonb_to_recordset(?::jsonb) as x(id text, at timestamptz, account_id text, monitor_id text, report_id text,
+         date_begin timestamptz, org_name text, source_ip text, country_code text, count int, disposition text,
+         aligned_dkim boolean, aligned_spf boolean, passed_dkim boolean, passed_spf boolean, override_reason text,
+         override_comment text, header_from text, envelope_from text, spf_auth jsonb, dkim_auth jsonb)`,
+      [JSON.stringify(rows)],
     );
   }
 

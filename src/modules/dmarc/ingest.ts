@@ -1,19 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type * as MailParser from 'mailparser';
-import { lazy } from '../../lib/lazy.js';
 import { enqueue } from '../../jobs/boss.js';
 import { countryCodeOf } from '../../lib/geo.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
-import { parseAggregate, ReportError, unpack, type AggregateReport } from './aggregate.js';
+import { ReportError, type AggregateReport } from './aggregate.js';
 import type { ReportChannel } from './dmarc.constants.js';
-import { DmarcMonitor, DmarcReport, DmarcReportRow } from './dmarc.entity.js';
+import { DmarcMonitor, DmarcReport } from './dmarc.entity.js';
+import { DmarcRepository, type DmarcRowValues } from './dmarc.repository.js';
+import { newId } from '../../lib/ids.js';
 import { dmarcResolveIpsJob } from './dmarc.job.js';
+import { PoolRefusal } from '../../lib/untrusted-pool.js';
+import { readMailedReports } from './report-reader.js';
+import type { MailRead } from './report.thread.js';
 
-/** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
-const mailparser = lazy<typeof MailParser>('mailparser');
-
-type Services = Pick<AppServices, 'orm' | 'boss' | 'log'>;
+type Services = Pick<AppServices, 'orm' | 'boss' | 'log' | 'config'>;
 
 export interface StoredReport {
   report: DmarcReport;
@@ -35,41 +35,46 @@ function recordsFor(report: AggregateReport, domain: string) {
   throw new ReportError(`The report is about ${policy}, not ${domain}.`);
 }
 
-async function rowsOf(tx: EntityManager, monitor: DmarcMonitor, stored: DmarcReport, report: AggregateReport, records: AggregateReport['records']) {
+/**
+ * Rows are written this many to a statement: a report of thousands of records is stored in
+ * several round trips, between which the event loop serves others (the ORM's unit of work held
+ * it for seconds over 20,000 records: test/dmarc/report-limits.test.ts).
+ */
+const ROW_BATCH = 1000;
+
+async function insertRows(tx: EntityManager, monitor: DmarcMonitor, reportId: string, report: AggregateReport, records: AggregateReport['records']) {
+  const accountId = (monitor.account as Account).id;
+  const at = new Date().toISOString();
   const countries = new Map<string, string | null>();
-  for (const r of records) if (!countries.has(r.source_ip)) countries.set(r.source_ip, await countryCodeOf(r.source_ip));
-  return records.map((r) =>
-    tx.create(DmarcReportRow, {
-      account: monitor.account,
-      monitor,
-      report: stored,
-      date_begin: report.date_begin,
-      org_name: report.org_name,
-      source_ip: r.source_ip,
-      country_code: countries.get(r.source_ip) ?? null,
-      count: r.count,
-      disposition: r.disposition,
-      aligned_dkim: r.aligned_dkim,
-      aligned_spf: r.aligned_spf,
-      passed_dkim: r.dkim_auth.some((a) => a.result === 'pass'),
-      passed_spf: r.spf_auth.some((a) => a.result === 'pass'),
-      override_reason: r.override_reason,
-      override_comment: r.override_comment,
-      header_from: r.header_from,
-      envelope_from: r.envelope_from,
-      spf_auth: r.spf_auth,
-      dkim_auth: r.dkim_auth,
-    }),
-  );
+  for (let start = 0; start < records.length; start += ROW_BATCH) {
+    const batch = records.slice(start, start + ROW_BATCH);
+    const rows: DmarcRowValues[] = [];
+    for (const r of batch) {
+      if (!countries.has(r.source_ip)) countries.set(r.source_ip, await countryCodeOf(r.source_ip));
+      rows.push({
+        ...r,
+        id: newId(),
+        at,
+        account_id: accountId,
+        monitor_id: monitor.id,
+        report_id: reportId,
+        date_begin: report.date_begin.toISOString(),
+        org_name: report.org_name,
+        country_code: countries.get(r.source_ip) ?? null,
+        passed_dkim: r.dkim_auth.some((a) => a.result === 'pass'),
+        passed_spf: r.spf_auth.some((a) => a.result === 'pass'),
+      });
+    }
+    await new DmarcRepository(tx).insertRows(rows);
+  }
 }
 
 /**
- * Stores one report file (XML, gzip or zip) for a monitor, with its rows, in one transaction
- * that also queues the reverse-DNS lookups of its source IPs. Throws ReportError when the file is
- * no report for this monitor.
+ * Stores one report (read by report-reader.ts) for a monitor, with its rows, in one transaction
+ * that also queues the reverse-DNS lookups of its source IPs. Throws ReportError when it is no
+ * report for this monitor.
  */
-export async function storeReport(services: Services, monitorId: string, data: Buffer, via: ReportChannel): Promise<StoredReport> {
-  const report = parseAggregate(unpack(data));
+export async function storeReport(services: Services, monitorId: string, report: AggregateReport, via: ReportChannel): Promise<StoredReport> {
   const em = services.orm.em.fork();
   const monitor = await em.findOneOrFail(DmarcMonitor, { id: monitorId }, { populate: ['domain'] });
   const records = recordsFor(report, monitor.domain.name);
@@ -91,8 +96,8 @@ export async function storeReport(services: Services, monitorId: string, data: B
         total_volume: records.reduce((n, r) => n + r.count, 0),
         received_via: via,
       });
-      await rowsOf(tx, monitor, stored, report, records);
       await tx.flush();
+      await insertRows(tx, monitor, stored.id, report, records);
       if (records.length) await enqueue(tx, services.boss, dmarcResolveIpsJob, { report_id: stored.id });
       return { report: stored, duplicate: false };
     });
@@ -106,14 +111,6 @@ export async function storeReport(services: Services, monitorId: string, data: B
   }
 }
 
-/** A part of a mail that may hold a report: compressed, or XML. Names and types are only hints. */
-function looksLikeReport(content: Buffer): boolean {
-  if (content.length >= 2 && content[0] === 0x1f && content[1] === 0x8b) return true;
-  if (content.length >= 4 && content.readUInt32LE(0) === 0x04034b50) return true;
-  const head = content.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  return head.startsWith('<?xml') || head.startsWith('<feedback');
-}
-
 export interface MailOutcome {
   stored: number;
   duplicates: number;
@@ -122,21 +119,35 @@ export interface MailOutcome {
 }
 
 /**
+ * Too many reports are being read at once: a 451 (smtp/server.ts passes on any error that
+ * carries a responseCode), so the reporter sends the mail again later.
+ */
+export class ReportMailDeferred extends Error {
+  readonly responseCode = 451;
+  constructor() {
+    super('4.3.2 Too many reports are being read; try again later');
+  }
+}
+
+/**
  * A mail that came to monitors' report addresses (RFC 7489 7.2.1.1: the report is an
- * attachment, gzip or zip, usually one per mail). Every report part is stored for every monitor
- * the mail was addressed to.
+ * attachment, gzip or zip, usually one per mail). Its reports are read once, off the event loop
+ * and within the limits of report-reader.ts; each is stored for every monitor the mail was
+ * addressed to.
  */
 export async function ingestReportMail(services: Services, monitorIds: string[], raw: Buffer): Promise<MailOutcome> {
-  const mail = await mailparser().simpleParser(raw);
-  const parts: Buffer[] = mail.attachments.map((a) => a.content).filter(looksLikeReport);
-  // A reporter that puts the XML in the body itself.
-  if (!parts.length && mail.text && looksLikeReport(Buffer.from(mail.text))) parts.push(Buffer.from(mail.text));
-  const outcome: MailOutcome = { stored: 0, duplicates: 0, problems: [] };
-  if (!parts.length) outcome.problems.push('The message holds no DMARC aggregate report (XML, gzip or zip).');
+  let read: MailRead;
+  try {
+    read = await readMailedReports(services.config, raw);
+  } catch (err) {
+    if (err instanceof PoolRefusal) throw new ReportMailDeferred();
+    throw err;
+  }
+  const outcome: MailOutcome = { stored: 0, duplicates: 0, problems: [...read.problems] };
   for (const monitorId of monitorIds) {
-    for (const part of parts) {
+    for (const report of read.reports) {
       try {
-        const { duplicate } = await storeReport(services, monitorId, part, 'smtp');
+        const { duplicate } = await storeReport(services, monitorId, report, 'smtp');
         if (duplicate) outcome.duplicates++;
         else outcome.stored++;
       } catch (err) {

@@ -11,10 +11,12 @@ import { DmarcRepository, type RowFilter } from './dmarc.repository.js';
 import type { DmarcFavoriteArgs, DmarcIpReportArgs, DmarcReportArgs, DmarcReportSourcesArgs, UploadDmarcReportArgs } from './dmarc.inputs.js';
 import type { DmarcReportIpType, DmarcReportReceiptType, DmarcReportRecordType, DmarcReportSourceType } from './dmarc.type.js';
 import { storeReport } from './ingest.js';
+import { readUploadedReport } from './report-reader.js';
+import { PoolRefusal } from '../../lib/untrusted-pool.js';
 import { type Actor } from '../../core/actor.js';
 import { errors, label, FieldErrorBag } from '../../core/errors.js';
 
-type Services = Pick<AppServices, 'orm' | 'boss' | 'log'>;
+type Services = Pick<AppServices, 'orm' | 'boss' | 'log' | 'config'>;
 
 const DAY_MS = 86_400_000;
 
@@ -158,9 +160,10 @@ export class DmarcReportService {
   /** An uploaded report file: stored like one that came by mail. */
   async upload(auth: Actor, args: UploadDmarcReportArgs): Promise<DmarcReportReceiptType> {
     const monitor = await this.monitor(auth, args.monitor_id);
-    const data = decodeUpload(args.report);
+    const data = decodeUpload(args.report, this.services.config.DMARC_MAX_REPORT_BYTES);
     try {
-      const { report, duplicate } = await storeReport(this.services, monitor.id, data, 'upload');
+      const read = await readUploadedReport(this.services.config, data);
+      const { report, duplicate } = await storeReport(this.services, monitor.id, read, 'upload');
       return {
         id: report.id,
         report_source: report.org_name,
@@ -175,19 +178,32 @@ export class DmarcReportService {
       };
     } catch (err) {
       if (err instanceof ReportError) throw errors.invalid('report', err.message);
+      if (err instanceof PoolRefusal) throw errors.unavailable();
       throw err;
     }
   }
 }
 
-/** The XML as text, or any report file in base64 (whitespace and line breaks allowed). */
-function decodeUpload(report: string): Buffer {
+/**
+ * The XML as text, or any report file in base64 (whitespace and line breaks allowed). A file
+ * larger than the XML a report may unpack to is refused before it is decoded or sent to a thread:
+ * compression never makes a report bigger.
+ */
+function decodeUpload(report: string, maxBytes: number): Buffer {
+  const tooBig = () => errors.invalid('report', `The report file is larger than ${maxBytes} bytes.`);
+  // base64 with line breaks takes under 1.4 characters a byte.
+  if (report.length > 2 * maxBytes) throw tooBig();
   const s = report.trim();
   if (!s) throw errors.invalid('report', 'The report field is required.');
-  if (s.startsWith('<')) return Buffer.from(s, 'utf8');
+  if (s.startsWith('<')) {
+    if (Buffer.byteLength(s, 'utf8') > maxBytes) throw tooBig();
+    return Buffer.from(s, 'utf8');
+  }
   const b64 = s.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 === 1) {
     throw errors.invalid('report', 'The report must be the report file in base64 (XML, gzip or zip), or the XML itself.');
   }
-  return Buffer.from(b64, 'base64');
+  const data = Buffer.from(b64, 'base64');
+  if (data.length > maxBytes) throw tooBig();
+  return data;
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../../services.js';
 import { confirmIdentity } from './identity.confirm.js';
-import { escapeHtml, htmlPage } from '../../lib/html.js';
+import { escapeHtml, sendSecretLinkPage } from '../../lib/html.js';
 
+/** The link's token is its credential: the page is kept out of caches and Referer headers, and never framed. */
 function page(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply.status(status).header('content-type', 'text/html; charset=utf-8').send(htmlPage(title, `<p>${escapeHtml(body)}</p>`));
+  return sendSecretLinkPage(reply, status, title, `<p>${escapeHtml(body)}</p>`);
 }
 
 /** The confirmation link a sender identity's owner opens. */

@@ -56,8 +56,40 @@ function resolverOf(dns: Dns) {
 }
 
 /**
+ * DKIM signatures checked per message. Real mail carries one to three (the author's domain, an
+ * ESP's, a mailing list's); each costs a DNS lookup and, with its own canonicalization and
+ * length, a pass over the body, so only the first ones are checked (test/inbound/limits.test.ts).
+ */
+export const MAX_DKIM_SIGNATURES = 10;
+
+const DKIM_FIELD = /^dkim-signature[ \t]*:/i;
+
+/**
+ * The message as mailauth is to see it: its header block without the DKIM-Signature fields
+ * past the first MAX_DKIM_SIGNATURES (the bytes stored and forwarded are never changed). The
+ * header block is at most 1 MB: bounded-mail.ts refused the message otherwise.
+ */
+export function withFirstSignatures(raw: Buffer): Buffer {
+  const crlf = raw.indexOf('\r\n\r\n');
+  const lf = raw.indexOf('\n\n');
+  const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf + 2 : lf >= 0 ? lf + 1 : raw.length;
+  const lines = raw.subarray(0, end).toString('latin1').split('\n');
+  let seen = 0;
+  let dropping = false;
+  const kept = lines.filter((line) => {
+    // A line that starts with a space or tab continues the field before it.
+    if (line.startsWith(' ') || line.startsWith('\t')) return !dropping;
+    dropping = DKIM_FIELD.test(line) && ++seen > MAX_DKIM_SIGNATURES;
+    return !dropping;
+  });
+  if (seen <= MAX_DKIM_SIGNATURES) return raw;
+  return Buffer.concat([Buffer.from(kept.join('\n'), 'latin1'), raw.subarray(end)]);
+}
+
+/**
  * Authenticates a received message as its SMTP client sent it (RFC 7208 SPF on the client IP,
- * HELO and MAIL FROM; DKIM signatures; DMARC alignment of the From domain). Never throws: a check
+ * HELO and MAIL FROM; its first MAX_DKIM_SIGNATURES DKIM signatures; DMARC alignment of the From
+ * domain). Never throws: a check
  * that could not run is `temperror`, so a message is never refused or lost for it.
  */
 export async function authenticateInbound(dns: Dns, raw: Buffer, mailFrom: string, client: SmtpClient, mta: string): Promise<AuthResults> {
@@ -66,7 +98,7 @@ export async function authenticateInbound(dns: Dns, raw: Buffer, mailFrom: strin
   try {
     // An IPv4 client of a dual-stack socket shows up as `::ffff:a.b.c.d`; SPF wants the IPv4 form.
     const ip = client.ip?.startsWith('::ffff:') && client.ip.includes('.') ? client.ip.slice(7) : client.ip;
-    const run = mailauth().authenticate(raw, {
+    const run = mailauth().authenticate(withFirstSignatures(raw), {
       ip,
       helo: client.helo,
       sender: mailFrom || undefined,

@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type * as MailParser from 'mailparser';
 import type { ParsedMail } from 'mailparser';
-import { lazy } from '../../lib/lazy.js';
 import type { AppServices } from '../../services.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
 import { checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES, type AttachmentVerdict } from './inbound.attachments.js';
@@ -10,9 +8,7 @@ import { InboundRepository } from './inbound.repository.js';
 import { forwardAll, queueWebhooks, type ForwardOutcome } from './inbound.forward.js';
 import { authenticateInbound, type AuthResults, type SmtpClient } from './inbound.auth.js';
 import { catches, domainOf, headerMap, hostAndParents, isAtOrUnder, matches, type MatchSubject, type StoredFilter } from './inbound.match.js';
-
-/** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
-const mailparser = lazy<typeof MailParser>('mailparser');
+import { parseInbound } from './inbound.parse.js';
 
 export interface InboundMail {
   mailFrom: string;
@@ -201,9 +197,10 @@ async function deliver(services: AppServices, r: Inbound, rcpts: string[], mail:
 }
 
 /**
- * Mail arriving for inbound routes (the SMTP listener's non-relay recipients). Routes are
- * matched, the message is refused when an attachment is of an unsupported type or too big
- * (`inbound_message.rejected`), else forwarded to every destination of each route before the
+ * Mail arriving for inbound routes (the SMTP listener's non-relay recipients). The message is
+ * parsed off the event loop within INBOUND_MAX_* (inbound.parse.ts; past them it is refused and
+ * nothing is recorded), routes are matched, the message is refused when an attachment is of an
+ * unsupported type or too big (`inbound_message.rejected`), else forwarded to every destination of each route before the
  * answer: a 250 means each forward was attempted. A failed forward is not retried; it is
  * recorded (status failed, `inbound_forward.failed`), and the sender still gets its 250,
  * since the message was received.
@@ -215,7 +212,9 @@ export async function receiveInbound(services: AppServices, mail: InboundMail): 
   // Turned off between RCPT TO and DATA: refused the same way as at RCPT TO.
   if (!found.routes.length && found.off.size) return { accepted: false, code: 550, message: new InboundRoutingOff(found.off).message };
   if (!found.routes.length) return noRoute;
-  const parsed = await mailparser().simpleParser(mail.raw, { skipImageLinks: true, skipTextLinks: true });
+  const read = await parseInbound(services.config, mail.raw);
+  if ('refusal' in read) return { accepted: false, ...read.refusal };
+  const parsed = read.mail;
   const taken = route(found, rcpts, { sender: normal(mail.mailFrom), headers: headerMap(parsed.headerLines) });
   if (!taken.size) return noRoute;
   const verdict = checkAttachments(parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })));

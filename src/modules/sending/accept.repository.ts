@@ -34,8 +34,23 @@ export interface AttachmentRow {
   filename: string;
   disposition: 'inline' | 'attachment';
   content_id: string | null;
-  /** base64 */
-  content: string;
+  content: Buffer;
+}
+
+/**
+ * The attachments of a statement: their fields as JSON, each naming where its bytes lie in one
+ * bytea parameter of all of them. Bytes cross in binary, copied once, where base64 inside the JSON
+ * was encoded, serialised and encoded again on the event loop (bench/worst-inputs.ts, the 25 MB
+ * attachment).
+ */
+function attachmentParams(rows: AttachmentRow[]): { fields: string; bytes: Buffer } {
+  let at = 1;
+  const fields = rows.map(({ content, ...row }) => {
+    const placed = { ...row, from: at, length: content.length };
+    at += content.length;
+    return placed;
+  });
+  return { fields: JSON.stringify(fields), bytes: Buffer.concat(rows.map((r) => r.content)) };
 }
 
 /** One email; `rkey` is its recipient's address as stored (lower-cased), to join the upserted recipient. */
@@ -92,13 +107,14 @@ interface Variant {
 /**
  * The acceptance statement of a job queue. Its parameters: $1 the message, $2 attachments, $3
  * recipients, $4 emails, $5 the job rows, $6 activities, then the claim when keyed, then the
- * suppression check's input when checked. A checked statement writes only when no suppression
+ * suppression check's input when checked, and last the attachments' bytes (attachmentParams). A checked statement writes only when no suppression
  * entry concerns the send (matchCte found nothing): the common case takes one round trip; else
  * it returns what it found, and the send is written again, judged, by an unchecked one.
  */
 function acceptSql(job: JobInsert, v: Variant): string {
   const claimParam = v.keyed ? '$7' : null;
   const matchParam = v.checked ? (v.keyed ? '$8' : '$7') : null;
+  const bytesParam = `$${7 + (v.keyed ? 1 : 0) + (v.checked ? 1 : 0)}`;
   const conditions = [...(v.checked ? ['not exists (select 1 from sup)'] : []), ...(v.keyed ? ['exists (select 1 from claim)'] : [])];
   const when = conditions.join(' and ');
   // Every input is empty unless the conditions hold: nothing is written then.
@@ -123,9 +139,9 @@ function acceptSql(job: JobInsert, v: Variant): string {
   ),
   att as (
     insert into message_attachments (id, message_id, position, filename, disposition, content_id, content)
-    select id, message_id, position, filename, disposition, content_id, decode(content, 'base64')
+    select id, message_id, position, filename, disposition, content_id, substring(${bytesParam}::bytea from x."from" for x.length)
     from jsonb_to_recordset(${gate('$2::jsonb')}) as x(id text, message_id text, position int, filename text, disposition text,
-      content_id text, content text)
+      content_id text, "from" int, length int)
   ),
   rec as (
     insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
@@ -207,9 +223,10 @@ export class AcceptRepository {
   async write(rows: AcceptRows, job: JobInsert, check: unknown | null): Promise<Written> {
     const v: Variant = { keyed: rows.claim !== null, checked: check !== null };
     const { name, text } = statementFor(job, v);
+    const attachments = attachmentParams(rows.attachments);
     const values: unknown[] = [
       JSON.stringify([rows.message]),
-      JSON.stringify(rows.attachments),
+      attachments.fields,
       JSON.stringify(rows.recipients),
       JSON.stringify(rows.emails),
       rows.jobs,
@@ -217,6 +234,7 @@ export class AcceptRepository {
     ];
     if (v.keyed) values.push(JSON.stringify([rows.claim]));
     if (v.checked) values.push(JSON.stringify(check));
+    values.push(attachments.bytes);
     const [out] = await this.run<{ claimed: number; matches: MatchRow[] | null }>(name, text, values);
     if (out.matches?.length) return { written: false, matches: out.matches };
     return { written: out.claimed > 0, matches: null };
@@ -233,14 +251,16 @@ export class AcceptRepository {
     const recipients = new Map<string, RecipientRow>();
     for (const { rows } of items) for (const r of rows.recipients) if (!recipients.has(`${r.domain_id} ${r.email}`)) recipients.set(`${r.domain_id} ${r.email}`, r);
     const jobs = items.map(({ rows }) => rows.jobs.slice(1, -1).trim()).filter(Boolean);
+    const attachments = attachmentParams(items.flatMap(({ rows }) => rows.attachments));
     const values: unknown[] = [
       JSON.stringify(items.map(({ rows }) => rows.message)),
-      JSON.stringify(items.flatMap(({ rows }) => rows.attachments)),
+      attachments.fields,
       JSON.stringify([...recipients.values()].sort((a, b) => (a.domain_id === b.domain_id ? cmp(a.email, b.email) : cmp(a.domain_id, b.domain_id)))),
       JSON.stringify(items.flatMap(({ rows }) => rows.emails)),
       `[${jobs.join(',')}]`,
       JSON.stringify(items.flatMap(({ rows }) => rows.activities)),
       JSON.stringify(items.map(({ check }) => check)),
+      attachments.bytes,
     ];
     const [out] = await this.run<{ matches: MatchRow[] | null }>(name, text, values);
     return !out.matches?.length;

@@ -122,7 +122,7 @@ export function acceptRows(
       filename: a.filename,
       disposition: a.disposition,
       content_id: a.content_id,
-      content: a.content.toString('base64'),
+      content: a.content,
     })),
     recipients: [...new Set(emails.map((e) => e.rkey))].sort().map((email) => ({ ...base, id: newId(), email })),
     emails,

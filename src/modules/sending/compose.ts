@@ -41,11 +41,9 @@ export async function compose(config: Config, p: Prepared, email: ClaimedEmail) 
     custom_tracking_subdomain: settings.custom_tracking_subdomain,
     cname_verified: m.domain_cname_verified,
   });
+  const rendered = await renderAtDelivery(config, m.html, m.text, data);
   const parts = instrument(
-    {
-      html: m.html === null ? null : renderAtDelivery(config, m.html, data, 'html'),
-      text: m.text === null ? null : renderAtDelivery(config, m.text, data, 'text'),
-    },
+    { html: rendered.html, text: rendered.text },
     email.id,
     {
       opens: m.settings.track_opens ?? settings.track_opens,

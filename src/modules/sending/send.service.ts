@@ -23,7 +23,8 @@ import { renderAtAccept, type RenderPart } from './render.js';
 import { senderCache, type Sender, type SenderDomain } from './sender.cache.js';
 import { deliverJob } from './deliver.job.js';
 import { releasePaused } from './release.js';
-import { type Actor, assertDomainAccess } from '../../core/actor.js';
+import { type Actor, assertDomainAccess, mayUseTemplate } from '../../core/actor.js';
+import { yieldToIo } from '../../lib/slices.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
 export interface SendWarning {
@@ -93,6 +94,9 @@ function judge(args: SendEmailArgs, template: Template | null, sender: Sender | 
   return { bag, checked, from, subject, domain, plan: sender.plan };
 }
 
+/** Attachment bytes past which a send gives the event loop back between its checks and its write. */
+const LARGE_ATTACHMENTS = 1024 * 1024;
+
 /**
  * Accepts one send (SPEC.md "Sending email"): validates it, then writes the message, its emails,
  * their first activity and the delivery job in one statement (accept.repository.ts). Nothing is
@@ -111,8 +115,9 @@ export async function acceptSend(
   const started = performance.now();
   const now = opts.now ?? new Date();
   let template: Template | null = null;
-  // The template must be one the caller can see: a domain-limited token's own domain's only.
-  if (args.template_id) template = await em.findOne(Template, { id: args.template_id, ...visibleTo(auth) });
+  // The template must be one the caller can see: a domain-limited token's own domain's only, a
+  // template-limited user's own templates only (test/users/grants.test.ts).
+  if (args.template_id && mayUseTemplate(auth, args.template_id)) template = await em.findOne(Template, { id: args.template_id, ...visibleTo(auth) });
   // SPEC.md: the template's translation in the send's language, else its own content, no error.
   const translation = template && args.language ? await em.findOne(TemplateTranslation, { template, language: args.language }) : null;
   const repo = new AcceptRepository(em);
@@ -124,6 +129,9 @@ export async function acceptSend(
   if (!judged.bag.empty && kept) judged = judge(args, template, (await cache.get(auth.accountId, load, true)).sender, now, translation);
   judged.bag.throwIfAny();
   const { checked } = judged;
+  // Large attachments were decoded and checked: others are served before this send's write
+  // serialises them, so the two do not hold the event loop as one (bench/worst-inputs.ts).
+  if (checked.attachments.reduce((n, a) => n + a.content.length, 0) > LARGE_ATTACHMENTS) await yieldToIo();
   const [from, subject, domain] = [judged.from!, judged.subject!, judged.domain!];
   assertDomainAccess(auth, domain.id);
   const key = opts.idempotencyKey ?? null;
@@ -131,7 +139,7 @@ export async function acceptSend(
 
   // Everything below writes nothing until the one statement, which writes all of it or nothing.
   const list = recipientsOf(args, domain);
-  const subjects = renderAtAccept(services.config, renderParts(args, subject, translation ?? template, opts.surface), list.to, personalizationOf(args), opts.surface === 'smtp');
+  const subjects = await renderAtAccept(services.config, renderParts(args, subject, translation ?? template, opts.surface), list.to, personalizationOf(args), opts.surface === 'smtp');
   const addresses = [...list.to, ...list.cc, ...list.bcc].map((a) => a.email);
   const job = await jobInsert(services.boss, deliverJob);
   const draft: Draft = {

@@ -2,7 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import { hashPassword, randomSecret, verifyPassword } from '../../lib/secrets.js';
+import { HashingBusy, passwordHashingOf } from '../../lib/password-hashing.js';
+import { randomSecret } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { created, diff, recordAudit, recordUpdate, removed } from '../audit/record.js';
@@ -39,6 +40,11 @@ export class SmtpUserService {
     private readonly services: Pick<AppServices, 'config'>,
   ) {}
 
+  /** Password hashes share the app's cap with console logins (lib/password-hashing.ts). */
+  private get hashing() {
+    return passwordHashingOf(this.services.config);
+  }
+
   /** The path's domain: 404 when unknown or another account's, 403 for a token limited to another domain. */
   private async domainOf(auth: Actor, domainId: string): Promise<Domain> {
     const domain = await findOwned(this.em, Domain, auth, { id: domainId });
@@ -66,12 +72,15 @@ export class SmtpUserService {
     const name = args.name.trim();
     if (!name) throw errors.invalid('name', msg.required('name'));
     const password = randomSecret();
+    const passwordHash = await this.hashing.hash(password).catch((err: unknown) => {
+      throw err instanceof HashingBusy ? errors.unavailable() : err;
+    });
     const user = this.em.create(SmtpUser, {
       account: this.em.getReference(Account, auth.accountId),
       domain,
       name,
       username: await this.freeUsername(domain.name),
-      password_hash: await hashPassword(password),
+      password_hash: passwordHash,
       enabled: args.enabled ?? true,
     });
     recordAudit(this.em, auth, 'smtp_user.created', subjectOf(user), created({ name: user.name, enabled: user.enabled, domain_id: domain.id }));
@@ -110,15 +119,16 @@ export class SmtpUserService {
   /**
    * For the SMTP relay: the SMTP session has no API token, so there is no Actor to scope by; the
    * username (globally unique) and its password are the credential. Returns null for an unknown
-   * username, a wrong password or a disabled user, without saying which.
+   * username, a wrong password or a disabled user, without saying which. The check runs under the
+   * app's hashing cap: HashingBusy when it is full.
    */
   async authenticate(username: string, password: string): Promise<SmtpUser | null> {
     const user = await this.em.findOne(SmtpUser, { username }, { populate: ['domain'] });
     if (!user) {
-      await verifyPassword(password, DUMMY_HASH);
+      await this.hashing.verify(password, DUMMY_HASH);
       return null;
     }
-    if (!(await verifyPassword(password, user.password_hash)) || !user.enabled) return null;
+    if (!(await this.hashing.verify(password, user.password_hash)) || !user.enabled) return null;
     user.accessed_at = new Date();
     await this.em.flush();
     return user;

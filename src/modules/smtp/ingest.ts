@@ -1,6 +1,7 @@
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
 import type { Plan } from '../accounts/account.entity.js';
 import type { AddressInput, SendEmailArgs } from '../sending/send.inputs.js';
+import { customHeaderRefusal } from '../sending/send.validate.js';
 
 // The plan gates of send.validate.ts: fields a mail client sets on its own (In-Reply-To on a
 // reply, X-Mailer) are dropped when the plan does not allow them, instead of refusing the mail.
@@ -105,7 +106,10 @@ export function toSendArgs(parsed: ParsedMail, envelope: string[], plan: Plan): 
     if (parsed.references) args.references = Array.isArray(parsed.references) ? parsed.references : [parsed.references];
   }
   if (PRO.includes(plan)) {
-    const custom = headerValues(parsed, (k) => k.startsWith('x-')).filter((h) => HEADER_NAME.test(h.name) && h.value && h.value.length <= 998);
+    // Headers the API would refuse (send.validate.ts customHeaderRefusal) are dropped, not the mail (test/sending/custom-headers.test.ts).
+    const custom = headerValues(parsed, (k) => k.startsWith('x-')).filter(
+      (h) => HEADER_NAME.test(h.name) && !customHeaderRefusal(h.name) && h.value && h.value.length <= 998,
+    );
     if (custom.length) args.headers = custom.slice(0, MAX_CUSTOM_HEADERS);
     const [unsubscribe] = headerValues(parsed, (k) => k === 'list-unsubscribe');
     if (unsubscribe) args.list_unsubscribe = unsubscribe.value;

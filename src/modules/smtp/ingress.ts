@@ -38,8 +38,9 @@ type SizeSettings = Pick<
  * The largest message a session that did not log in may send, by what it is for:
  * - report (DSN, ARF): 1 MB by default. The machine-readable part is a few hundred bytes; what
  *   makes a report big is the returned original, which MTAs usually cut (Postfix sends 50 KB).
- * - dmarc: 4 MB by default. Aggregate reports come zipped or gzipped, XML packs 10–20 times, so
- *   4 MB (base64 included) holds a report near the 25 MB that aggregate.ts unpacks at most.
+ * - dmarc: 4 MB by default. Aggregate reports come zipped or gzipped and XML packs 10 times or
+ *   more, so 4 MB (base64 included) holds a report of DMARC_MAX_REPORT_BYTES (10 MB), the most the
+ *   reports of one mail may unpack to (dmarc/report-reader.ts has the mail's other limits).
  * - inbound: 36 MB by default, so a message with one attachment of the inbound attachment limit
  *   (25 MB decoded, MAX_INBOUND_ATTACHMENT_BYTES) fits: base64 with line breaks is 34.2 MB.
  * Never more than SMTP_MAX_MESSAGE_BYTES, nor than the shared budget of such sessions

@@ -1,5 +1,6 @@
 // mailparser ships no types (and @types/mailparser is not installed): only what the relay reads.
 declare module 'mailparser' {
+  import { Transform } from 'node:stream';
   export interface EmailAddress {
     address?: string;
     name: string;
@@ -27,6 +28,7 @@ declare module 'mailparser' {
     text?: string;
     html?: string | false;
     inReplyTo?: string;
+    messageId?: string;
     references?: string | string[];
     attachments: Attachment[];
   }
@@ -38,6 +40,20 @@ declare module 'mailparser' {
     skipTextLinks?: boolean;
     /** Keeps message/delivery-status parts as attachments (bounce reports read them). */
     keepDeliveryStatus?: boolean;
+  }
+  export interface MailParserOptions extends ParserOptions {
+    /** mailsplit: MIME nodes at most; past it the parser errors with "Max allowed child nodes exceeded". */
+    maxChildNodes?: number;
+  }
+  export type MailParserData =
+    | { type: 'text'; text?: string; html?: string | false; textAsHtml?: string }
+    | (Omit<Attachment, 'content'> & { type: 'attachment'; content: NodeJS.ReadableStream; release(): void });
+  /** The streaming parser under simpleParser (lib/bounded-mail.ts reads it part by part). */
+  export class MailParser extends Transform {
+    constructor(options?: MailParserOptions);
+    headerLines: { key: string; line: string }[];
+    headers: Map<string, unknown>;
+    read(): MailParserData | null;
   }
   export function simpleParser(source: Buffer | string | NodeJS.ReadableStream, options?: ParserOptions): Promise<ParsedMail>;
 }

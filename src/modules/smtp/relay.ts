@@ -1,5 +1,6 @@
-import type * as MailParser from 'mailparser';
-import { lazy } from '../../lib/lazy.js';
+import type { Config } from '../../config/index.js';
+import { mailParsePool, parseMailInPool } from '../../lib/mail-in-pool.js';
+import { poolOf, type UntrustedPool } from '../../lib/untrusted-pool.js';
 import type { AppServices } from '../../services.js';
 import { Account, type Plan } from '../accounts/account.entity.js';
 import { acceptSend } from '../sending/send.service.js';
@@ -9,8 +10,27 @@ import { firstAddress, onDomain, toSendArgs } from './ingest.js';
 import { type Actor } from '../../core/actor.js';
 import { isAppError, type AppError } from '../../core/errors.js';
 
-/** Loaded on first use (lib/lazy.ts): only the roles that parse mail pay for the parser. */
-const mailparser = lazy<typeof MailParser>('mailparser');
+type ParseSettings = Pick<Config, 'SMTP_MAX_MESSAGE_BYTES' | 'UNTRUSTED_PARSE_THREADS' | 'UNTRUSTED_PARSE_TIMEOUT_MS'>;
+
+/**
+ * MIME nodes one relayed message may have, and as many attachments: SPEC.md bounds a send's
+ * attachments by their size only (25 MB each, within MAX_BODY_BYTES), not by their count, so the
+ * relay keeps the bound its MIME parser always had (mailsplit's default of 1,000 nodes), and any of
+ * them may be an attachment. Its decoded content is bounded by SMTP_MAX_MESSAGE_BYTES: base64 and
+ * quoted-printable only shrink.
+ */
+const RELAY_PARTS = 1000;
+/** A relay thread's heap: the text and html of a message of SMTP_MAX_MESSAGE_BYTES fit with room (attachments live outside the heap). */
+const THREAD_HEAP_MB = 512;
+/** Messages waiting for a thread at most; past that the client gets a 451 and tries later. */
+const QUEUE = 32;
+
+/** The relay's parse pool of an app (its config), made on first use; the app's close ends it. */
+function poolFor(config: ParseSettings): UntrustedPool {
+  return poolOf(config, 'smtp-relay', () =>
+    mailParsePool({ threads: config.UNTRUSTED_PARSE_THREADS, queue: QUEUE, timeoutMs: config.UNTRUSTED_PARSE_TIMEOUT_MS, heapMb: THREAD_HEAP_MB }),
+  );
+}
 
 /** Who an authenticated SMTP session belongs to (kept as `session.user`). */
 export interface RelayUser {
@@ -77,7 +97,11 @@ export async function relayMessage(services: AppServices, user: RelayUser, raw: 
   const em = services.orm.em.fork();
   const account = await em.findOneOrFail(Account, { id: user.accountId });
   await meter(services, user, account.plan);
-  const parsed = await mailparser().simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  // Off the event loop and within bounds (cid: links stay as they are, no text or html is converted).
+  const limits = { maxParts: RELAY_PARTS, maxAttachments: RELAY_PARTS, maxDecodedBytes: services.config.SMTP_MAX_MESSAGE_BYTES };
+  const read = await parseMailInPool(poolFor(services.config), raw, limits, { skipHtmlToText: true, skipTextLinks: true });
+  if ('refusal' in read) throw smtpError(read.refusal.code, read.refusal.message);
+  const parsed = read.mail;
   const from = firstAddress(parsed.from);
   if (!from) throw smtpError(550, '5.7.1 The message has no From header address');
   if (!onDomain(from.email, user.domainName)) {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RE2JS } from 're2js';
 import type * as Re2js from 're2js';
 import { lazy } from '../../lib/lazy.js';
+import { inSlices } from '../../lib/slices.js';
 import type { RecipientList } from './suppression.entity.js';
 import { SuppressionRepository, type MatchRow } from './suppression.repository.js';
 
@@ -55,24 +56,19 @@ export async function reasonsFrom(rows: MatchRow[], emails: string[]): Promise<M
 
   // Each test is linear in the address, but an account may hold many patterns: give the event
   // loop back between slices so that one account's blocklist cannot hold up everyone else.
-  let since = performance.now();
-  const breathe = async () => {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
-  const due = () => performance.now() - since >= SLICE_MS;
+  const slices = inSlices(SLICE_MS);
   const patterns: RE2JS[] = [];
   for (const text of texts) {
     const re = compilePattern(text);
     // Checked when added; one the engine refuses (stored before this rule) is skipped, never failing a send.
     if (typeof re !== 'string') patterns.push(re);
-    if (due()) await breathe();
+    await slices.between();
   }
   for (const email of lowered) {
     let hit = exact.has(email);
     for (let i = 0; !hit && i < patterns.length; i++) {
       hit = patterns[i].test(email);
-      if (due()) await breathe();
+      await slices.between();
     }
     if (hit) note(email, 'blocklisted');
   }

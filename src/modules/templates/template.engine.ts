@@ -2,6 +2,8 @@ import { cleanHtml } from './template.clean.js';
 import type { Context, Liquid, Emitter, FS, Template as Parsed } from 'liquidjs';
 import type * as LiquidJs from 'liquidjs';
 import { lazy } from '../../lib/lazy.js';
+import { isPlain, markupProblem } from './template.markup.js';
+import { ParsedCache } from './template.cache.js';
 
 /**
  * The template language of subjects, html and text: Liquid (liquidjs), sandboxed.
@@ -10,8 +12,11 @@ import { lazy } from '../../lib/lazy.js';
  *   template is one string), and the engine's fs fails every lookup should one slip through.
  * - Only the data's own properties are reachable (`ownPropertyOnly`): no `constructor`, no
  *   prototype.
- * - Each render is bounded: time (liquidjs renderLimit), allocations of filters and ranges
- *   (memoryLimit), blocks rendered, so loop iterations (`steps`), and the size of the output.
+ * - Each render is bounded: time (liquidjs renderLimit, checked between nodes), allocations of
+ *   filters, ranges and captures (memoryLimit), blocks rendered, so loop iterations (`steps`),
+ *   and the size of the output. A render that may be expensive runs in a thread whose hard time
+ *   limit ends what the checks between nodes cannot (render.pool.ts, template.markup.ts).
+ * - Each parse is bounded: its tags and markup are counted before liquidjs reads it (template.markup.ts).
  * - Filters must exist (`strictFilters`): a misspelt filter is an error when the template is
  *   saved, not a silently empty value in every email.
  *
@@ -32,14 +37,18 @@ export interface RenderLimits {
   steps: number;
 }
 
-/** A template that cannot be parsed, or a render that failed or hit a limit; `line` is 1-based. */
+/**
+ * A template that cannot be parsed, or a render that failed or hit a limit; `line` is 1-based.
+ * Fields are declared, not parameter properties: the render worker runs this file from source
+ * under jest, where Node strips types and cannot transform parameter properties.
+ */
 export class TemplateError extends Error {
-  constructor(
-    message: string,
-    readonly line: number | null,
-    readonly kind: 'syntax' | 'render',
-  ) {
+  readonly line: number | null;
+  readonly kind: 'syntax' | 'render';
+  constructor(message: string, line: number | null, kind: 'syntax' | 'render') {
     super(message);
+    this.line = line;
+    this.kind = kind;
   }
 }
 
@@ -73,11 +82,34 @@ function asText(value: unknown): string {
   return '';
 }
 
-const WRITE: Record<RenderMode, (v: unknown) => string> = {
-  html: (v) => {
-    const s = asText(v);
-    return s === UNSUBSCRIBE ? s : cleanHtml(s);
-  },
+/** What one render keeps beside its liquidjs context (a for loop renders its body with the same context). */
+interface RenderState {
+  stepsLeft: number;
+  outputChars: number;
+  /** Values cleaned for html by this render: a value written many times is cleaned once. */
+  cleaned: Map<string, string>;
+}
+
+const renderStates = new WeakMap<Context, RenderState>();
+
+/**
+ * Cleaning a value for html costs per character and per call: a value written again and again is
+ * cleaned once per render (test/templates/render-limits.test.ts, "the worst renders kept on the
+ * event loop").
+ */
+function writeHtml(this: { context: Context }, v: unknown): string {
+  const s = asText(v);
+  if (s === UNSUBSCRIBE || s === '') return s;
+  const state = renderStates.get(this.context);
+  const known = state?.cleaned.get(s);
+  if (known !== undefined) return known;
+  const out = cleanHtml(s);
+  state?.cleaned.set(s, out);
+  return out;
+}
+
+const WRITE: Record<RenderMode, (this: { context: Context }, v: unknown) => string> = {
+  html: writeHtml,
   text: asText,
   subject: (v) => asText(v).replace(/[\r\n]+/g, ' '),
 };
@@ -109,56 +141,42 @@ function engine(mode: RenderMode): Liquid {
   return liquid;
 }
 
-/** Steps left per render, by its context (a for loop renders its body once per item with the same context). */
-const stepsLeft = new WeakMap<Context, { left: number }>();
-
+/**
+ * Counts the blocks a render renders, and gives a tag that renders to a string (`capture`) an
+ * output that is capped and charged to the memory limit, as liquidjs's own is neither
+ * (test/templates/render-limits.test.ts, "capture in a loop").
+ */
 function countSteps(liquid: Liquid): void {
   const renderer = liquid.renderer;
   const inner = renderer.renderTemplates.bind(renderer);
   renderer.renderTemplates = function* (templates: Parsed[], ctx: Context, emitter?: Emitter) {
-    const budget = stepsLeft.get(ctx);
-    if (budget && --budget.left < 0) throw new Error('too many blocks rendered (loop iterations)');
-    return yield* inner(templates, ctx, emitter);
+    const state = renderStates.get(ctx);
+    if (state && --state.stepsLeft < 0) throw new Error('too many blocks rendered (loop iterations)');
+    return yield* inner(templates, ctx, emitter ?? (state ? new CappedEmitter(state.outputChars, ctx) : undefined));
   };
 }
+
+/** Parsed templates by source, one tree per mode: a worker renders the same few templates for many emails. */
+const parsedCache = new ParsedCache<RenderMode, Parsed[]>();
 
 let made: Record<RenderMode, Liquid> | undefined;
 const engines = (): Record<RenderMode, Liquid> => (made ??= { html: engine('html'), text: engine('text'), subject: engine('subject') });
 
-/** Output that stops at its cap instead of growing without bound. */
+/** Output that stops at its cap instead of growing without bound; a capture's is charged to the memory limit too. */
 class CappedEmitter implements Emitter {
   buffer = '';
-  constructor(private readonly cap: number) {}
+  private readonly cap: number;
+  private readonly charged: Context | null;
+  constructor(cap: number, charged: Context | null = null) {
+    this.cap = cap;
+    this.charged = charged;
+  }
   write(html: unknown): void {
-    this.buffer += typeof html === 'string' ? html : asText(html);
+    const s = typeof html === 'string' ? html : asText(html);
+    this.charged?.memoryLimit.use(s.length);
+    this.buffer += s;
     if (this.buffer.length > this.cap) throw new Error(`the output is larger than ${this.cap} characters`);
   }
-}
-
-/**
- * Parsed templates by source (one tree per mode): a worker renders the same few templates for
- * many emails. Bounded by the characters of the sources kept (the parsed trees are of the same
- * order), oldest out first.
- */
-const parsedCache = new Map<string, Partial<Record<RenderMode, Parsed[]>>>();
-const CACHE_CHARS = 8 * 1024 * 1024;
-const CACHE_SOURCE_MAX = 512 * 1024;
-let cachedChars = 0;
-
-function remember(source: string, mode: RenderMode, parsed: Parsed[]): void {
-  const entry = parsedCache.get(source);
-  if (entry) {
-    entry[mode] = parsed;
-    return;
-  }
-  if (source.length > CACHE_SOURCE_MAX) return;
-  while (cachedChars + source.length > CACHE_CHARS) {
-    const oldest = parsedCache.keys().next().value!;
-    parsedCache.delete(oldest);
-    cachedChars -= oldest.length;
-  }
-  parsedCache.set(source, { [mode]: parsed });
-  cachedChars += source.length;
 }
 
 function positionOf(err: unknown): number | null {
@@ -174,15 +192,17 @@ function reasonOf(err: unknown): string {
 }
 
 function parse(source: string, mode: RenderMode): Parsed[] {
-  const hit = parsedCache.get(source)?.[mode];
+  const hit = parsedCache.get(source, mode);
   if (hit) return hit;
+  const tooLarge = markupProblem(source);
+  if (tooLarge) throw new TemplateError(tooLarge, null, 'syntax');
   let parsed: Parsed[];
   try {
     parsed = engines()[mode].parse(source);
   } catch (err) {
     throw new TemplateError(reasonOf(err), positionOf(err), 'syntax');
   }
-  remember(source, mode, parsed);
+  parsedCache.set(source, mode, parsed);
   return parsed;
 }
 
@@ -211,11 +231,6 @@ export function syntaxError(source: string): TemplateError | null {
     if (err instanceof TemplateError) return err;
     throw err;
   }
-}
-
-/** Whether the source has anything for the engine to do: without `{{` or `{%` it is its own output. */
-export function isPlain(source: string): boolean {
-  return !source.includes('{{') && !source.includes('{%');
 }
 
 /**
@@ -253,7 +268,7 @@ export function renderTemplate(source: string, data: Record<string, unknown>, mo
   const liquid = engines()[mode];
   const { Context, toValueSync } = liquidjs();
   const ctx = new Context(scopeOf(data), liquid.options, { renderLimit: Math.max(1, limits.ms), memoryLimit: limits.memory }, { liquid });
-  stepsLeft.set(ctx, { left: limits.steps });
+  renderStates.set(ctx, { stepsLeft: limits.steps, outputChars: limits.outputChars, cleaned: new Map() });
   const out = new CappedEmitter(limits.outputChars);
   try {
     toValueSync(liquid.renderer.renderTemplates(parsed, ctx, out));

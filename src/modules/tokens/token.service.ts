@@ -37,9 +37,19 @@ export function newTokenSecret(): string {
   return `mlsn.${randomBytes(32).toString('hex')}`;
 }
 
-/** A token grants only what it holds: every scope asked for must be one of its own (or implied by one). */
+/** The scopes that reach templates: reading and editing them, and sending with any of them. */
+const TEMPLATE_SCOPES = ['templates_full', 'email_full'];
+
+/**
+ * A token grants only what it holds: every scope asked for must be one of its own (or implied by
+ * one). A token has no template limit, so a caller limited to some templates (a console user)
+ * grants no scope that reaches templates (test/users/grants.test.ts).
+ */
 function assertGrantable(auth: Actor, scopes: string[], message = 'A token can only grant scopes it holds itself.'): void {
   if (!scopes.every((s) => scopeSatisfied(auth.scopes, s))) throw errors.forbidden(message);
+  if (auth.templateIds?.length && scopes.some((s) => TEMPLATE_SCOPES.includes(s))) {
+    throw errors.forbidden(`A user limited to some templates cannot hold a token that reaches every template (${TEMPLATE_SCOPES.join(', ')}).`);
+  }
 }
 
 const subjectOf = (t: ApiToken) => ({ type: 'token' as const, id: t.id, domainId: t.domain?.id ?? null });

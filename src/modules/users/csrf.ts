@@ -13,8 +13,6 @@ export function sessionCookieOf(headers: IncomingHttpHeaders): string | null {
   return null;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * Whether an Origin header, when a browser sends one, is this service: PUBLIC_URL's origin or
  * the request's own Host. A foreign page's request carries its own origin and is refused.
@@ -33,13 +31,13 @@ export function originAllowed(headers: IncomingHttpHeaders, publicUrl: string | 
 }
 
 /**
- * The CSRF rule for requests a session cookie authenticates: a method that can change something
- * must carry X-CSRF-Token equal to the session's token (a cross-site page cannot read it) and no
- * foreign Origin. SameSite=Lax already keeps the cookie off cross-site posts in current browsers;
- * this holds for the others, and for same-site subdomains. Answers the refusal's message, or null.
+ * The CSRF rule for requests a session cookie authenticates: X-CSRF-Token equal to the session's
+ * token (a cross-site page cannot read it) and no foreign Origin, whatever the method. GET too:
+ * some GET routes change state (starting a verification list, checking a domain), and
+ * SameSite=Lax sends the cookie on a cross-site top-level navigation, which can set no header
+ * (test/console/cross-site.test.ts). Answers the refusal's message, or null.
  */
-export function csrfRefusal(method: string | undefined, headers: IncomingHttpHeaders, csrfToken: string, publicUrl: string | undefined): string | null {
-  if (SAFE_METHODS.has((method ?? 'GET').toUpperCase())) return null;
+export function csrfRefusal(headers: IncomingHttpHeaders, csrfToken: string, publicUrl: string | undefined): string | null {
   if (!originAllowed(headers, publicUrl)) return 'Cross-site request refused.';
   const given = headers['x-csrf-token'];
   if (typeof given !== 'string' || !safeEqual(given, csrfToken)) return 'CSRF token missing or invalid.';

@@ -7,16 +7,19 @@ import { UserResolver } from './user.resolver.js';
 import { registerInviteRoutes } from './invite.routes.js';
 import { registerOwnerRoutes } from './owner.routes.js';
 import { userRoutes } from './user.rest.js';
+import { userGuardsOf } from './guards.js';
 
 export const usersModule: ModuleManifest = {
   name: 'users',
   entities: [AccountUser, Invite, UserSession],
   resolvers: [UserResolver],
   routes: (app, services) => {
-    registerInviteRoutes(app, services);
-    registerOwnerRoutes(app, services);
-    registerAuthRoutes(app, services);
-    registerResetRoutes(app, services);
+    // One set of limits for every route of this process that checks a password, a code or a link.
+    const guards = userGuardsOf(services.config);
+    registerInviteRoutes(app, services, guards);
+    registerOwnerRoutes(app, services, guards);
+    registerAuthRoutes(app, services, guards);
+    registerResetRoutes(app, services, guards);
   },
   rest: [
     { name: 'Users', description: 'Account users and their invitations.', routes: userRoutes },

@@ -6,6 +6,8 @@ import { registerFormRoutes } from '../../http/form-routes.js';
 import { msg } from '../../core/errors.js';
 import { passwordField } from './invite.mail.js';
 import { passwordProblem } from './login.service.js';
+import { guarded, type UserGuards } from './guards.js';
+import { sendRefusalPage } from './link-pages.js';
 
 const FORM_LIMIT = 16 * 1024;
 const NAME_MAX = 191;
@@ -18,6 +20,8 @@ const badToken = (reply: FastifyReply) =>
   send(reply, 400, 'Invalid invitation link', '<p>This invitation link is not valid. Check that you opened the whole link from the email.</p>');
 const gone = (reply: FastifyReply) =>
   send(reply, 410, 'Invitation no longer available', '<p>This invitation was withdrawn or has already been accepted.</p>');
+const expired = (reply: FastifyReply) =>
+  send(reply, 410, 'Invitation expired', '<p>This invitation link has expired. Ask the person who invited you to send it again.</p>');
 
 function form(token: string, accountName: string, values: Fields, errs: FieldErrors = {}): string {
   const input = (field: keyof Fields, label: string) => `
@@ -49,8 +53,12 @@ function check(values: Fields, password: string): FieldErrors {
   return errs;
 }
 
-/** The invitation link an invited person opens to join the account. */
-export function registerInviteRoutes(app: FastifyInstance, services: AppServices): void {
+/**
+ * The invitation link an invited person opens to join the account. A link works for
+ * INVITE_TTL_HOURS; accepting with a made-up or expired one counts as a failed credential of the
+ * client (guards.ts), and the password it sets is hashed within the hashing cap.
+ */
+export function registerInviteRoutes(app: FastifyInstance, services: AppServices, guards: UserGuards): void {
   const service = () => new InviteService(services.orm.em.fork(), services);
 
   registerFormRoutes(app, FORM_LIMIT, (scope) => {
@@ -59,6 +67,7 @@ export function registerInviteRoutes(app: FastifyInstance, services: AppServices
       const token = text((req.query as Record<string, unknown>).token);
       const invite = await service().pending(token);
       if (invite === 'bad-token') return badToken(reply);
+      if (invite === 'expired') return expired(reply);
       if (invite === 'gone') return gone(reply);
       return send(reply, 200, 'Join the account', form(token, invite.account.name, { name: '', last_name: '' }));
     });
@@ -71,11 +80,15 @@ export function registerInviteRoutes(app: FastifyInstance, services: AppServices
       const errs = check(values, password);
       if (Object.keys(errs).length) {
         const invite = await service().pending(token);
-        if (invite === 'bad-token') return badToken(reply);
+        // Accepting with an expired link answers as a made-up one does.
+        if (invite === 'bad-token' || invite === 'expired') return badToken(reply);
         if (invite === 'gone') return gone(reply);
         return send(reply, 422, 'Join the account', form(token, invite.account.name, values, errs));
       }
-      const outcome = await service().accept(token, { ...values, password });
+      const accept = () => service().accept(token, { ...values, password }, guards.hashing);
+      const guardedOutcome = await guarded(guards.credentials, null, req.ip, accept, (o) => o.kind === 'bad-token');
+      if (guardedOutcome.kind !== 'done') return sendRefusalPage(reply, guardedOutcome);
+      const outcome = guardedOutcome.result;
       if (outcome.kind === 'bad-token') return badToken(reply);
       if (outcome.kind === 'gone') return gone(reply);
       return send(

@@ -7,9 +7,10 @@ import type { AppServices } from '../../services.js';
 import { Account } from '../accounts/account.entity.js';
 import { accessOf, created, memberSubject, recordAudit } from '../audit/record.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
-import { assertConfined, assertVisible, reachableBy, resolveAccess } from './access.js';
+import { assertCovers, assertVisible, reachableBy, resolveAccess } from './access.js';
 import { inviteMail } from './invite.mail.js';
 import { initialPassword } from './login.service.js';
+import type { PasswordHashing } from '../../lib/password-hashing.js';
 import { AccountUser, Invite } from './user.entity.js';
 import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
 import { takenIfDuplicate } from '../../db/unique.js';
@@ -18,6 +19,22 @@ import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 
 const PURPOSE = 'invite';
+
+interface InviteLink {
+  id: string;
+  /** When the link stops working (ms); null for a link mailed before links carried one. */
+  expiresAt: number | null;
+  ttlMs: number;
+}
+
+/**
+ * Whether a link no longer works: past its own expiry, or (a link without one) INVITE_TTL_HOURS
+ * after its invite was made, once the invite is known.
+ */
+function linkExpired(link: InviteLink, invite: Pick<Invite, 'created_at'> | null): boolean {
+  if (link.expiresAt !== null) return link.expiresAt <= Date.now();
+  return invite !== null && new Date(invite.created_at).getTime() + link.ttlMs <= Date.now();
+}
 
 export type AcceptOutcome =
   | { kind: 'bad-token' }
@@ -70,7 +87,7 @@ export class InviteService {
 
   async resend(auth: Actor, id: string): Promise<Invite> {
     const invite = await this.get(auth, id);
-    assertConfined(auth, invite.domain_ids);
+    assertCovers(auth, invite);
     return this.em.transactional(async (tx) => {
       const row = await tx.findOne(Invite, { id: invite.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw errors.notFound();
@@ -83,23 +100,26 @@ export class InviteService {
 
   async remove(auth: Actor, id: string): Promise<boolean> {
     const invite = await this.get(auth, id);
-    assertConfined(auth, invite.domain_ids);
+    assertCovers(auth, invite);
     await this.em.nativeDelete(Invite, { id: invite.id, account: auth.accountId });
     return true;
   }
 
-  /** The invitee, identified by the signed link rather than an API token, joins the account. */
-  async accept(token: string, profile: { name: string; last_name: string; password?: string }): Promise<AcceptOutcome> {
-    const payload = verifyToken<{ id?: unknown }>(this.services.config.APP_SECRET, PURPOSE, token);
-    if (!payload || typeof payload.id !== 'string') return { kind: 'bad-token' };
-    const inviteId = payload.id;
+  /**
+   * The invitee, identified by the signed link rather than an API token, joins the account. An
+   * expired link answers as a made-up one does (test/users/invite-expiry.test.ts).
+   */
+  async accept(token: string, profile: { name: string; last_name: string; password?: string }, hashing: PasswordHashing): Promise<AcceptOutcome> {
+    const link = this.linkOf(token);
+    if (!link || linkExpired(link, null)) return { kind: 'bad-token' };
     // Hashed before the transaction: scrypt takes tens of milliseconds, not worth holding the lock for.
-    const password = await initialPassword(profile.password ?? '');
+    const password = await initialPassword(profile.password ?? '', hashing);
     try {
       return await this.em.transactional(async (tx): Promise<AcceptOutcome> => {
         // The row lock makes a double submit wait, then find the invite gone.
-        const invite = await tx.findOne(Invite, { id: inviteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['account'] });
+        const invite = await tx.findOne(Invite, { id: link.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['account'] });
         if (!invite) return { kind: 'gone' };
+        if (linkExpired(link, invite)) return { kind: 'bad-token' };
         const user = tx.create(AccountUser, {
           account: invite.account,
           email: invite.email,
@@ -129,11 +149,22 @@ export class InviteService {
     }
   }
 
-  /** Whether the token still names a pending invite (for showing the form). */
-  async pending(token: string): Promise<'bad-token' | 'gone' | Invite> {
-    const payload = verifyToken<{ id?: unknown }>(this.services.config.APP_SECRET, PURPOSE, token);
-    if (!payload || typeof payload.id !== 'string') return 'bad-token';
-    return (await this.em.findOne(Invite, { id: payload.id }, { populate: ['account'] })) ?? 'gone';
+  /** Whether the token still names a pending invite (for showing the form), or why not. */
+  async pending(token: string): Promise<'bad-token' | 'gone' | 'expired' | Invite> {
+    const link = this.linkOf(token);
+    if (!link) return 'bad-token';
+    if (linkExpired(link, null)) return 'expired';
+    const invite = await this.em.findOne(Invite, { id: link.id }, { populate: ['account'] });
+    if (!invite) return 'gone';
+    return linkExpired(link, invite) ? 'expired' : invite;
+  }
+
+  /** The invite a link names and when it stops working; links mailed before links expired carry no `exp`. */
+  private linkOf(token: string): InviteLink | null {
+    const payload = verifyToken<{ id?: unknown; exp?: unknown }>(this.services.config.APP_SECRET, PURPOSE, token);
+    if (!payload || typeof payload.id !== 'string') return null;
+    const ttlMs = this.services.config.INVITE_TTL_HOURS * 3_600_000;
+    return { id: payload.id, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null, ttlMs };
   }
 
   private async emailTaken(accountId: string, email: string): Promise<boolean> {
@@ -144,7 +175,9 @@ export class InviteService {
   private async sendMail(tx: EntityManager, invite: Invite): Promise<void> {
     const { config, boss } = this.services;
     const account = await tx.findOneOrFail(Account, { id: invite.account.id });
-    const link = `${config.PUBLIC_URL}/invites/accept?token=${encodeURIComponent(signToken(config.APP_SECRET, PURPOSE, { id: invite.id }))}`;
+    // Each mail's link works INVITE_TTL_HOURS from now: a resend gives a fresh one.
+    const exp = Math.ceil((Date.now() + config.INVITE_TTL_HOURS * 3_600_000) / 1000);
+    const link = `${config.PUBLIC_URL}/invites/accept?token=${encodeURIComponent(signToken(config.APP_SECRET, PURPOSE, { id: invite.id, exp }))}`;
     await enqueue(tx, boss, systemMailJob, { to: invite.email, from: config.MAIL_FROM, ...inviteMail(account.name, link) });
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueue } from '../../jobs/boss.js';
-import { hashPassword, randomSecret, sha256Hex, verifyPassword } from '../../lib/secrets.js';
+import { hashPassword, randomSecret, sha256Hex } from '../../lib/secrets.js';
 import type { AppServices } from '../../services.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
 import { resetMail } from './invite.mail.js';
@@ -8,7 +8,7 @@ import { SessionRepository } from './session.repository.js';
 import { passwordExpired, SessionService, sessionUserOf, type SessionUser } from './session.service.js';
 import { checkSecondFactor } from './totp.service.js';
 import { AccountUser } from './user.entity.js';
-import { LoginLimiter } from './login-limiter.js';
+import type { PasswordHashing } from '../../lib/password-hashing.js';
 
 export const PASSWORD_MIN = 10;
 const PASSWORD_MAX = 200;
@@ -20,9 +20,6 @@ export function passwordProblem(password: string): string | null {
   if (password.length > PASSWORD_MAX) return `The password may not be greater than ${PASSWORD_MAX} characters.`;
   return null;
 }
-
-/** Reset mails per address (this process): at most 5 an hour, so the form cannot flood a mailbox. */
-const resetMails = new LoginLimiter(5, 60 * 60_000);
 
 // Verified against when no user has the address, so an unknown address costs what a wrong password does.
 let decoy: Promise<string> | null = null;
@@ -43,6 +40,8 @@ export class LoginService {
   constructor(
     private readonly em: EntityManager,
     private readonly services: Pick<AppServices, 'config' | 'boss'>,
+    /** Every scrypt of a request goes through it: at its cap, HashingBusy (the route answers 503). */
+    private readonly hashing: PasswordHashing,
   ) {}
 
   /**
@@ -53,9 +52,10 @@ export class LoginService {
     const email = input.email.trim().toLowerCase();
     const users = await this.em.find(AccountUser, { email, password_hash: { $ne: null } }, { orderBy: { created_at: 'asc', id: 'asc' } });
     let user: AccountUser | null = null;
-    if (!users.length) await verifyPassword(input.password, await (decoy ??= hashPassword(randomSecret())));
+    // Made once per process, outside the cap: a refusal must not leave a failed decoy behind.
+    if (!users.length) await this.hashing.verify(input.password, await (decoy ??= hashPassword(randomSecret())));
     for (const u of users) {
-      if (await verifyPassword(input.password, u.password_hash!)) {
+      if (await this.hashing.verify(input.password, u.password_hash!)) {
         user = u;
         break;
       }
@@ -66,29 +66,31 @@ export class LoginService {
     return { kind: 'ok', cookie, csrfToken, user: sessionUserOf(user), passwordChangeRequired: passwordExpired(this.services.config, user) };
   }
 
-  /** The current password proves it is the user; other sessions end (the one that changed it stays). */
-  async changePassword(userId: string, sessionId: string, current: string, next: string): Promise<'ok' | 'bad-current' | string> {
+  /**
+   * The current password proves it is the user; other sessions end (the one that changed it
+   * stays): `ended` names them, for their live streams.
+   */
+  async changePassword(userId: string, sessionId: string, current: string, next: string): Promise<{ ended: string[] } | 'bad-current' | string> {
     const user = await this.em.findOneOrFail(AccountUser, { id: userId });
-    if (!user.password_hash || !(await verifyPassword(current, user.password_hash))) return 'bad-current';
+    if (!user.password_hash || !(await this.hashing.verify(current, user.password_hash))) return 'bad-current';
     const problem = passwordProblem(next);
     if (problem) return problem;
-    if (await verifyPassword(next, user.password_hash)) return 'The new password must differ from the current one.';
-    const hash = await hashPassword(next);
-    await this.em.transactional(async (tx) => {
+    if (await this.hashing.verify(next, user.password_hash)) return 'The new password must differ from the current one.';
+    const hash = await this.hashing.hash(next);
+    const ended = await this.em.transactional(async (tx) => {
       await tx.nativeUpdate(AccountUser, { id: userId }, { password_hash: hash, password_changed_at: new Date() });
-      await new SessionRepository(tx).endOthers(userId, sessionId);
+      return new SessionRepository(tx).endOthers(userId, sessionId);
     });
-    return 'ok';
+    return { ended };
   }
 
   /**
    * Mails a reset link to each user with this address (one per account); answers nothing about
-   * whether there was one. Past 5 requests an hour for an address, nothing more is mailed. The link's token is stored hashed, works once, for an hour.
+   * whether there was one. The routes limit how often (guards.ts). The link's token is stored
+   * hashed, works once, for an hour.
    */
   async requestReset(rawEmail: string): Promise<void> {
     const email = rawEmail.trim().toLowerCase();
-    if (resetMails.blockedFor(email)) return;
-    resetMails.fail(email);
     const { config, boss } = this.services;
     const users = await this.em.find(AccountUser, { email }, { populate: ['account'] });
     for (const user of users) {
@@ -101,18 +103,19 @@ export class LoginService {
     }
   }
 
-  /** Sets the password a reset link allows, once; every session of the user ends. */
-  async resetPassword(token: string, password: string): Promise<'ok' | 'bad-token' | string> {
+  /** Sets the password a reset link allows, once; every session of the user ends (`ended`, for their live streams). */
+  async resetPassword(token: string, password: string): Promise<{ ended: string[] } | 'bad-token' | string> {
+    // A made-up token costs a lookup, not a scrypt; taking it below stays the single use.
+    if (!(await this.resetOpen(token))) return 'bad-token';
     const problem = passwordProblem(password);
     if (problem) return problem;
-    const hash = await hashPassword(password);
+    const hash = await this.hashing.hash(password);
     return this.em.transactional(async (tx) => {
       const repo = new SessionRepository(tx);
       const userId = await repo.takeReset(sha256Hex(token));
-      if (!userId) return 'bad-token';
+      if (!userId) return 'bad-token' as const;
       await tx.nativeUpdate(AccountUser, { id: userId }, { password_hash: hash, password_changed_at: new Date() });
-      await repo.endOthers(userId, null);
-      return 'ok';
+      return { ended: await repo.endOthers(userId, null) };
     });
   }
 
@@ -123,8 +126,11 @@ export class LoginService {
 }
 
 /** The hash and its date for a password being set (owner link, invitation): null when none was given. */
-export async function initialPassword(password: string): Promise<Pick<AccountUser, 'password_hash' | 'password_changed_at'> | null> {
+export async function initialPassword(
+  password: string,
+  hashing: PasswordHashing,
+): Promise<Pick<AccountUser, 'password_hash' | 'password_changed_at'> | null> {
   if (!password) return null;
-  return { password_hash: await hashPassword(password), password_changed_at: new Date() };
+  return { password_hash: await hashing.hash(password), password_changed_at: new Date() };
 }
 

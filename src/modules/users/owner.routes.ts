@@ -4,6 +4,8 @@ import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { OwnerService, type OwnerFieldErrors, type OwnerProfile } from './owner.service.js';
 import { registerFormRoutes } from '../../http/form-routes.js';
 import { passwordField } from './invite.mail.js';
+import { guarded, type UserGuards } from './guards.js';
+import { sendRefusalPage } from './link-pages.js';
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -30,8 +32,11 @@ ${passwordField(errs.password)}
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** The first-start owner link (owner.service.ts): a form, then the account's admin user. */
-export function registerOwnerRoutes(app: FastifyInstance, services: AppServices): void {
+/**
+ * The first-start owner link (owner.service.ts): a form, then the account's admin user. A claim
+ * with a made-up link counts as a failed credential of the client (guards.ts).
+ */
+export function registerOwnerRoutes(app: FastifyInstance, services: AppServices, guards: UserGuards): void {
   const service = () => new OwnerService(services.orm.em.fork(), services.config);
 
   registerFormRoutes(app, FORM_LIMIT, (scope) => {
@@ -53,7 +58,10 @@ export function registerOwnerRoutes(app: FastifyInstance, services: AppServices)
         last_name: text(body.last_name),
         password: typeof body.password === 'string' ? body.password : '',
       };
-      const outcome = await service().claim(token, profile);
+      const claim = () => service().claim(token, profile, guards.hashing);
+      const guardedOutcome = await guarded(guards.credentials, null, req.ip, claim, (o) => o.kind === 'bad-token');
+      if (guardedOutcome.kind !== 'done') return sendRefusalPage(reply, guardedOutcome);
+      const outcome = guardedOutcome.result;
       if (outcome.kind === 'bad-token') return badToken(reply);
       if (outcome.kind === 'claimed') return claimed(reply);
       if (outcome.kind === 'invalid') return send(reply, 422, 'Claim the account', form(token, outcome.account.name, profile, outcome.errors));

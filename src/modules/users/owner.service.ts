@@ -8,6 +8,7 @@ import { ADMIN_ROLE } from './roles.js';
 import { AccountUser } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 import { initialPassword, passwordProblem } from './login.service.js';
+import type { PasswordHashing } from '../../lib/password-hashing.js';
 
 const PURPOSE = 'owner-claim';
 const NAME_MAX = 191;
@@ -67,7 +68,7 @@ export class OwnerService {
   }
 
   /** The person becomes the account's admin; two submits at once make one (an advisory lock). */
-  async claim(token: string, profile: OwnerProfile): Promise<ClaimOutcome> {
+  async claim(token: string, profile: OwnerProfile, hashing: PasswordHashing): Promise<ClaimOutcome> {
     const accountId = this.accountOf(token);
     if (!accountId) return { kind: 'bad-token' };
     return this.em.transactional(async (tx): Promise<ClaimOutcome> => {
@@ -78,7 +79,7 @@ export class OwnerService {
       const errors = checkOwnerProfile(profile);
       if (Object.keys(errors).length) return { kind: 'invalid', errors, account };
       const email = profile.email.toLowerCase();
-      const password = await initialPassword(profile.password ?? '');
+      const password = await initialPassword(profile.password ?? '', hashing);
       const user = tx.create(AccountUser, { account, email, name: profile.name, last_name: profile.last_name, role: ADMIN_ROLE, ...password });
       recordAudit(
         tx,

@@ -3,6 +3,10 @@ import type { AppServices } from '../../services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { registerFormRoutes } from '../../http/form-routes.js';
 import { LoginService, PASSWORD_MIN } from './login.service.js';
+import { requestResetWithin } from './auth.routes.js';
+import { guarded, type UserGuards } from './guards.js';
+import { sendRefusalPage } from './link-pages.js';
+import { endStreamsOf } from './session.service.js';
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -31,9 +35,13 @@ const REQUESTED = '<p>If a user has this address, a link to choose a new passwor
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** The page a password reset mail links to (LoginService.requestReset): a form, used once. */
-export function registerResetRoutes(app: FastifyInstance, services: AppServices): void {
-  const service = () => new LoginService(services.orm.em.fork(), services);
+/**
+ * The page a password reset mail links to (LoginService.requestReset): a form, used once. Asking
+ * for a link is limited like POST /auth/password-reset; a made-up token counts as a failed
+ * credential of the client (guards.ts).
+ */
+export function registerResetRoutes(app: FastifyInstance, services: AppServices, guards: UserGuards): void {
+  const service = () => new LoginService(services.orm.em.fork(), services, guards.hashing);
 
   registerFormRoutes(app, FORM_LIMIT, (scope) => {
     scope.get('/auth/reset', async (req, reply) => {
@@ -48,13 +56,18 @@ export function registerResetRoutes(app: FastifyInstance, services: AppServices)
       const token = text(body.token).trim();
       const email = text(body.email).trim();
       if (!token && email && email.length <= 320) {
-        await service().requestReset(email);
+        const asked = await requestResetWithin(services, guards, email, req.ip);
+        if (asked !== 'accepted') return sendRefusalPage(reply, { kind: 'throttled', refusedBy: 'client', ...asked });
         return send(reply, 202, 'Reset your password', REQUESTED);
       }
       if (!token) return gone(reply);
-      const outcome = await service().resetPassword(token, text(body.password));
-      if (outcome === 'bad-token') return gone(reply);
-      if (outcome !== 'ok') return send(reply, 422, 'Reset your password', form(token, outcome));
+      const reset = () => service().resetPassword(token, text(body.password));
+      const outcome = await guarded(guards.credentials, null, req.ip, reset, (r) => r === 'bad-token');
+      if (outcome.kind !== 'done') return sendRefusalPage(reply, outcome);
+      const result = outcome.result;
+      if (result === 'bad-token') return gone(reply);
+      if (typeof result === 'string') return send(reply, 422, 'Reset your password', form(token, result));
+      await endStreamsOf(services.pubsub, result.ended);
       return send(reply, 200, 'Password set', '<p>Your password is set. You can now <a href="/">log in</a>.</p>');
     });
   });

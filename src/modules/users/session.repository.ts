@@ -40,15 +40,24 @@ export class SessionRepository {
     return rows[0] ?? null;
   }
 
-  /** The sessions of these ids that still exist, with their users as they are now (for open live streams). */
-  streamsOf(ids: string[]): Promise<(Omit<SessionRow, 'csrf_token' | 'last_seen_at' | 'name' | 'requires_periodic_password_change' | 'password_changed_at' | 'user_created_at'> & { session_id: string })[]> {
+  /**
+   * The sessions of these ids that are still live (neither logged out nor idle or old past the
+   * limits `live` applies), with their users as they are now: for open live streams.
+   */
+  streamsOf(
+    ids: string[],
+    idleMinutes: number,
+    maxHours: number,
+  ): Promise<(Omit<SessionRow, 'csrf_token' | 'last_seen_at' | 'name' | 'requires_periodic_password_change' | 'password_changed_at' | 'user_created_at'> & { session_id: string })[]> {
     return this.em.execute(
       `select s.id as session_id, u.id as user_id, u.account_id, u.email, u.role, u.permissions, u.domain_ids, u.template_ids, a.plan
          from user_sessions s
          join account_users u on u.id = s.user_id
          join accounts a on a.id = u.account_id
-        where s.id in (${ids.map(() => '?').join(', ')})`,
-      ids,
+        where s.id in (${ids.map(() => '?').join(', ')})
+          and s.last_seen_at > now() - make_interval(mins => ?)
+          and s.created_at > now() - make_interval(hours => ?)`,
+      [...ids, idleMinutes, maxHours],
     );
   }
 
@@ -57,9 +66,10 @@ export class SessionRepository {
     await this.em.execute(`update user_sessions set last_seen_at = now() where id = ? and last_seen_at < now() - interval '1 minute'`, [idHash]);
   }
 
-  /** Ends every session of a user but `keep` (a password change keeps the session that made it). */
-  async endOthers(userId: string, keep: string | null): Promise<void> {
-    await this.em.execute('delete from user_sessions where user_id = ? and id <> ?', [userId, keep ?? '']);
+  /** Ends every session of a user but `keep` (a password change keeps the session that made it); answers the ids ended. */
+  async endOthers(userId: string, keep: string | null): Promise<string[]> {
+    const rows = await this.em.execute<{ id: string }[]>('delete from user_sessions where user_id = ? and id <> ? returning id', [userId, keep ?? '']);
+    return rows.map((r) => r.id);
   }
 
   /** Removes one recovery code if it is still there; true when it was (single use, even in a race). */

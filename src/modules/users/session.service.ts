@@ -7,8 +7,24 @@ import { ADMIN_ROLE, permissionsOf } from './roles.js';
 import { SessionRepository, type SessionRow } from './session.repository.js';
 import { UserSession } from './session.entity.js';
 import type { AccountUser } from './user.entity.js';
+import type { ClosablePubSub } from '../../lib/pubsub.js';
+import { TOKEN_REVOKED, type TokenRevoked } from '../tokens/token.service.js';
 
 export const SESSION_COOKIE = 'pb_session';
+
+/** The key a session's live streams are known by (http/stream-guard.ts). */
+export const sessionStreamKey = (sessionId: string) => `session:${sessionId}`;
+
+/**
+ * Ends the live streams of sessions that just ended, in every process, at once (the guard's sweep
+ * would find them within seconds too; a lost notice leaves that).
+ */
+export async function endStreamsOf(pubsub: Pick<ClosablePubSub, 'publish'>, sessionIds: string[]): Promise<void> {
+  for (const id of sessionIds) {
+    const notice: TokenRevoked = { token_id: sessionStreamKey(id) };
+    await pubsub.publish(TOKEN_REVOKED, notice);
+  }
+}
 
 /** What a live session says about its caller. */
 export interface SessionAuth {
@@ -61,6 +77,7 @@ export function actorOfUser(row: Pick<SessionRow, 'user_id' | 'account_id' | 'em
     domainId: domains.length === 1 ? domains[0] : null,
     domainIds: domains.length > 1 ? domains : null,
     templateIds: row.template_ids.length ? [...row.template_ids] : null,
+    permissions,
     plan: row.plan,
     ip,
   };
@@ -105,7 +122,10 @@ export class SessionService {
     return { cookie, csrfToken };
   }
 
-  async close(cookie: string): Promise<void> {
-    await this.em.nativeDelete(UserSession, { id: sha256Hex(cookie) });
+  /** Logs the session out; answers its id. */
+  async close(cookie: string): Promise<string> {
+    const id = sha256Hex(cookie);
+    await this.em.nativeDelete(UserSession, { id });
+    return id;
   }
 }

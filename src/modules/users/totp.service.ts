@@ -64,20 +64,27 @@ export class TotpService {
     return { secret, otpauth_url: totpOf(user.email, secret).toString() };
   }
 
-  /** A code of the pending secret turns 2FA on; answers the recovery codes (stored hashed, single use). */
-  async confirm(userId: string, code: string): Promise<string[] | null> {
+  /**
+   * A code of the pending secret turns 2FA on; answers the recovery codes (stored hashed, single
+   * use). The user's other sessions end with it (`ended`): one opened with a stolen password must
+   * not outlive the second factor (test/auth/totp.test.ts). The session that turned it on stays.
+   */
+  async confirm(userId: string, code: string, keepSessionId: string): Promise<{ codes: string[]; ended: string[] } | null> {
     const user = await this.em.findOneOrFail(AccountUser, { id: userId });
     if (!codeMatches(this.config, user.email, user.totp_pending, code)) return null;
     const codes = Array.from({ length: RECOVERY_CODES }, () => {
       const raw = randomSecret(8).toLowerCase().replace(/[^a-z0-9]/g, '').padEnd(10, '0').slice(0, 10);
       return `${raw.slice(0, 5)}-${raw.slice(5)}`;
     });
-    user.totp_secret = user.totp_pending;
-    user.totp_pending = null;
-    user.two_fa = true;
-    user.recovery_codes = codes.map((c) => sha256Hex(normalCode(c)));
-    await this.em.flush();
-    return codes;
+    const ended = await this.em.transactional(async (tx) => {
+      await tx.nativeUpdate(
+        AccountUser,
+        { id: userId },
+        { totp_secret: user.totp_pending, totp_pending: null, two_fa: true, recovery_codes: codes.map((c) => sha256Hex(normalCode(c))) },
+      );
+      return new SessionRepository(tx).endOthers(userId, keepSessionId);
+    });
+    return { codes, ended };
   }
 
   /** Turning 2FA off takes a current code (or a recovery code), not just the session. */

@@ -4,7 +4,7 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import { accessOf, diff, memberSubject, recordAudit, recordUpdate, removed } from '../audit/record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
-import { assertConfined, assertVisible, reachableBy, resolveAccess } from './access.js';
+import { assertCovers, assertVisible, reachableBy, resolveAccess } from './access.js';
 import { AccountUser } from './user.entity.js';
 import type { UpdateUserArgs, UserListArgs } from './user.inputs.js';
 import { ADMIN_ROLE } from './roles.js';
@@ -49,8 +49,12 @@ export class UserService {
 
   async update(auth: Actor, args: UpdateUserArgs): Promise<AccountUser> {
     const user = await this.get(auth, args.user_id);
-    assertConfined(auth, user.domain_ids);
+    assertCovers(auth, user);
     const access = await resolveAccess(this.em, auth, args, new FieldErrorBag(), user);
+    // A rule laid on oneself is someone else's to lift.
+    if (user.id === auth.userId && user.requires_periodic_password_change && !access.requires_periodic_password_change) {
+      throw errors.forbidden('You cannot lift the periodic password change required of you; another member must.');
+    }
     return this.em.transactional(async (tx) => {
       if (user.role === ADMIN_ROLE && access.role !== ADMIN_ROLE) await this.assertOtherAdmin(tx, auth, user, 'role');
       const row = await tx.findOneOrFail(AccountUser, { id: user.id });
@@ -64,7 +68,7 @@ export class UserService {
 
   async remove(auth: Actor, id: string): Promise<boolean> {
     const user = await this.get(auth, id);
-    assertConfined(auth, user.domain_ids);
+    assertCovers(auth, user);
     await this.em.transactional(async (tx) => {
       if (user.role === ADMIN_ROLE) await this.assertOtherAdmin(tx, auth, user, 'user_id');
       await tx.nativeDelete(AccountUser, { id: user.id, account: auth.accountId });

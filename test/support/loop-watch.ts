@@ -1,0 +1,38 @@
+import { Readable } from 'node:stream';
+
+/**
+ * Asks GET /health again and again while `work` runs, and reports the slowest answer. The test
+ * server runs in the test's own process, so a request or job that holds the event loop shows
+ * here as a slow answer or a late pause between answers; tests assert a generous bound, far from what the held loop costs.
+ */
+export async function slowestHealthDuring<T>(url: string, work: Promise<T>): Promise<{ result: T; slowestMs: number; answers: number }> {
+  let done = false;
+  const settled = work.finally(() => {
+    done = true;
+  });
+  let slowestMs = 0;
+  let answers = 0;
+  while (!done) {
+    const started = performance.now();
+    const res = await fetch(`${url}/health`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
+    slowestMs = Math.max(slowestMs, performance.now() - started);
+    answers++;
+    // A hold that falls between two answers shows as the pause's lateness.
+    const paused = performance.now();
+    await new Promise((r) => setTimeout(r, 20));
+    slowestMs = Math.max(slowestMs, performance.now() - paused - 20);
+  }
+  return { result: await settled, slowestMs, answers };
+}
+
+/**
+ * A prepared message as a client's socket writes it, in 64 KB pieces: a mail client in this
+ * process handed one large piece would hold the loop itself (its dot-stuffing runs over the
+ * whole piece), which slowestHealthDuring would count against the server.
+ */
+export function inPieces(raw: Buffer): Readable {
+  const size = 65_536;
+  return Readable.from(Array.from({ length: Math.ceil(raw.length / size) }, (_, i) => raw.subarray(i * size, (i + 1) * size)));
+}
