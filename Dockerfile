@@ -41,9 +41,9 @@ ENV NODE_ENV=production \
     SMTP_PORT=2525 \
     NODE_OPTIONS=--max-semi-space-size=16 \
     MALLOC_ARENA_MAX=2
-# NODE_OPTIONS: young generation of at most 2 × 16 MB, as `npm start` runs it (README, Performance).
+# NODE_OPTIONS: young generation of at most 2 × 16 MB, as `npm start` runs it (docs/performance.md).
 # MALLOC_ARENA_MAX: glibc's malloc keeps two arenas instead of up to 8 per core, as `npm start` does
-# (README, Settings): V8's GC and compiler threads otherwise each grow an arena that stays resident.
+# (docs/configuration.md): V8's GC and compiler threads otherwise each grow an arena that stays resident.
 WORKDIR /app
 # DATA_DIR holds what a process generates on first start (app-secret when APP_SECRET is unset,
 # admin-token, owner-link, the self-signed SMTP certificate): writable by the node user.

@@ -31,8 +31,8 @@ const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/js
 
 /**
  * Rss, Anonymous and file-backed (Rss − Anonymous) MB of a process now, and two parts of them:
- * `node`, the pages of the node executable it touched (file-backed, about 30 MB for an empty
- * script), and `brk`, glibc malloc's main arena ([heap]; its other arenas are anonymous mappings
+ * `node`, the pages of the node executable it touched (file-backed, even for an empty script),
+ * and `brk`, glibc malloc's main arena ([heap]; its other arenas are anonymous mappings
  * like V8's pages). The rest of `anon` is V8's heap, thread stacks and those arenas.
  */
 function split(pid: number) {

@@ -13,16 +13,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrm, migrate } from '../src/db/orm.js';
+import { entities } from '../src/manifests.js';
 import { parseConfig } from '../src/config/index.js';
-import type { AppServices } from '../src/services.js';
-import { purgeExpired } from '../src/modules/retention/purge.js';
+import type { AppServices } from '../src/core/services.js';
+import { purgeExpired } from '../src/modules/retention/retention.purge.js';
 import { printBench, startDb } from './service.js';
 
 const messages = Number(process.argv[2] ?? 100_000);
 const batch = Number(process.argv[3] ?? 5000);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-retention-'));
 const database = await startDb(dir);
-const orm = await createOrm(database.url, 4);
+const orm = await createOrm(database.url, entities, 4);
 await migrate(orm);
 const sql = (q: string) => orm.em.fork().getConnection().execute(q);
 

@@ -8,7 +8,7 @@ import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { newId } from '../src/lib/ids.js';
-import { buildMime } from '../src/modules/sending/mime.js';
+import { buildMime } from '../src/engines/delivery/mime.js';
 import type { startSmtpSink } from '../test/support/smtp-sink.js';
 
 interface SendBody {

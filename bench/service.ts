@@ -28,15 +28,16 @@ export async function freePort(): Promise<number> {
 
 /**
  * The V8 flags the service is started with (package.json's start scripts, the Dockerfile's
- * NODE_OPTIONS): a young generation of at most 2 × 16 MB. Node 24 otherwise grows it to 128 MB on
- * a machine with this much memory, a third of the api role's RSS, for no measurable throughput.
+ * NODE_OPTIONS): a young generation of at most 2 × 16 MB. Node 24 otherwise grows it much
+ * larger on a machine with this much memory, a large share of the api role's RSS, for no
+ * throughput bench:memory and bench:routing can see.
  * BENCH_NODE_FLAGS overrides them, to compare.
  */
 export const SERVICE_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean);
 
 /**
  * The environment glibc reads at the process's start, as the start scripts and the image set it:
- * two malloc arenas (MALLOC_ARENA_MAX, README Settings). This process's own value overrides it, to
+ * two malloc arenas (MALLOC_ARENA_MAX, docs/configuration.md). This process's own value overrides it, to
  * compare (`MALLOC_ARENA_MAX=0` is glibc's default, up to 8 per core).
  */
 export const SERVICE_MALLOC_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };

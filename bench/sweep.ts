@@ -1,5 +1,5 @@
 /**
- * The full bad-input sweep (issue "Hardening"): every /v1 operation of schema/openapi.json with
+ * The full bad-input sweep (docs/reliability.md): every /v1 operation of schema/openapi.json with
  * the whole hostile budget, hundreds of malformed GraphQL requests and dozens of malformed SMTP
  * sessions, against the api and smtp roles on a throwaway embedded PostgreSQL. No worker runs,
  * so nothing changes data in the background while checksums compare. Then the worst input of each

@@ -24,14 +24,15 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import pino from 'pino';
 import { buildAppSchema } from '../src/graphql/schema.js';
 import { createRestSurface } from '../rest-mapping/adapter.js';
-import { routeTable } from '../rest-mapping/index.js';
+import { routeTableOf } from '../rest-mapping/index.js';
+import { resolvers, rest as contract } from '../src/manifests.js';
 import { NO_API_LIMITS } from './limits.js';
 import { peakRssOf, printBench, spawnRole, startDb, type RoleProcess } from './service.js';
 
 /** The dispatcher alone: nanoseconds per match() of a route, by its position in the table. */
 async function matchCost() {
-  const rest = createRestSurface(await buildAppSchema(createPubSub() as never), routeTable, pino({ level: 'silent' }));
-  const specs = Object.values(routeTable);
+  const rest = createRestSurface(await buildAppSchema(createPubSub() as never, resolvers), contract, pino({ level: 'silent' }));
+  const specs = Object.values(routeTableOf(contract));
   const probe = (spec: (typeof specs)[number]) => ({ method: spec.method, path: `/v1${spec.path.replace(/:[a-z_]+/g, 'x1')}` });
   const first = probe(specs[0]);
   const last = probe(specs[specs.length - 1]);

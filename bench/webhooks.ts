@@ -21,10 +21,9 @@
  * ratio is mostly what both spend per delivery against what the bare loop spends.
  * Each side first runs once untimed (a warm-up: V8 compiles both sides' hot code while it runs,
  * and a first run measured the compiler as much as the path; the engine has more code to compile).
- * Six runs each, not three: both sides still got faster through their third or fourth run (V8
+ * Six runs each, not three: both sides still get faster through their third or fourth run (V8
  * optimizing more of their code), so the best of three measured how far each had warmed up as
- * much as the path (stop 29: the best of the first three against the best of six, over four
- * invocations, 0.67–0.76 against 0.78–0.85).
+ * much as the path.
  * The main thread's CPU per delivery is printed beside the process's: the bench's one thread
  * holds the receiver and the loop or the engine, so it is what bounds either side. So are the
  * two ends of each engine run: until its first request reaches the receiver (the first batch is
@@ -43,8 +42,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApp } from '../src/app.js';
 import { newId, sortableId } from '../src/lib/ids.js';
-import { runTick } from '../src/modules/webhooks/dispatch.worker.js';
-import { signatureHeaders } from '../src/modules/webhooks/sign.js';
+import { runTick } from '../src/engines/webhooks/webhook.worker.js';
+import { signatureHeaders } from '../src/lib/webhook-signature.js';
 import { NO_API_LIMITS } from './limits.js';
 
 const events = Number(process.argv[2] ?? 4000);
@@ -198,7 +197,7 @@ try {
   async function engine(cost: { engine: number[]; main: number[]; sys: number[]; pg: number[]; statements: number[]; ends: string[] }): Promise<number> {
     // PostgreSQL makes the rows itself: a JSON document of N events, quoted into the SQL text by
     // the ORM, left megabytes of this process's garbage for the timed run below to collect. As an
-    // activity's event has them (activity/record.ts): an id that starts with the second it was
+    // activity's event has them (activity/activity.record.ts): an id that starts with the second it was
     // made in (sortableId), and the payload as its producer wrote it (`json` keeps the text).
     await em.execute(
       `insert into domain_events (id, account_id, domain_id, type, payload, created_at)

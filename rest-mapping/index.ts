@@ -1,5 +1,6 @@
-import type { RouteTable } from './types.js';
-import { modules } from '../src/modules/index.js';
+import type { RestContract, RouteTable } from './types.js';
 
-/** The whole /v1 surface: every route of every module's resources, in the modules' order. */
-export const routeTable: RouteTable = Object.assign({}, ...modules.flatMap((m) => (m.rest ?? []).map((r) => r.routes)));
+/** The whole /v1 surface: every route of every resource, in the resources' order. */
+export function routeTableOf(contract: Pick<RestContract, 'resources'>): RouteTable {
+  return Object.assign({}, ...contract.resources.map((r) => r.routes));
+}

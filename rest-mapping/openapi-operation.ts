@@ -1,5 +1,5 @@
 import { valueFromAST, type GraphQLField } from 'graphql';
-import type { RouteSpec } from './types.js';
+import type { RestResource, RouteSpec } from './types.js';
 import { rootFieldRoles } from '../src/graphql/auth.js';
 import { argumentRules, type Keywords } from './rules.js';
 import { tagOf } from './tags.js';
@@ -57,10 +57,10 @@ function defaultOf(arg: GraphQLField<unknown, unknown>['args'][number]): unknown
  * its resource as tag, the scope its resolver's `@Authorized` declares as security, and the
  * argument rules of its validators and defaults of its arguments on parameters and body fields.
  */
-export function describeOperation(op: Operation, key: string, spec: RouteSpec, field: GraphQLField<unknown, unknown>) {
+export function describeOperation(op: Operation, key: string, spec: RouteSpec, field: GraphQLField<unknown, unknown>, resources: readonly RestResource[]) {
   const name = key.split('.')[1];
   op.operationId = name;
-  op.tags = [tagOf(key, spec)];
+  op.tags = [tagOf(key, spec, resources)];
   const roles = rootFieldRoles(name);
   const notes: string[] = [];
   if (roles === undefined) op.security = [];

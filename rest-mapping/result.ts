@@ -10,7 +10,6 @@ import {
   type GraphQLOutputType,
   type GraphQLType,
 } from 'graphql';
-import { HIDDEN_FIELDS } from './hidden.js';
 
 /** What the /v1 adapter reads from a route's types once, and how it trims an answer. */
 
@@ -50,9 +49,10 @@ export function plainInput(type: GraphQLType | undefined): boolean {
 /** Custom scalars whose serialised value is a string (scalars.ts). */
 const TEXT_SCALARS = new Set(['IsoTimestamp', 'PlainTimestamp', 'SendAt']);
 
-export function hiddenKeys(field: GraphQLField<unknown, unknown>): Set<string> {
+/** Of the hidden fields (`Type.field`, RestContract), the keys a result of `field` can hold. */
+export function hiddenKeys(field: GraphQLField<unknown, unknown>, hidden: readonly string[]): Set<string> {
   const types = reachableTypes(field.type);
-  return new Set(HIDDEN_FIELDS.map((h) => h.split('.')).filter(([t]) => types.has(t)).map(([, f]) => f));
+  return new Set(hidden.map((h) => h.split('.')).filter(([t]) => types.has(t)).map(([, f]) => f));
 }
 
 /** Drops the named keys from every object of a /v1 answer. */

@@ -38,3 +38,20 @@ export interface RouteSpec {
 }
 
 export type RouteTable = Record<string, RouteSpec>;
+
+/** A resource of /v1: its name and description (the OpenAPI tag) and its routes. */
+export interface RestResource {
+  name: string;
+  description: string;
+  routes: RouteTable;
+}
+
+/**
+ * The /v1 contract the composition root hands the REST surface: the resources of every module,
+ * in the order the OpenAPI document lists them, and the GraphQL fields (`Type.field`) /v1 leaves
+ * out of its answers so they keep SPEC.md's shapes.
+ */
+export interface RestContract {
+  resources: readonly RestResource[];
+  hidden: readonly string[];
+}

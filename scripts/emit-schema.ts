@@ -1,9 +1,10 @@
 /** Writes schema/schema.graphql and schema/openapi.json from code (a test fails when they are stale). */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { renderArtifacts } from '../src/graphql/artifacts.js';
+import { renderArtifacts } from '../src/artifacts.js';
+import { resolvers, rest } from '../src/manifests.js';
 
-const { sdl, openapi } = await renderArtifacts();
+const { sdl, openapi } = await renderArtifacts(resolvers, rest);
 writeFileSync('schema/schema.graphql', sdl);
 writeFileSync('schema/openapi.json', openapi);
 console.log('wrote schema/schema.graphql and schema/openapi.json');

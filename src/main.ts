@@ -9,10 +9,10 @@ import { ROLES, startApp, type Role, type RunningApp } from './app.js';
  * HEAP_GROWING_PERCENT when it is not set: 30 for a process that serves the api, 45 for one that
  * does not (the worker, the SMTP role). The worker's old generation fills with the buffers of the
  * messages it builds, which outlive a scavenge and die soon after; at 30 it ran a full collection
- * of its ~70 MB live heap every few hundred messages. bench:drain and bench:memory, alternated on
- * a quiet machine: worker CPU per message 1.77 ms at 45 and 1.71 at 60 against 1.95 at 30; worker
- * peak RSS 215-246 MB at 45, 224-262 at 60, so 45 keeps the 250 MB goal. The api's peak is the one
- * nearest that goal, so it keeps the tighter factor.
+ * of its whole live heap every few hundred messages. A higher factor spends less of the worker's
+ * CPU per message for more memory; 45 is the highest that keeps the worker within its memory
+ * target, and 60 passed it (bench:drain and bench:memory guard both). The api's peak is the one
+ * nearest that target, so it keeps the tighter factor.
  */
 function heapGrowingPercent(set: number | undefined, roles: Role[]): number {
   return set ?? (roles.includes('api') ? 30 : 45);
@@ -21,11 +21,10 @@ function heapGrowingPercent(set: number | undefined, roles: Role[]): number {
 /**
  * MAGLEV when it is not set: off for a process that serves the api without the worker, on for
  * the others. Maglev, V8's mid-tier optimizing compiler, compiles hot functions on background
- * threads in zones of 32 KB malloc blocks; glibc keeps what those jobs free resident. Under
- * bench:memory's loads that held 25-30 MB of the api's peak RSS (brk and the second arena, not
- * V8's heap): peaks of 229-248 MB with it, 207-220 without, over alternated runs. Without it a
- * hot function waits in the baseline tier for TurboFan: the api spent about 20 % more CPU per
- * send and 5-15 % per list request in those runs, which the acceptance and list targets allow.
+ * threads in zones of malloc blocks; glibc keeps what those jobs free resident, a sizeable share
+ * of the api's peak RSS under load (malloc's arenas, not V8's heap: bench:memory). Without it a
+ * hot function waits in the baseline tier for TurboFan, so the api spends more CPU per send and
+ * per list request, which the acceptance and list targets allow (bench:sending, bench:routing).
  * A process with the worker role keeps it: its CPU bounds the delivery drain.
  */
 function maglevOn(set: boolean | undefined, roles: Role[]): boolean {

@@ -1,5 +1,5 @@
 import { errors } from './errors.js';
-import type { Plan } from '../modules/accounts/plans.js';
+import type { Plan } from '../config/plans.js';
 
 /**
  * Who is calling, as every service sees it, whatever the surface: an account's API token (on

@@ -44,3 +44,14 @@ export function ensurePassword(dir: string): string {
     );
   }
 }
+
+/** Where and how the embedded PostgreSQL runs (embedded.ts startEmbeddedPostgres). */
+export interface EmbeddedOptions {
+  dir: string;
+  port: number;
+  persistent?: boolean;
+  /** The operator chose `dir` (EMBEDDED_PG_DIR): used as it is, never moved. */
+  fixed?: boolean;
+  log?: (msg: string) => void;
+  announce?: (dir: string, moved?: string, binaries?: string) => void;
+}

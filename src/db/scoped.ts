@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName, FilterObject, FilterQuery, Loaded, Populate } from '@mikro-orm/core';
 import { type Actor, assertDomainAccess, domainsOf, isDomainLimited } from '../core/actor.js';
 import { errors } from '../core/errors.js';
+import { sqlRow } from './sql.js';
 
 /**
  * Loads one row of the caller's account. Another account's id answers exactly like a missing
@@ -58,8 +59,8 @@ export function visibleTo(auth: Actor, domainField: string | null = 'domain'): R
  * missing) domain is 404, another domain than a domain-limited token's is 403.
  */
 export async function ownedDomainId(em: EntityManager, auth: Actor, domainId: string): Promise<string> {
-  const rows = await em.execute<{ id: string }[]>('select id from domains where id = ? and account_id = ?', [domainId, auth.accountId]);
-  if (!rows.length) throw errors.notFound();
+  const row = await sqlRow<{ id: string }>(em, 'select id from domains where id = $1 and account_id = $2', [domainId, auth.accountId]);
+  if (!row) throw errors.notFound();
   assertDomainAccess(auth, domainId);
   return domainId;
 }

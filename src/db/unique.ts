@@ -2,6 +2,14 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { errors, msg } from '../core/errors.js';
 
 /**
+ * A write refused by a unique index: the ORM's exception for its own writes, PostgreSQL's
+ * `unique_violation` as the repositories' statements (src/db/sql.ts) raise it.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  return err instanceof UniqueConstraintViolationException || (err as { code?: unknown } | null)?.code === '23505';
+}
+
+/**
  * Runs a write whose uniqueness was checked beforehand; when a concurrent request won the race,
  * the unique index refuses it, and the caller gets the same 422 as a sequential duplicate.
  */
@@ -9,7 +17,7 @@ export async function takenIfDuplicate<T>(field: string, write: () => Promise<T>
   try {
     return await write();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw errors.invalid(field, msg.taken(field));
+    if (isUniqueViolation(err)) throw errors.invalid(field, msg.taken(field));
     throw err;
   }
 }

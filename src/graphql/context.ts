@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../core/services.js';
 import { errors } from '../core/errors.js';
 import type { Actor } from '../core/actor.js';
 

@@ -5,7 +5,6 @@ import { authChecker } from './auth.js';
 import { rejectNulCharacters, validateArgs } from './validation.js';
 import { appErrorsAsGraphQL } from './unavailable.js';
 import { IsoTimestamp } from './scalars.js';
-import { resolvers } from './resolvers.js';
 
 let built: GraphQLSchema | null = null;
 
@@ -18,7 +17,8 @@ export function appSchema(): GraphQLSchema {
   return built;
 }
 
-export async function buildAppSchema(pubSub: PubSub): Promise<GraphQLSchema> {
+/** The schema of the resolvers the composition root hands down (every module's: modules/index.ts). */
+export async function buildAppSchema(pubSub: PubSub, resolvers: readonly Function[]): Promise<GraphQLSchema> {
   built = await buildSchema({
     resolvers: resolvers as unknown as NonEmptyArray<Function>,
     authChecker,

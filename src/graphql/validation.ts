@@ -68,24 +68,6 @@ export const validateArgs: ValidatorFn = async (value) => {
   if (Object.keys(out).length) throw errors.validation(out);
 };
 
-/** For checks that need the database (uniqueness, ownership): gather, then throw once. */
-export class FieldErrorBag {
-  private readonly fields: FieldErrors = {};
-  add(field: string, message: string): this {
-    (this.fields[field] ??= []).push(message);
-    return this;
-  }
-  has(field: string): boolean {
-    return field in this.fields;
-  }
-  get empty(): boolean {
-    return Object.keys(this.fields).length === 0;
-  }
-  throwIfAny(): void {
-    if (!this.empty) throw errors.validation(this.fields);
-  }
-}
-
 const LONE_SURROGATE = /\p{Cs}/u;
 /**
  * Dotted paths of the strings in `value` that hold a NUL character (PostgreSQL cannot store one)

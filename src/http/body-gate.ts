@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../core/services.js';
 import type { Ctx } from '../graphql/context.js';
-import { authenticate } from '../graphql/auth.js';
+import { authenticate } from '../modules/tokens/token.auth.js';
 import { sessionCookieOf } from '../modules/users/csrf.js';
 import { SessionService } from '../modules/users/session.service.js';
 

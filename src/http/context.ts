@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { authenticate } from '../graphql/auth.js';
+import { authenticate } from '../modules/tokens/token.auth.js';
 import type { Ctx } from '../graphql/context.js';
 import { asUnavailable } from '../graphql/unavailable.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../core/services.js';
 import { meterRequest } from './ratelimit.js';
 import { errors } from '../core/errors.js';
 import { csrfRefusal, sessionCookieOf } from '../modules/users/csrf.js';

@@ -58,7 +58,7 @@ function contentSecurityPolicy(scriptHash: string): string {
 }
 
 /**
- * The renderer, loaded on first use: it is a 9 MB module most processes never need. A static
+ * The renderer, loaded on first use: it is a large module most processes never need. A static
  * import would load it in every process, so it is required when a browser first asks, from the
  * package's CommonJS build (its `require` export condition); the type-only import above loads nothing.
  */
@@ -180,7 +180,7 @@ export function prefersHtml(method: string, accept: string | undefined): boolean
 /**
  * An onRequest hook for the /graphql route: answers a browser's GET with the IDE and lets
  * everything else through to Apollo. Rendered and compressed once, on the first such request
- * (about 0.5 s of CPU, then 9 MB, 2.4 MB gzipped, kept in memory), not at start: most
+ * (a moment of CPU, then kept in memory with its gzipped copy), not at start: most
  * processes, and every test file, never serve it.
  */
 export function graphiqlHook(opts: { introspection: boolean }) {

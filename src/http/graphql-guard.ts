@@ -3,16 +3,10 @@ import type { ApolloServerOptions, ApolloServerPlugin, BaseContext } from '@apol
 import type { Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import {
-  costRefusal,
-  introspectionRefusal,
-  parseWithLimit,
-  validationRules,
-  variablesRefusal,
-  withoutSuggestion,
-  type GraphQLLimits,
-  type MaxItemsOf,
-} from '../graphql/limits.js';
+import { parseWithLimit, validationRules, withoutSuggestion, type GraphQLLimits } from '../graphql/limits.js';
+import { costRefusal } from '../graphql/limits-cost.js';
+import { introspectionRefusal } from '../graphql/limits-introspection.js';
+import { variablesRefusal, type MaxItemsOf } from '../graphql/limits-variables.js';
 import { argumentRules } from '../../rest-mapping/rules.js';
 import { refusal } from '../graphql/refusal.js';
 
@@ -26,7 +20,7 @@ interface Caller {
 const maxItemsOf: MaxItemsOf = (field, argument) => argumentRules(field)[argument]?.maxItems;
 
 /**
- * The limits of src/graphql/limits.ts fitted to each GraphQL server: Apollo on /graphql, yoga on
+ * The limits of src/graphql/limits*.ts fitted to each GraphQL server: Apollo on /graphql, yoga on
  * /graphql/stream. Both refuse the same documents with the same 400 before executing anything.
  */
 export function apolloGuard<C extends BaseContext & Caller>(limits: GraphQLLimits) {

@@ -1,5 +1,6 @@
 import secureJson from 'secure-json-parse';
 import { jsonShapeProblem, type JsonShapeLimits, type ShapeProblem } from '../lib/json-shape.js';
+import { poolTask } from '../lib/untrusted-thread.js';
 
 /**
  * The parse of a JSON request body (json-body.ts): inline for a small body, in a worker thread
@@ -33,7 +34,7 @@ export function readJson(bytes: Buffer, limits: JsonShapeLimits): JsonRead {
 }
 
 /** The thread's task: a body arrives as a Uint8Array (a Buffer loses its class in the clone). */
-export function readJsonBody(input: { bytes: Uint8Array; limits: JsonShapeLimits }): JsonRead {
+export const readJsonBody = poolTask((input: { bytes: Uint8Array; limits: JsonShapeLimits }): JsonRead => {
   const { bytes } = input;
   return readJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), input.limits);
-}
+});

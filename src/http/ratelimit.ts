@@ -6,8 +6,8 @@ import { asUnavailable } from '../graphql/unavailable.js';
 import { toGraphQLError } from '../graphql/errors.js';
 import { isoTimestamp } from '../graphql/scalars.js';
 import { QuotaService, type Usage } from '../modules/quota/quota.service.js';
-import { forgetTokenHere } from '../modules/tokens/token.cache.js';
-import type { AppServices } from '../services.js';
+import { forgetTokenHere } from '../core/token-cache.js';
+import type { AppServices } from '../core/services.js';
 import type { Config } from '../config/index.js';
 import { errors, type AppError } from '../core/errors.js';
 

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { Config } from '../config/index.js';
-import type { AppServices } from '../services.js';
 
 /** Which attempt this is; `retryCount === retryLimit` is the last one pg-boss will make. */
 export interface JobAttempt {
@@ -49,18 +48,22 @@ export function defineJob<S extends z.ZodObject>(definition: JobDefinition<S>): 
   return definition;
 }
 
-/** What the worker registry needs of a worker, whatever the data of its job. */
-export interface RegisteredWorker {
+/**
+ * What the worker registry needs of a worker, whatever the data of its job. `D` is what the
+ * worker declares it needs (a part of the service container, say); the worker role hands it the
+ * container (jobs/workers.ts), which holds it all.
+ */
+export interface RegisteredWorker<D = never> {
   readonly job: JobDefinition;
   /** Parses the queued data with the job's schema, then performs: malformed data fails the job. */
-  run(data: unknown, services: AppServices, attempt: JobAttempt): Promise<void>;
+  run(data: unknown, deps: D, attempt: JobAttempt): Promise<void>;
   /** A batch worker works a fetched batch at once; null settles that job, an error retries it. */
-  runBatch?(items: { data: unknown; attempt: JobAttempt }[], services: AppServices): Promise<(Error | null)[]>;
+  runBatch?(items: { data: unknown; attempt: JobAttempt }[], deps: D): Promise<(Error | null)[]>;
 }
 
-export interface Worker<S extends z.ZodObject> extends RegisteredWorker {
+export interface Worker<S extends z.ZodObject, D> extends RegisteredWorker<D> {
   readonly job: JobDefinition<S>;
-  readonly perform: (data: z.output<S>, services: AppServices, attempt: JobAttempt) => Promise<void>;
+  readonly perform: (data: z.output<S>, deps: D, attempt: JobAttempt) => Promise<void>;
 }
 
 /** Data a job's schema refuses: a producer's bug (or a job queued by an older release). */
@@ -72,20 +75,20 @@ export class MalformedJobData extends Error {
 }
 
 /** Binds a definition to the handler that works it, in `<name>.worker.ts`. */
-export function defineWorker<S extends z.ZodObject>(
+export function defineWorker<S extends z.ZodObject, D>(
   job: JobDefinition<S>,
-  perform: (data: z.output<S>, services: AppServices, attempt: JobAttempt) => Promise<void>,
-): Worker<S> {
+  perform: (data: z.output<S>, deps: D, attempt: JobAttempt) => Promise<void>,
+): Worker<S, D> {
   return {
     job,
     perform,
-    async run(data, services, attempt) {
+    async run(data, deps, attempt) {
       const parsed = job.schema.safeParse(data);
       if (!parsed.success) {
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
         throw new MalformedJobData(job.name, issues);
       }
-      await perform(parsed.data, services, attempt);
+      await perform(parsed.data, deps, attempt);
     },
   };
 }
@@ -95,11 +98,11 @@ export function defineWorker<S extends z.ZodObject>(
  * per batch, not per job), in `<name>.worker.ts`. Each job's data is checked first: a malformed
  * one fails alone.
  */
-export function defineBatchWorker<S extends z.ZodObject>(
+export function defineBatchWorker<S extends z.ZodObject, D>(
   job: JobDefinition<S>,
-  perform: (items: { data: z.output<S>; attempt: JobAttempt }[], services: AppServices) => Promise<(Error | null)[]>,
-): RegisteredWorker {
-  const runBatch = async (items: { data: unknown; attempt: JobAttempt }[], services: AppServices) => {
+  perform: (items: { data: z.output<S>; attempt: JobAttempt }[], deps: D) => Promise<(Error | null)[]>,
+): RegisteredWorker<D> {
+  const runBatch = async (items: { data: unknown; attempt: JobAttempt }[], deps: D) => {
     const results: (Error | null)[] = items.map(() => null);
     const good: { data: z.output<S>; attempt: JobAttempt; at: number }[] = [];
     items.forEach((item, at) => {
@@ -107,14 +110,14 @@ export function defineBatchWorker<S extends z.ZodObject>(
       if (parsed.success) good.push({ data: parsed.data, attempt: item.attempt, at });
       else results[at] = new MalformedJobData(job.name, parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; '));
     });
-    if (good.length) (await perform(good, services)).forEach((r, i) => (results[good[i].at] = r));
+    if (good.length) (await perform(good, deps)).forEach((r, i) => (results[good[i].at] = r));
     return results;
   };
   return {
     job,
     runBatch,
-    async run(data, services, attempt) {
-      const [err] = await runBatch([{ data, attempt }], services);
+    async run(data, deps, attempt) {
+      const [err] = await runBatch([{ data, attempt }], deps);
       if (err) throw err;
     },
   };

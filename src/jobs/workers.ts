@@ -1,24 +1,26 @@
 import { retryWhileUnavailable } from '../db/unavailable.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../core/services.js';
 import { queueOptions } from './boss.js';
-import { MalformedJobData, type RegisteredWorker } from './job.js';
-import { jobs, workers } from './registry.js';
+import { MalformedJobData, type JobDefinition, type RegisteredWorker } from './job.js';
 
 /** A job with a queue and no worker would pile up unseen; one with a worker and no queue cannot start. */
-function checkRegistry(): void {
+function checkRegistry(jobs: readonly JobDefinition[], workers: readonly RegisteredWorker<AppServices>[]): void {
   const worked = new Set(workers.map((w) => w.job.name));
   const queued = new Set(jobs.map((j) => j.name));
   const missing = [...queued].filter((name) => !worked.has(name));
   const extra = [...worked].filter((name) => !queued.has(name));
   if (missing.length || extra.length || worked.size !== workers.length) {
-    throw new Error(`job registry: no worker for [${missing.join(', ')}], no definition in registry.ts for [${extra.join(', ')}]`);
+    throw new Error(`job registry: no worker for [${missing.join(', ')}], no definition for [${extra.join(', ')}]`);
   }
 }
 
-/** The worker role: every registered job gets a worker, and cron jobs their schedule. */
-export async function startWorkers(services: AppServices): Promise<void> {
+/**
+ * The worker role: every job the composition root hands down (modules/index.ts) gets its worker,
+ * and cron jobs their schedule.
+ */
+export async function startWorkers(services: AppServices, jobs: readonly JobDefinition[], workers: readonly RegisteredWorker<AppServices>[]): Promise<void> {
   const { boss, log } = services;
-  checkRegistry();
+  checkRegistry(jobs, workers);
   for (const worker of workers) {
     const { job } = worker;
     await boss.work(

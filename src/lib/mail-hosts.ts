@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { classifyAddress, type AddressKind } from '../modules/webhooks/ssrf.js';
+import { classifyAddress, type AddressKind } from './public-address.js';
 import type { Dns } from './dns.js';
 
 /**
@@ -7,7 +7,7 @@ import type { Dns } from './dns.js';
  * verification probe). A domain's DNS is written by whoever owns it, so an MX or A record naming
  * loopback, a private network or a cloud metadata address would otherwise turn delivery and
  * verification into a scanner of the service's own network. The address rules are the webhooks'
- * (modules/webhooks/ssrf.ts); MX_ALLOW_PRIVATE lifts them for tests and private deployments.
+ * (lib/public-address.ts); MX_ALLOW_PRIVATE lifts them for tests and private deployments.
  */
 
 export interface CheckedAddresses {

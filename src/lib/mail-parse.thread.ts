@@ -1,5 +1,6 @@
 import type { ParsedMail, ParserOptions } from 'mailparser';
 import { loadMailParser, MailLimitError, parseMailBounded, type MailLimitReason, type MailLimits } from './bounded-mail.js';
+import { poolTask } from './untrusted-thread.js';
 
 /**
  * The task of the mail-parsing pools (mail-in-pool.ts runs it, with a hard time limit): the MIME
@@ -20,7 +21,7 @@ export interface BoundedParseInput {
   options: ParserOptions;
 }
 
-export async function parseMail(input: BoundedParseInput): Promise<BoundedParse> {
+export const parseMail = poolTask(async (input: BoundedParseInput): Promise<BoundedParse> => {
   const raw = Buffer.from(input.raw.buffer, input.raw.byteOffset, input.raw.byteLength);
   try {
     return { mail: await parseMailBounded(raw, input.limits, input.options), refusal: null };
@@ -28,4 +29,4 @@ export async function parseMail(input: BoundedParseInput): Promise<BoundedParse>
     if (err instanceof MailLimitError) return { mail: null, refusal: { reason: err.reason, message: err.message } };
     throw err;
   }
-}
+});

@@ -145,7 +145,7 @@ export const trackingForeignHost = new Counter({
   registers: [registry],
 });
 
-/** Messages whose bodies delivery dropped once sent, because track_content was off (sending/delivery.repository.ts). */
+/** Messages whose bodies delivery dropped once sent, because track_content was off (engines/delivery/delivery.repository.ts). */
 export const messageContentDropped = new Counter({
   name: 'postbox_message_content_dropped_total',
   help: 'Messages whose html, text, personalization and attachments were dropped after delivery (track_content off)',

@@ -89,7 +89,7 @@ export function decrypt(appSecret: string, sealed: string): string {
 
 /**
  * The HMAC key of a purpose as a KeyObject, made once: createHmac turns a Buffer key into a
- * KeyObject on every call, about 10 µs, several times the HMAC of a link token (delivery signs
+ * KeyObject on every call, several times the cost of the HMAC of a link token (delivery signs
  * three or four links per email, tracking verifies one per hit).
  */
 const hmacKeys = new Map<string, KeyObject>();

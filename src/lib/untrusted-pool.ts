@@ -41,21 +41,21 @@ const WAIT_FLOOR_MS = 10_000;
 const stopping = () => new PoolRefusal('busy', 'The service is stopping; try again later.');
 
 /**
- * The entry file of a pool's threads, beside the module that declares the pool: `.js` in the
- * built service, `.ts` when the sources run (jest).
+ * The entry file of a pool's threads, which holds its tasks (untrusted-thread.ts says how),
+ * beside the module that declares the pool: `.js` in the built service, `.ts` when the sources
+ * run (jest).
  */
 export function threadFile(besideUrl: string, name: string): URL {
   const ext = besideUrl.endsWith('.ts') ? '.ts' : '.js';
   return new URL(`./${name}${ext}`, besideUrl);
 }
 
-const THREAD_ENTRY = threadFile(import.meta.url, 'untrusted-thread');
 /** Only for the TypeScript sources (thread-source-hooks.ts says why); the built service never loads it. */
 const SOURCE_HOOKS = new URL('./thread-source-hooks.ts', import.meta.url).href;
 
 /**
- * One task's two limits, read from the mark its thread writes when it begins the task
- * (untrusted-thread.ts): until then the task may wait `waitMs` from when it was given, from then
+ * One task's two limits, read from the mark its thread writes when it begins the task (poolTask,
+ * untrusted-thread.ts): until then the task may wait `waitMs` from when it was given, from then
  * it may run `hardMs`. A task past either is aborted: piscina drops it from its queue, or
  * terminates the thread running it.
  */
@@ -102,9 +102,10 @@ class TaskClock {
 /**
  * CPU work on untrusted input (archives, XML, MIME, templates) run off the event loop in worker
  * threads that are terminated at a hard time limit, so no request or job holds the loop however
- * the input was built. `file` is the module whose exports are the tasks; every thread runs
- * untrusted-thread.ts, which loads it. From the TypeScript sources (the tests) the threads run the
- * `.ts` files (thread-source-hooks.ts).
+ * the input was built. `file` is the threads' entry module: it imports what it runs statically
+ * and exports the tasks, each wrapped by poolTask (untrusted-thread.ts) so that it marks its
+ * start. From the TypeScript sources (the tests) the threads run the `.ts` files
+ * (thread-source-hooks.ts).
  *
  * Tasks wait here, not in piscina: one is handed over only when a thread is free for it. piscina
  * starts a thread for a task it cannot place, but replaces a terminated thread only up to
@@ -128,7 +129,7 @@ export class UntrustedPool {
     this.waitMs = limits.waitMs ?? Math.max(limits.timeoutMs, WAIT_FLOOR_MS);
   }
 
-  /** Runs the exported function `task` of the pool's file on `input` (structured-cloned both ways). */
+  /** Runs the export `task` of the pool's file (a poolTask) on `input` (structured-cloned both ways). */
   async run<T>(task: string, input: unknown): Promise<T> {
     if (this.closed) throw stopping();
     if (this.clocks.size >= this.limits.threads + this.limits.queue) {
@@ -141,8 +142,8 @@ export class UntrustedPool {
       try {
         // Closed while this task waited for its turn: it starts no thread.
         if (this.closed) throw stopping();
-        const work: ThreadTask = { file: this.file.href, task, input, startedAt: clock.startedAt };
-        return await this.threads().run(work, { signal: clock.signal });
+        const work: ThreadTask = { input, startedAt: clock.startedAt };
+        return await this.threads().run(work, { name: task, signal: clock.signal });
       } finally {
         this.releaseThread();
       }
@@ -210,9 +211,10 @@ export class UntrustedPool {
 
   private threads(): PiscinaModule.Piscina {
     if (this.pool) return this.pool;
-    const fromSources = THREAD_ENTRY.pathname.endsWith('.ts');
+    const fromSources = this.file.pathname.endsWith('.ts');
     this.pool = new (piscina().Piscina)({
-      filename: THREAD_ENTRY.href,
+      // piscina loads it when a thread starts, before the thread takes its first task.
+      filename: this.file.href,
       minThreads: 0,
       maxThreads: this.limits.threads,
       idleTimeout: this.limits.idleMs ?? IDLE_MS,

@@ -1,3 +1,4 @@
+import type { RestContract } from '../../rest-mapping/types.js';
 import type { ModuleManifest } from './module.js';
 import { accountsModule } from './accounts/index.js';
 import { operatorModule } from './operator/index.js';
@@ -29,14 +30,12 @@ import { smsInboundModule } from './sms-inbound/index.js';
 import { quotaModule } from './quota/index.js';
 import { auditModule } from './audit/index.js';
 import { trackingModule } from './tracking/index.js';
-import { smtpModule } from './smtp/index.js';
-import { bouncesModule } from './bounces/index.js';
 import { retentionModule } from './retention/index.js';
 
 /**
- * Every module of the app, in one list: the ORM's entities, the schema's resolvers, the jobs and
- * workers, the plain routes and the /v1 tables (in this order in the OpenAPI document) come from
- * here. A new resource is a folder with its index.ts, and a line in this list.
+ * Every module of the app, in one list: the schema's resolvers and the /v1 tables (in this order
+ * in the OpenAPI document) come from here, and with the engines' (src/manifests.ts) the ORM's
+ * entities, the jobs and workers and the plain routes. A new resource is a folder with its index.ts, and a line in this list.
  */
 export const modules: readonly ModuleManifest[] = [
   accountsModule,
@@ -69,7 +68,14 @@ export const modules: readonly ModuleManifest[] = [
   quotaModule,
   auditModule,
   trackingModule,
-  smtpModule,
-  bouncesModule,
   retentionModule,
 ];
+
+/** Every resolver of the schema, handed to buildAppSchema. */
+export const resolvers: readonly Function[] = modules.flatMap((m) => m.resolvers ?? []);
+
+/** The /v1 contract, handed to the REST surface. */
+export const rest: RestContract = {
+  resources: modules.flatMap((m) => m.rest ?? []),
+  hidden: modules.flatMap((m) => m.hiddenOnRest ?? []),
+};

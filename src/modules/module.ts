@@ -1,15 +1,11 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
-import type { RouteTable } from '../../rest-mapping/types.js';
+import type { RestResource } from '../../rest-mapping/types.js';
 import type { JobDefinition, RegisteredWorker } from '../jobs/job.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../core/services.js';
 
-/** A resource of /v1: its name and description (the OpenAPI tag) and its routes. */
-export interface RestResource {
-  name: string;
-  description: string;
-  routes: RouteTable;
-}
+/** Routes a module serves outside GraphQL and /v1, registered on the HTTP server. */
+export type PlainRoutes = (app: FastifyInstance, services: AppServices) => void;
 
 /**
  * What a module brings to the app, in its folder's index.ts. The app assembles every module from
@@ -25,9 +21,9 @@ export interface ModuleManifest {
   /** Job definitions: every role makes their queues, so every role may enqueue them. */
   jobs?: readonly JobDefinition[];
   /** Their handlers, started by the worker role only. */
-  workers?: readonly RegisteredWorker[];
+  workers?: readonly RegisteredWorker<AppServices>[];
   /** Routes outside GraphQL and /v1 (links opened from mail, provider callbacks). */
-  routes?: (app: FastifyInstance, services: AppServices) => void;
+  routes?: PlainRoutes;
   /** Its /v1 resources, in the order the OpenAPI document lists them. */
   rest?: readonly RestResource[];
   /** GraphQL fields (`Type.field`) /v1 leaves out of its answers, so they keep SPEC.md's shapes. */

@@ -1,4 +1,4 @@
-import { processReport } from '../../src/modules/bounces/bounce.js';
+import { processReport } from '../../src/engines/smtp/bounce.js';
 import { seedDomain } from '../support/factories.js';
 import { tapEvents, type EventTap } from '../support/events.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';

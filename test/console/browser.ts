@@ -67,7 +67,7 @@ export async function signIn(page: Page, s: TestServer, email: string, password:
 }
 
 /**
- * Where a test run keeps its screenshots: docs/ (the README's pictures) when CONSOLE_SCREENSHOTS=docs,
+ * Where a test run keeps its screenshots: docs/ (docs/console.md's pictures) when CONSOLE_SCREENSHOTS=docs,
  * else the git-ignored .data/screenshots, so that `npm test` leaves the working tree clean.
  */
 export function screenshotPath(name: string): string {

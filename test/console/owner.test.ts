@@ -11,7 +11,7 @@ import { launch, outsideRequests, screenshotPath, signIn, signInWithToken, watch
  * Journey 1: the owner claims the account through the first-start link (setting a password),
  * signs in with it, adds a domain, publishes the DNS records the console shows,
  * verifies it, sends a test email from the console and watches queued -> delivered arrive live on
- * the activity page. Takes the README's screenshots on the way.
+ * the activity page. Takes docs/console.md's screenshots on the way.
  */
 
 let s: TestServer;

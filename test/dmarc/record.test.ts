@@ -1,4 +1,4 @@
-import { parseDmarcRecord } from '../../src/modules/dmarc/record.js';
+import { parseDmarcRecord } from '../../src/modules/dmarc/dmarc-record.js';
 import { spfStatus } from '../../src/modules/dmarc/spf.js';
 
 const ok = (r: string) => expect(parseDmarcRecord(r)).toEqual(expect.objectContaining({ ok: true }));

@@ -1,4 +1,4 @@
-import { recordActivities, type NewActivity } from '../../src/modules/activity/record.js';
+import { recordActivities, type NewActivity } from '../../src/modules/activity/activity.record.js';
 import { OPERATOR_TOKEN, type TestServer } from '../support/server.js';
 
 export interface SendOpts {

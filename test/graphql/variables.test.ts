@@ -1,10 +1,10 @@
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * List variables on both GraphQL endpoints (src/graphql/limits.ts variablesRefusal): graphql-js
- * coerces every item of a list before the argument's own `@MaxItems` runs, so a list longer than
- * its argument allows is refused before execution, with that rule's own answer. The body limits
- * on lists (20,000 items) are in test/platform/json-bodies.test.ts.
+ * List variables on both GraphQL endpoints (src/graphql/limits-variables.ts variablesRefusal):
+ * graphql-js coerces every item of a list before the argument's own `@MaxItems` runs, so a list
+ * longer than its argument allows is refused before execution, with that rule's own answer. The
+ * body limits on lists (20,000 items) are in test/platform/json-bodies.test.ts.
  */
 let s: TestServer;
 beforeAll(async () => {

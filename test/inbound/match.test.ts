@@ -1,4 +1,4 @@
-import { attachmentSupported, checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES } from '../../src/modules/inbound/inbound.attachments.js';
+import { attachmentSupported, checkAttachments, MAX_INBOUND_ATTACHMENT_BYTES } from '../../src/engines/inbound/inbound.attachments.js';
 import { catches, compare, headerMap, matches, type StoredFilter } from '../../src/modules/inbound/inbound.match.js';
 
 const headers = headerMap([

@@ -5,8 +5,8 @@ import { seedDomain } from '../support/factories.js';
 import { tapEvents, type EventTap } from '../support/events.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
-import { receiveInbound, hasInboundRoute } from '../../src/modules/inbound/inbound.receive.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { receiveInbound, hasInboundRoute } from '../../src/engines/inbound/inbound.receive.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 
 let s: TestServer;
 let r: Receiver;

@@ -5,7 +5,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { sql, until } from '../sending/helpers.js';
 
 /**
- * A domain's `inbound_routing_enabled` (issue 17): on by default; off, every inbound route of the
+ * A domain's `inbound_routing_enabled`: on by default; off, every inbound route of the
  * domain is refused at RCPT TO with a 550 that says why, by its own address and by inbound
  * domain. Routes can still be created and keep their settings; turning it on again routes them.
  */

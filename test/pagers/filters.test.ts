@@ -6,7 +6,7 @@ import { address, emailRef, emailsOf, record, send, sql, waitFor } from '../emai
 import { monitoredDomain, reportXml, upload } from '../dmarc/reports-support.js';
 
 /**
- * The filter audit (issue 17, Pagers): every query parameter SPEC.md names on a list narrows or
+ * The filter audit: every query parameter SPEC.md names on a list narrows or
  * orders that list through /v1; an unknown parameter is ignored (200, same rows); an invalid
  * value of a named one is a 422 `{message, errors}` naming it. Each row seeds, in an account of
  * its own, rows that differ in the filtered property, so every expected set is exact.

@@ -2,7 +2,10 @@ import { Kind, OperationTypeNode, getNamedType, isListType, isNonNullType, print
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildAppSchema } from '../../src/graphql/schema.js';
-import { routeTable } from '../../rest-mapping/index.js';
+import { routeTableOf } from '../../rest-mapping/index.js';
+import { resolvers, rest } from '../../src/manifests.js';
+
+const routeTable = routeTableOf(rest);
 import { OPERATOR_TOKEN, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
 import { SCOPES } from '../../src/core/scopes.js';
@@ -53,7 +56,7 @@ describe('/v1 auth matrix', () => {
 });
 
 const schemaArgs = async () => {
-  const schema = await buildAppSchema(createPubSub() as never);
+  const schema = await buildAppSchema(createPubSub() as never, resolvers);
   return (key: string) => {
     const [op, name] = key.split('.');
     const root = op === 'Query' ? schema.getQueryType()! : schema.getMutationType()!;
@@ -131,7 +134,7 @@ function dummy(type: GraphQLInputType): unknown {
 
 describe('GraphQL auth matrix', () => {
   it('every root field needs a scope (or the operator), and says 403 without it', async () => {
-    const schema = await buildAppSchema(createPubSub() as never);
+    const schema = await buildAppSchema(createPubSub() as never, resolvers);
     const checked: string[] = [];
     for (const [kind, root] of [
       ['query', schema.getQueryType()!],

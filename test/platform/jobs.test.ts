@@ -1,8 +1,10 @@
 import { enqueue } from '../../src/jobs/boss.js';
+import { outboxRows } from '../../src/jobs/outbox.js';
+import { deliverJob } from '../../src/modules/sending/deliver.job.js';
 import { dmarcResolveIpsJob } from '../../src/modules/dmarc/dmarc.job.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-/** A job's data is checked against its definition's schema: when queued, and by the worker. */
+/** A job's data is checked against its definition's schema: when queued (or written to the job outbox), and by the worker. */
 let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer();
@@ -32,4 +34,11 @@ it('enqueue refuses data its schema refuses, and queues nothing', async () => {
   await expect(em.transactional((tx) => enqueue(tx, s.app.services.boss, dmarcResolveIpsJob, bad))).rejects.toThrow(/report_id/);
   const { count } = (await em.execute(`select count(*)::int as count from pgboss.job where name = ? and data->>'report_id' = '43'`, [dmarcResolveIpsJob.name]))[0];
   expect(count).toBe(0);
+});
+
+it('the job outbox refuses data its schema refuses, and keeps what the schema keeps', () => {
+  const bad: any = { message_id: 42 };
+  expect(() => outboxRows(deliverJob, [bad])).toThrow(/message_id/);
+  const extra: any = { message_id: 'm1', surplus: true };
+  expect(JSON.parse(outboxRows(deliverJob, [extra]))).toEqual([{ queue: deliverJob.name, data: { message_id: 'm1' }, start_after: null }]);
 });

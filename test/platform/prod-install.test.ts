@@ -131,7 +131,7 @@ describe('production install (npm install --omit=dev, no TypeScript)', () => {
       expect(existsSync(path.join(d, 'node_modules')) ? path.join(d, 'node_modules') : null).toBeNull();
     }
 
-    // Not `npm ci` (it rejects this registry's lockfiles, see ARCHITECTURE.md). Install scripts
+    // Not `npm ci` (it rejects this registry's lockfiles, see docs/development.md). Install scripts
     // run for the packages package.json's allowScripts approves (the embedded PostgreSQL binaries).
     const started = Date.now();
     const install = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund'], scratch, INSTALL_MS);

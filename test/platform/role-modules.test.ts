@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createTestDatabase } from '../support/db.js';
 
 /**
- * What the api role keeps resident is mostly the code it loads (README, Performance: Memory), so
+ * What the api role keeps resident is mostly the code it loads (docs/performance.md, Memory), so
  * the packages only some requests or other roles need load on first use (src/lib/lazy.ts). This
  * runs the real entry point (dist/src/main.js, as `npm start`) with a preload that lists every
  * module the process loads, ESM imports and `require` alike, and writes the list on SIGUSR2.

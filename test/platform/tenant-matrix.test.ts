@@ -3,11 +3,14 @@ import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { WHOLE_ACCOUNT_ONLY, rootFieldRoles } from '../../src/graphql/auth.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 import { bulkJob } from '../../src/modules/bulk/bulk.job.js';
 import { bulkWorker } from '../../src/modules/bulk/bulk.worker.js';
 import { newId } from '../../src/lib/ids.js';
-import { routeTable } from '../../rest-mapping/index.js';
+import { routeTableOf } from '../../rest-mapping/index.js';
+import { resolvers, rest as restContract } from '../../src/manifests.js';
+
+const routeTable = routeTableOf(restContract);
 import { ADMIN_TOKEN, type HttpAnswer } from '../support/server.js';
 import { DataWatch, changedTables } from '../support/sweep-check.js';
 import { subscribe } from '../support/sse.js';
@@ -63,7 +66,7 @@ let watch: DataWatch;
 let schema: GraphQLSchema;
 beforeAll(async () => {
   f = await buildTenantFixture();
-  schema = await buildAppSchema(createPubSub() as never);
+  schema = await buildAppSchema(createPubSub() as never, resolvers);
   // A session's last_seen_at is stamped once a minute, whatever the request.
   watch = new DataWatch(f.s.dbUrl, { user_sessions: ['last_seen_at'] });
   await watch.start();

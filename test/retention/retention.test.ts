@@ -2,10 +2,10 @@ import { accountIdOf, seedDomain } from '../support/factories.js';
 import { createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { address, emailsOf, send, setPlan, sql, waitFor } from '../email-log/helpers.js';
 import { retentionPurgeWorker } from '../../src/modules/retention/retention.worker.js';
-import { RETENTION_DAYS } from '../../src/modules/accounts/plans.js';
+import { RETENTION_DAYS } from '../../src/config/plans.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createWebhook, insertEvent, startEngineBed, stopEngineBed } from '../webhooks/engine-support.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 
 /**
  * Per-plan retention, with a fast-forwarded clock: mail is kept for the days of the plan its

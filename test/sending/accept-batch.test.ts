@@ -1,7 +1,7 @@
 import { seedDomain } from '../support/factories.js';
 import { createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { scrapeMetrics } from '../support/metrics.js';
-import { sql } from './helpers.js';
+import { deliveryJobs, sql } from './helpers.js';
 
 /**
  * Under load, sends that arrive while acceptance statements run share the next one (group
@@ -69,8 +69,7 @@ describe('acceptance under concurrency (group commit)', () => {
       expect(e.r_domain).toBe(e.domain_id);
       expect(e.status).toBe('queued');
     }
-    const [{ jobs }] = await sql(s, `select count(*)::int as jobs from pgboss.job where name = 'email.deliver' and data->>'message_id' in (?)`, [ids]);
-    expect(jobs).toBe(24);
+    expect(await deliveryJobs(s, ids)).toBe(24);
     const [{ queued }] = await sql(s, `select count(*)::int as queued from activities a join emails e on e.id = a.email_id where e.message_id in (?) and a.type = 'queued'`, [ids]);
     expect(queued).toBe(48);
     // The rollup counts every one of them, per account.
@@ -105,7 +104,6 @@ describe('acceptance under concurrency (group commit)', () => {
       const i = ids.indexOf(e.message_id);
       expect([e.status, e.suppression_reason]).toEqual(i === 5 ? ['suppressed', 'unsubscribed'] : ['queued', null]);
     }
-    const [{ jobs }] = await sql(s, `select count(*)::int as jobs from pgboss.job where name = 'email.deliver' and data->>'message_id' in (?)`, [ids]);
-    expect(jobs).toBe(11);
+    expect(await deliveryJobs(s, ids)).toBe(11);
   });
 });

@@ -36,7 +36,7 @@ function startWorker(): ChildProcess {
       ...RECOVERY,
       // One message in flight, so that the kill lands while the sink holds it (before its 250).
       // With several in flight, another may be between the sink's 250 and the worker's commit:
-      // the SMTP duplicate window no sender can close (README "Exactly once"), not what this
+      // the SMTP duplicate window no sender can close (docs/api-behaviour.md), not what this
       // test is about.
       DELIVERY_CONCURRENCY: '1',
     },

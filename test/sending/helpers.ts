@@ -48,3 +48,18 @@ export function settled(s: TestServer, messageId: string, ms = 10_000) {
     `message ${messageId} to settle`,
   );
 }
+
+/**
+ * How many delivery jobs the messages have, wherever each one is: in the job outbox (written with
+ * the send) or in pg-boss (moved there by a worker's relay). One statement reads both in one
+ * snapshot, and a move is one transaction, so a job being moved is counted once.
+ */
+export async function deliveryJobs(s: TestServer, messageIds: string[]): Promise<number> {
+  const [{ n }] = await sql<{ n: number }>(
+    s,
+    `select ((select count(*) from job_outbox where queue = 'email.deliver' and data->>'message_id' in (?))
+          + (select count(*) from pgboss.job where name = 'email.deliver' and data->>'message_id' in (?)))::int as n`,
+    [messageIds, messageIds],
+  );
+  return n;
+}

@@ -1,7 +1,7 @@
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type MimeNode from 'nodemailer/lib/mime-node/index.js';
 import StreamTransport from 'nodemailer/lib/stream-transport/index.js';
-import { writeMime } from '../../src/modules/sending/mime.writer.js';
+import { writeMime } from '../../src/engines/delivery/mime.writer.js';
 
 /**
  * mime.writer.ts writes nodemailer's composed tree at once instead of through its stream

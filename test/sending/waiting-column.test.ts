@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { MESSAGE_STATUSES, WAITING_MESSAGE } from '../../src/modules/messages/status.js';
+import { MESSAGE_STATUSES, WAITING_MESSAGE } from '../../src/modules/messages/message.status.js';
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 

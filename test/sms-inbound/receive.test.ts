@@ -3,7 +3,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { ISO, createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { attemptsOf, deliveriesOf, driveUntil, makeDue } from '../webhooks/engine-support.js';
 import { assignNumber, randomNumber, sql, targetOf } from './support.js';
-import { twilioSignature } from '../../src/modules/sms/provider.js';
+import { twilioSignature } from '../../src/modules/sms/sms.provider.js';
 import { EMPTY_TWIML, INBOUND_PATH, TWILIO_AUTH_TOKEN, TWILIO_ENV, inboundFields, messageSid, postInbound } from './twilio.js';
 
 let s: TestServer;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { twilioSignature } from '../../src/modules/sms/provider.js';
+import { twilioSignature } from '../../src/modules/sms/sms.provider.js';
 import type { TestServer } from '../support/server.js';
 
 /** Twilio's side of the inbound webhook, for the tests: a signed form POST to our route. */

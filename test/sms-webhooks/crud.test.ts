@@ -217,8 +217,7 @@ describe('GET /v1/sms-webhooks/{id}', () => {
 });
 
 describe('PUT /v1/sms-webhooks/{id}', () => {
-  // SPEC.md: every update sends the test request (issue 17); these counts were 1 and 2 when only
-  // a new url or re-enabling was tested.
+  // SPEC.md: every update sends the test request, not only a new url or re-enabling.
   it('name, events and enabled=false only: each update sends the test request', async () => {
     const p = path();
     const w = await created({ url: r.url(p) });

@@ -6,7 +6,7 @@ import { attemptsOf, createWebhook, deliveriesOf, driveUntil, insertEvent, makeD
 import { encrypt } from '../../src/lib/secrets.js';
 import { newId } from '../../src/lib/ids.js';
 import { recordSmsEvent, type SmsEventSms, type SmsEventType } from '../../src/modules/events/sms-events.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 import { assignNumber, createSmsWebhook, type AssignedNumber } from './support.js';
 
 /** sms.* events through the webhook engine: who gets them, the exact envelope, and failure handling. */
@@ -39,7 +39,7 @@ function smsOf(number: AssignedNumber, status: string, error: [string, string] |
     error_type: error?.[0] ?? null,
     error_description: error?.[1] ?? null,
     created_at: new Date('2026-01-02T03:04:05.678Z'),
-    sms_message_id: `smsmsg_${newId(12)}`,
+    message: { id: `smsmsg_${newId(12)}` },
     recipient: { id: `rcpt_${newId(12)}`, number: '+15559876543', status: 'active', created_at: new Date('2025-12-31T23:59:59.001Z') },
   };
 }
@@ -118,7 +118,7 @@ describe('dispatch of sms.* events', () => {
       to: '+15559876543',
       created_at: iso(at.sent),
       status: 'sent',
-      sms_message_id: sms.sms_message_id,
+      sms_message_id: sms.message.id,
       sms: {
         id: sms.id,
         from: number.telephone_number,

@@ -1,4 +1,4 @@
-import { twilioSignature } from '../../src/modules/sms/provider.js';
+import { twilioSignature } from '../../src/modules/sms/sms.provider.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createSmsWebhook } from '../sms-webhooks/support.js';

@@ -1,5 +1,5 @@
 import type { JobAttempt } from '../../src/jobs/job.js';
-import { sendSmsMessage } from '../../src/modules/sms/deliver.js';
+import { sendSmsMessage } from '../../src/modules/sms/sms.deliver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { activityOf, assignNumber, phone, sql } from './support.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { twilioSignature } from '../../src/modules/sms/provider.js';
+import { twilioSignature } from '../../src/modules/sms/sms.provider.js';
 
 /**
  * A local stand-in for Twilio's Programmable Messaging API: `POST

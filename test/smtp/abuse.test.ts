@@ -15,9 +15,9 @@ import { rawSmtp } from './raw-client.js';
  * The ceilings, as growth over the level before the attack:
  * - Buffer memory held (arrayBuffers after a full collection): 256 MB. Expected: the budget
  *   (64 MB) + the copies of the messages being processed (at most the budget again) + the stream
- *   buffers of 200 connections (~0.25 MB each); measured 127–167 MB. Before the hardening every
- *   session held its whole message: 1.8 GB measured here.
- * - Resident set: 640 MB (measured 295–370 MB; 3.5 GB before the hardening).
+ *   buffers of 200 connections (~0.25 MB each). Were every session to hold its whole message,
+ *   that alone would pass the ceiling.
+ * - Resident set: 640 MB.
  *
  * The attackers come from 10 loopback addresses, 20 each: SMTP_MAX_CONNECTIONS_PER_ADDRESS (20)
  * lets no more in from one address. SMTP_MAX_CLIENTS is raised above 200 here only so that the
@@ -191,5 +191,5 @@ it('holds memory under its ceilings through 200 sessions of 3 MB without login, 
 
   expect(peak.held).toBeLessThan(BUFFER_CEILING);
   expect(peak.rss).toBeLessThan(RSS_CEILING);
-  // 10–30 s alone; a generous bound for a machine shared with other suites (600 MB cross loopback).
+  // A generous bound for a machine shared with other suites: the attack moves 600 MB across loopback.
 }, 240_000);

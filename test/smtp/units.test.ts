@@ -2,13 +2,13 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadTlsCredentials, tlsDir } from '../../src/modules/smtp/tls.js';
-import { AuthLimiter, FailureLimiter } from '../../src/modules/smtp/limiter.js';
-import { authAllowed } from '../../src/modules/smtp/server.js';
-import { BoundedBuffer, ByteBudget, ConnectionCounter } from '../../src/modules/smtp/capacity.js';
-import { sizeLimitOf } from '../../src/modules/smtp/ingress.js';
-import { isReturnPath } from '../../src/modules/bounces/bounce.js';
-import { onDomain } from '../../src/modules/smtp/ingest.js';
+import { loadTlsCredentials, tlsDir } from '../../src/engines/smtp/tls.js';
+import { AuthLimiter, FailureLimiter } from '../../src/engines/smtp/limiter.js';
+import { authAllowed } from '../../src/engines/smtp/server.js';
+import { BoundedBuffer, ByteBudget, ConnectionCounter } from '../../src/engines/smtp/capacity.js';
+import { sizeLimitOf } from '../../src/engines/smtp/ingress.js';
+import { isReturnPath } from '../../src/engines/smtp/bounce.js';
+import { onDomain } from '../../src/engines/smtp/ingest.js';
 
 describe('tls.ts', () => {
   let dir: string;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { createOrm, migrate } from '../../src/db/orm.js';
+import { entities } from '../../src/manifests.js';
 import { migrationsList } from '../../src/db/migrations/index.js';
 
 function withDb(url: string, db: string): string {
@@ -28,7 +29,7 @@ async function ensureTemplate(admin: pg.Client): Promise<string> {
     await admin.query(`drop database if exists ${building}`);
     await admin.query(`create database ${building}`);
     const url = withDb(adminUrl(), building);
-    const orm = await createOrm(url, 2);
+    const orm = await createOrm(url, entities, 2);
     await migrate(orm);
     await orm.close();
     const boss = new PgBoss({ connectionString: url, schema: 'pgboss', supervise: false, schedule: false });

@@ -1,4 +1,4 @@
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/webhook.inputs.js';
 import { SMS_WEBHOOK_EVENTS } from '../../src/modules/sms-webhooks/sms-webhook.inputs.js';
 import type { Receiver } from './receiver.js';
@@ -17,7 +17,7 @@ import type { TestServer } from './server.js';
  *
  * Bodies are the parsed JSON the engine posts: `{type, created_at, data}` for email events (`data`
  * is the event's payload), `{type, sms_number_id, created_at, sms_webhook_id, url, data}` for SMS
- * events (webhooks/payload.ts deliveryBody).
+ * events (engines/webhooks/event.payload.ts deliveryBody).
  */
 export interface EventTap {
   /** The webhook's id. */

@@ -2,7 +2,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { SINGLE_KEYS, createCategory, createTemplate } from './helpers.js';
 
 /**
- * issue 17: a template keeps every category it is given, in order. /v1 answers SPEC.md's single
+ * A template keeps every category it is given, in order. /v1 answers SPEC.md's single
  * `category` (the first that still exists); GraphQL's `categories` lists them all.
  */
 let s: TestServer;

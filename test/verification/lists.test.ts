@@ -2,7 +2,7 @@ import { seedDomain } from '../support/factories.js';
 import { tapEvents, type EventTap } from '../support/events.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createAccount, tokenWith, type TestServer } from '../support/server.js';
-import { runListChunk } from '../../src/modules/verification/list.run.js';
+import { runListChunk } from '../../src/engines/verification/list.run.js';
 import { addCredits, credits, mailDomain, sql, startVerificationServer, type ProbeSink } from './setup.js';
 
 let s: TestServer;

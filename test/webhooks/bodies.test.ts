@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { attemptsOf, createWebhook, deliveriesOf, driveUntil, insertEvent } from './engine-support.js';
 
 /**
- * The engine writes a round's bodies and log rows as PostgreSQL arrays (engine.repository.ts):
+ * The engine writes a round's bodies and log rows as PostgreSQL arrays (dispatch.repository.ts):
  * whatever characters an event's data or a receiver's answer holds, the receiver gets the body
  * byte for byte, signed, and the log keeps the answer as it came.
  */

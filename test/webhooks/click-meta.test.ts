@@ -5,7 +5,7 @@ import { createWebhook, driveUntil } from './engine-support.js';
 import { CHROME, hit, sendAndCapture, trackingLinks } from '../tracking/helpers.js';
 
 /**
- * issue 17: a click's `activity.*` event carries, in `meta`, the link and the client that followed
+ * A click's `activity.*` event carries, in `meta`, the link and the client that followed
  * it (what tracking stores), delivered to a real receiver after a real hit on the tracking URL.
  */
 let s: TestServer;

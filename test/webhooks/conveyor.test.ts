@@ -1,6 +1,6 @@
 import type { Receiver } from '../support/receiver.js';
 import type { TestServer } from '../support/server.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 import { attemptsOf, createWebhook, deliveriesOf, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
 /**

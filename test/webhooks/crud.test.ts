@@ -215,7 +215,7 @@ describe('GET /v1/webhooks/{id}', () => {
 
 describe('PUT /v1/webhooks/{id}', () => {
   // SPEC.md: "On creating or updating a webhook the service sends a test request": every update,
-  // a change of name or events too (issue 17; these counts were 1 when only a new url was tested).
+  // a change of name or events too, not only a new url.
   it('name and events only: the url gets the signed test request again', async () => {
     const p = path();
     const w = await created({ url: r.url(p) });

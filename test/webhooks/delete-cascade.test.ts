@@ -1,10 +1,10 @@
 import { seedDomain } from '../support/factories.js';
 import type { Receiver } from '../support/receiver.js';
 import type { TestServer } from '../support/server.js';
-import { attempt } from '../../src/modules/webhooks/deliver.js';
-import { dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
-import { recordRound } from '../../src/modules/webhooks/record.js';
+import { attempt } from '../../src/engines/webhooks/webhook.delivery.js';
+import { dispatchEvents } from '../../src/engines/webhooks/event.dispatch.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
+import { recordRound } from '../../src/engines/webhooks/round.record.js';
 import { createWebhook, deliveriesOf, insertEvent, makeDue, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
 /**

@@ -2,7 +2,7 @@ import { accountIdOf, seedDomain } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { ISO, startTestServer, type TestServer } from '../support/server.js';
 import { attemptsOf, createWebhook, deliveriesOf, driveUntil, insertEvent, makeDue, sql, webhookRow } from './engine-support.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 
 let s: TestServer;
 let receiver: Receiver;
@@ -48,7 +48,7 @@ describe('webhook delivery', () => {
     expect(res.status).toBe(202);
     const messageId = res.headers.get('x-message-id');
 
-    // A new delivery is written with its first outcome (README, Webhooks): once the receiver has
+    // A new delivery is written with its first outcome (docs/api-behaviour.md): once the receiver has
     // the requests, their record may still be on its way, from the worker's own tick.
     const recorded = async () => (await deliveriesOf(s, webhook.id)).filter((d) => d.state === 'delivered');
     await driveUntil(s, async () => deliveredTo('/sent').length >= 2 && (await recorded()).length >= 2, 30_000);

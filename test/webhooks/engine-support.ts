@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 import { newId } from '../../src/lib/ids.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';

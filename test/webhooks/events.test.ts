@@ -4,7 +4,7 @@ import { engineIdle } from '../support/events.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createAccount, ISO, OPERATOR_TOKEN, PLAIN, startTestServer, type TestServer } from '../support/server.js';
 import { createWebhook, deliveriesOf, driveUntil, insertEvent, sql } from './engine-support.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 
 /** Which events reach which webhooks, and the envelope and data of each kind produced for real. */
 let s: TestServer;

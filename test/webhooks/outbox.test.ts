@@ -1,8 +1,8 @@
 import type { Receiver } from '../support/receiver.js';
 import type { TestServer } from '../support/server.js';
-import { DISPATCH_BATCH, dispatchEvents } from '../../src/modules/webhooks/dispatch.js';
-import { BEGIN_DISPATCH, TAKE_EVENTS, TAKE_EVENTS_AFTER } from '../../src/modules/webhooks/engine.repository.js';
-import { runTick } from '../../src/modules/webhooks/dispatch.worker.js';
+import { DISPATCH_BATCH, dispatchEvents } from '../../src/engines/webhooks/event.dispatch.js';
+import { DISPATCH_SETTINGS, TAKE_EVENTS, TAKE_EVENTS_AFTER } from '../../src/engines/webhooks/dispatch.repository.js';
+import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
 import { createWebhook, deliveriesOf, insertEvent, sql, startEngineBed, stopEngineBed } from './engine-support.js';
 
 /**
@@ -70,7 +70,8 @@ it('takes events by the queue index in order and deletes them by ctid, whatever 
     const pool = await s.app.services.orm.em.getConnection().getNativeClient();
     const client = await pool.connect();
     try {
-      await client.query(BEGIN_DISPATCH);
+      await client.query('begin');
+      await client.query(DISPATCH_SETTINGS);
       const text = take.replace('$1', '200').replace('$2', "'2026-01-01T00:00:00.000000Z'").replace('$3', "'a'");
       const { rows } = await client.query(`explain ${text}`);
       return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');

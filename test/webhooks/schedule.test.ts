@@ -1,4 +1,4 @@
-import { backoffSeconds, nextAttemptAt, RETRY_BASE_SECONDS, RETRY_MAX_SECONDS } from '../../src/modules/webhooks/schedule.js';
+import { backoffSeconds, nextAttemptAt, RETRY_BASE_SECONDS, RETRY_MAX_SECONDS } from '../../src/engines/webhooks/retry.schedule.js';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

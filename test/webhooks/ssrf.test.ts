@@ -1,7 +1,7 @@
 import type { Dns } from '../../src/lib/dns.js';
-import { postWebhook } from '../../src/modules/webhooks/http.js';
-import { signatureHeaders } from '../../src/modules/webhooks/sign.js';
-import { classifyAddress } from '../../src/modules/webhooks/ssrf.js';
+import { postWebhook } from '../../src/lib/webhook-http.js';
+import { signatureHeaders } from '../../src/lib/webhook-signature.js';
+import { classifyAddress } from '../../src/lib/public-address.js';
 import { encrypt } from '../../src/lib/secrets.js';
 import { Domain } from '../../src/modules/domains/domain.entity.js';
 import { Webhook, WebhookAttempt } from '../../src/modules/webhooks/webhook.entity.js';

@@ -77,7 +77,7 @@ it('needs webhooks_full, and a token of another domain is refused (403) and hear
 }, 60_000);
 
 async function runOnce() {
-  const { runTick } = await import('../../src/modules/webhooks/dispatch.worker.js');
+  const { runTick } = await import('../../src/engines/webhooks/webhook.worker.js');
   await runTick(s.app.services);
 }
 
@@ -96,7 +96,7 @@ it('refuses an SMS webhook with 404, as GET /v1/webhooks/{id}/log does (those ar
 }, 60_000);
 
 it('streams no attempt notice without a domain (an SMS webhook\'s), whatever the token', async () => {
-  // Attempt notices as deliver.ts sends them, one without a domain, then one with a domain as the
+  // Attempt notices as webhook.delivery.ts sends them, one without a domain, then one with a domain as the
   // positive control: NOTIFY keeps order, so had the first passed, it would be here.
   const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.sent'], path: '/notices' });
   const notice = (domainId: string | null, n: number) =>

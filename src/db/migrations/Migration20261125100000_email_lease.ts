@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Delivery claims pending emails with a lease instead of holding their rows locked across the
- * SMTP exchange (modules/sending/delivery.repository.ts): a worker that dies lets its lease run
+ * SMTP exchange (engines/delivery/delivery.repository.ts): a worker that dies lets its lease run
  * out, and another worker takes the emails up.
  */
 export class Migration20261125100000_email_lease extends Migration {

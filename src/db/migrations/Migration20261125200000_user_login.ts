@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Console login for account users (issue 16): passwords, TOTP and recovery codes, password reset
+ * Console login for account users: passwords, TOTP and recovery codes, password reset
  * links on `account_users`, and `user_sessions` (the sha256 of each session cookie).
  */
 export class Migration20261125200000_user_login extends Migration {

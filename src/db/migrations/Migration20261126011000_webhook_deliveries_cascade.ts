@@ -3,8 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * A webhook's deliveries go with it through a statement trigger on webhooks, instead of a foreign
  * key: the key checked every delivery written, one lookup and row lock of its webhook per row
- * (about 7 of 17 us per row of a delivered insert), where the engine's statements lock the few
- * webhooks of a batch once (webhooks/engine.repository.ts, lease.repository.ts). Deleting a
+ * (a large share of a delivered row's insert: bench:webhooks), where the engine's statements lock the few
+ * webhooks of a batch once (engines/webhooks/dispatch.repository.ts, lease.repository.ts). Deleting a
  * webhook, or the account, domain or SMS number it belongs to, still deletes its deliveries.
  */
 export class Migration20261126011000_webhook_deliveries_cascade extends Migration {

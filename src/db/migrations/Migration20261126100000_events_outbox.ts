@@ -2,11 +2,11 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * domain_events becomes an outbox: the webhook dispatcher deletes the events it takes, in the
- * transaction that records their deliveries (webhooks/engine.repository.ts TAKE_EVENTS), instead
+ * transaction that records their deliveries (engines/webhooks/dispatch.repository.ts TAKE_EVENTS), instead
  * of marking them dispatched. Nothing read a dispatched event again: its deliveries carry their
  * bodies, and retention only purged them. A mark was an update that could not be HOT (its column
- * is the queue index's predicate), so it wrote the whole row again with an entry in every index:
- * 13 us of PostgreSQL CPU per event in a batch of 200, against 5 for a delete. What stays in the
+ * is the queue index's predicate), so it wrote the whole row again with an entry in every index,
+ * at several times a delete's PostgreSQL CPU per event (bench:webhooks). What stays in the
  * table is the backlog, so the queue index needs no predicate, and the index by account (only
  * retention used it) goes: every event written by a send or a delivery had an entry in it.
  */

@@ -5,8 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * (activity/activity.repository.ts domainPage). As a named prepared statement it was planned
  * afresh on every call once a domain held a million activities: the page's LIMIT and OFFSET are
  * parameters, which a generic plan cannot estimate, so PostgreSQL judged it several times dearer
- * than a custom one and kept making custom plans, about 0.9 ms of planning for a 0.3 ms page
- * (bench:scale's first page: 2,237 req/s at 100k, 1,042 at 1M, p99 9 -> 30 ms). The generic plan
+ * than a custom one and kept making custom plans, planning taking longer than the page itself
+ * (bench:scale loads the first page at 10k, 100k and 1M activities). The generic plan
  * is the same walk of the (domain_id, created_at) index that a custom plan finds, so the
  * function's SET fixes it for this one query, where a setting for the pool would change every
  * statement's. PL/pgSQL keeps a statement's plan for the session, so a pooled connection plans it

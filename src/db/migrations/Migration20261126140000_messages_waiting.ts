@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * domain and status, which serves only the waiting ones (`scheduled`, `paused`: the domain list's
  * not-queued counts, the release of a paused domain), made each of those moves a non-HOT update:
  * a new entry in each of the table's six indexes. `waiting` is that condition as a stored
- * generated column (status.ts WAITING_MESSAGE); it stays false through delivery's moves, so the
+ * generated column (messages/message.status.ts WAITING_MESSAGE); it stays false through delivery's moves, so the
  * partial index on it no longer stops them from being HOT, and the table is filled to 70 % at
  * insert to leave the page room for the new versions. Adding the column rewrites the table once.
  */

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * An event's payload is stored as the JSON text its producer wrote (`json`, not `jsonb`): the
- * webhook dispatcher splices that text into each delivery's body as it is (webhooks/payload.ts
+ * webhook dispatcher splices that text into each delivery's body as it is (engines/webhooks/event.payload.ts
  * deliveryBody), where a jsonb value had to be parsed into objects and written out again for
  * every event. Nothing queries inside a payload. The table is the dispatcher's backlog, so the
  * rewrite is of the few events waiting.

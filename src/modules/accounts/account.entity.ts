@@ -1,9 +1,9 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
-import type { Plan } from './plans.js';
+import type { Plan } from '../../config/plans.js';
 
-export { PLANS, type Plan } from './plans.js';
+export { PLANS, type Plan } from '../../config/plans.js';
 
 @Entity({ tableName: 'accounts' })
 export class Account extends BaseEntity {

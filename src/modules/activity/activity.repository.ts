@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedRows } from '../../db/prepared.js';
-import { textArray, Where } from '../../db/sql.js';
+import { sqlCount, sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
 import { afterCommit } from '../../lib/pubsub.js';
 import { activityNotices } from './activity.notice.js';
 import { ACTIVITY_TYPES, type ActivityData, type ActivityType } from './activity.entity.js';
@@ -8,9 +7,9 @@ import { ACTIVITY_TYPES, type ActivityData, type ActivityType } from './activity
 /**
  * Activities recorded together share a timestamp (sent and delivered, opened and opened_unique);
  * the type's place in the life of an email (ACTIVITY_TYPES' order) breaks the tie, so the order
- * never depends on ids. Takes one parameter, LIFECYCLE.
+ * never depends on ids. `param` is the placeholder of LIFECYCLE.
  */
-export const LIFECYCLE_RANK = 'array_position(?::text[], a.type::text)';
+export const lifecycleRank = (param: string): string => `array_position(${param}::text[], a.type::text)`;
 export const LIFECYCLE = textArray(ACTIVITY_TYPES);
 
 /** One activity as recordActivities prepares it: the row, its daily-count keys and its event. */
@@ -39,7 +38,7 @@ export interface ActivityInsert {
  * The CTE `name`: prepared activities (ActivityInsert) read from the parameter `param`, a `json`
  * value (not jsonb): json_to_recordset gives a `json` column the very text of its field, so each
  * event's payload reaches domain_events as JSON.stringify wrote it, ready to be spliced into the
- * webhook bodies (webhooks/payload.ts deliveryBody).
+ * webhook bodies (engines/webhooks/event.payload.ts deliveryBody).
  */
 export const ACTIVITY_INPUT = (name: string, param: string) => `${name} as (
   select * from json_to_recordset(${param}) as x(
@@ -164,13 +163,13 @@ export class ActivityRepository {
    * once, and only if, the transaction commits (afterCommit: batched, never inside it).
    */
   async insert(rows: ActivityInsert[]): Promise<void> {
-    await this.em.execute(`with ${ACTIVITY_INPUT('input', '?::json')}, ${activityWrites('input')} select 1`, [JSON.stringify(rows)]);
+    await sqlRows(this.em, `with ${ACTIVITY_INPUT('input', '$1::json')}, ${activityWrites('input')} select 1`, [JSON.stringify(rows)]);
     for (const [topic, notice] of activityNotices(rows)) afterCommit(this.em, topic, notice);
   }
 
   /** The account's plan, which decides the activity types it sees. */
   async planOf(accountId: string): Promise<string | null> {
-    const [row] = await this.em.execute<{ plan: string }[]>('select plan from accounts where id = ?', [accountId]);
+    const row = await sqlRow<{ plan: string }>(this.em, 'select plan from accounts where id = $1', [accountId]);
     return row?.plan ?? null;
   }
 
@@ -179,8 +178,8 @@ export class ActivityRepository {
    * the account's.
    */
   async domainPage(f: DomainPageFilter, page: { limit: number; offset: number }): Promise<ActivityRow[] | null> {
-    const values = [ACTIVITY_TYPES, f.domainId, f.accountId, f.from, f.before, f.types, f.hidden, page.limit, page.offset];
-    const rows = await preparedRows<ActivityRow & { found: string }>(this.em, 'activity.domain_page', DOMAIN_PAGE, values);
+    const values = [LIFECYCLE, f.domainId, f.accountId, f.from, f.before, textArray(f.types), textArray(f.hidden), page.limit, page.offset];
+    const rows = await sqlRows<ActivityRow & { found: string }>(this.em, { name: 'activity.domain_page', text: DOMAIN_PAGE }, values);
     if (!rows.length) return null;
     return rows[0].id === null ? [] : rows;
   }
@@ -188,16 +187,16 @@ export class ActivityRepository {
   /** Oldest first: in the order they happened (a live stream's event). */
   inOrder(filter: ActivityFilter): Promise<ActivityRow[]> {
     const w = where(filter);
-    return this.em.execute<ActivityRow[]>(`${SELECT} where ${w.sql} order by a.created_at, ${LIFECYCLE_RANK}, a.id`, [...w.params, LIFECYCLE]);
+    const rank = lifecycleRank(w.param(LIFECYCLE));
+    return sqlRows<ActivityRow>(this.em, `${SELECT} where ${w.sql} order by a.created_at, ${rank}, a.id`, w.params);
   }
 
   async get(id: string, accountId: string): Promise<ActivityRow | null> {
-    const [row] = await this.em.execute<ActivityRow[]>(`${SELECT} where a.id = ? and a.account_id = ?`, [id, accountId]);
-    return row ?? null;
+    return sqlRow<ActivityRow>(this.em, `${SELECT} where a.id = $1 and a.account_id = $2`, [id, accountId]);
   }
 
   /** Hourly housekeeping: daily counts older than analytics keep (6 months, with a month to spare). */
   async purgeStats(): Promise<void> {
-    await this.em.execute(`delete from activity_stats where day < (now() - interval '7 months')::date`);
+    await sqlCount(this.em, `delete from activity_stats where day < (now() - interval '7 months')::date`);
   }
 }

@@ -64,8 +64,8 @@ export class ActivityService {
 
   async list(auth: Actor, args: ActivityListArgs): Promise<ActivityPage> {
     const bag = new FieldErrorBag();
-    const from = parseMoment(args.date_from);
-    const to = parseMoment(args.date_to);
+    const from = parseMoment(args.date_from)?.at;
+    const to = parseMoment(args.date_to)?.at;
     const format = (f: string) => `The ${label(f)} must be a Unix timestamp or a date in the format YYYY-MM-DD HH:MM:SS.`;
     if (!from) bag.add('date_from', format('date_from'));
     if (!to) bag.add('date_to', format('date_to'));

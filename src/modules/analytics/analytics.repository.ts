@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { textArray, Where } from '../../db/sql.js';
+import { sqlRows, textArray, Where } from '../../db/sql.js';
 import type { ActivityType } from '../activity/activity.entity.js';
 
 /** The daily rollup rows an answer counts: one account, a range of UTC days, some domains (null: all), any of some tags. */
@@ -49,33 +49,36 @@ export class AnalyticsRepository {
   byUnit(filter: StatsFilter, types: string[], unit: StatsUnit, range: ZonedRange) {
     const w = where(filter).add('type = any(?::text[])', textArray(types));
     const hourStart = `((day + hour * interval '1 hour') at time zone 'UTC')`;
-    const tz = range.timeZone;
-    return this.em.execute<{ ts: string | number; type: string | null; n: string | number | null }[]>(
+    // The zone is one text parameter, used wherever the statement converts a time.
+    const tz = `${w.param(range.timeZone)}::text`;
+    const from = w.param(range.from);
+    const to = w.param(range.to);
+    return sqlRows<{ ts: string | number; type: string | null; n: string | number | null }>(
+      this.em,
       `with local as (
-         select date_trunc('day', to_timestamp(?) at time zone ?) as first_day,
-                date_trunc('day', to_timestamp(?) at time zone ?) as last_day
+         select date_trunc('day', to_timestamp(${from}::double precision) at time zone ${tz}) as first_day,
+                date_trunc('day', to_timestamp(${to}::double precision) at time zone ${tz}) as last_day
        ),
        rng as (
-         select first_day, last_day, first_day at time zone ? as lo, (last_day + interval '1 day') at time zone ? as hi from local
+         select first_day, last_day, first_day at time zone ${tz} as lo, (last_day + interval '1 day') at time zone ${tz} as hi from local
        ),
        agg as (
-         select date_trunc('${unit}', ${hourStart} at time zone ?) as start, type, sum(count) as n
+         select date_trunc('${unit}', ${hourStart} at time zone ${tz}) as start, type, sum(count) as n
            from activity_stats, rng
           where ${w.sql} and ${hourStart} >= rng.lo and ${hourStart} < rng.hi
           group by 1, 2
        )
-       select extract(epoch from u.start at time zone ?)::bigint as ts, agg.type, agg.n
+       select extract(epoch from u.start at time zone ${tz})::bigint as ts, agg.type, agg.n
          from rng cross join generate_series(date_trunc('${unit}', rng.first_day), rng.last_day, interval '1 ${unit}') as u(start)
          left join agg on agg.start = u.start
         order by u.start`,
-      [range.from, tz, range.to, tz, tz, tz, tz, ...w.params, tz],
+      w.params,
     );
   }
 
   /** Whether `at time zone` knows the name (an IANA zone such as America/New_York). */
   async isTimeZone(name: string): Promise<boolean> {
-    zoneNames ??= this.em
-      .execute<{ name: string }[]>('select name from pg_timezone_names')
+    zoneNames ??= sqlRows<{ name: string }>(this.em, 'select name from pg_timezone_names')
       .then((rows) => new Set(rows.map((r) => r.name)))
       .catch((err: unknown) => {
         zoneNames = undefined;
@@ -87,7 +90,8 @@ export class AnalyticsRepository {
   /** Opens by one name column, most first. */
   opensBy(filter: StatsFilter, column: NameColumn) {
     const w = where(filter).add('type = ?', OPENED).add(`${column} <> ''`);
-    return this.em.execute<{ name: string; count: string | number }[]>(
+    return sqlRows<{ name: string; count: string | number }>(
+      this.em,
       `select ${column} as name, sum(count) as count from activity_stats where ${w.sql}
         group by 1 order by 2 desc, 1`,
       w.params,

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
 import { MaxLen, OneOf } from '../../graphql/validation.js';
-import { AUDIT_ACTIONS } from './record.js';
+import { AUDIT_ACTIONS } from './audit.record.js';
 
 const MOMENT = 'ISO 8601 (UTC unless an offset is given) or a Unix timestamp; inclusive.';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { visibleTo } from '../../db/scoped.js';
-import { parseInstant } from '../../lib/instant.js';
+import { parseMoment } from '../../lib/moment.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditEvent } from './audit-event.entity.js';
 import type { AuditEventListArgs } from './audit-event.inputs.js';
@@ -8,18 +8,17 @@ import { type Actor, domainsOf } from '../../core/actor.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
 import { FieldErrorBag } from '../../core/errors.js';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const notInstant = (f: string) => `The ${f.replace('_', ' ')} must be an ISO 8601 timestamp or a Unix timestamp.`;
 
 /** A bound of the range; a bare `date_to` day reaches through its end, as people mean it. */
 function bound(value: string | null | undefined, field: string, bag: FieldErrorBag, endOfDay: boolean): Date | null {
   if (value == null || value === '') return null;
-  const at = parseInstant(value);
-  if (!at) {
+  const moment = parseMoment(value, { day: true, iso: true });
+  if (!moment) {
     bag.add(field, notInstant(field));
     return null;
   }
-  return endOfDay && DAY.test(value.trim()) ? new Date(at.getTime() + 86_400_000 - 1) : at;
+  return endOfDay && moment.day ? new Date(moment.at.getTime() + 86_400_000 - 1) : moment.at;
 }
 
 export class AuditEventService {

@@ -1,16 +1,17 @@
+import type { AppServices } from '../../core/services.js';
 import { defineWorker } from '../../jobs/job.js';
 import { decrypt } from '../../lib/secrets.js';
-import { postWebhook } from '../webhooks/http.js';
-import { signatureHeaders } from '../webhooks/sign.js';
+import { postWebhook } from '../../lib/webhook-http.js';
+import { signatureHeaders } from '../../lib/webhook-signature.js';
 import { BlocklistMonitor } from './blocklist.entity.js';
 import { blocklistInitialCheckJob, blocklistRecheckJob, blocklistWebhookJob } from './blocklist.job.js';
-import { checkMonitor, dueMonitors } from './check.js';
+import { checkMonitor, dueMonitors } from './blocklist.check.js';
 
-export const blocklistInitialCheckWorker = defineWorker(blocklistInitialCheckJob, async ({ monitor_id }, services) => {
+export const blocklistInitialCheckWorker = defineWorker(blocklistInitialCheckJob, async ({ monitor_id }, services: AppServices) => {
   await checkMonitor(services, monitor_id);
 });
 
-export const blocklistRecheckWorker = defineWorker(blocklistRecheckJob, async (data, services) => {
+export const blocklistRecheckWorker = defineWorker(blocklistRecheckJob, async (data, services: AppServices) => {
   for (const id of await dueMonitors(services, data.limit ?? 500)) {
     try {
       await checkMonitor(services, id);
@@ -21,7 +22,7 @@ export const blocklistRecheckWorker = defineWorker(blocklistRecheckJob, async (d
   }
 });
 
-export const blocklistWebhookWorker = defineWorker(blocklistWebhookJob, async (data, services) => {
+export const blocklistWebhookWorker = defineWorker(blocklistWebhookJob, async (data, services: AppServices) => {
   const monitor = await services.orm.em.fork().findOne(BlocklistMonitor, { id: data.monitor_id });
   const forward = monitor?.forwards.find((f) => f.id === data.forward_id && f.type === 'webhook');
   if (!forward?.secret_enc) return; // the monitor or the forward is gone

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueue } from '../../jobs/boss.js';
 import { newId } from '../../lib/ids.js';
 import { inSlices } from '../../lib/slices.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
 import { SendEmailArgs } from '../sending/send.inputs.js';
 import { acceptSend } from '../sending/send.service.js';

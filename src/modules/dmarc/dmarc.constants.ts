@@ -3,7 +3,7 @@
  * that turns them into SQL.
  */
 
-/** Values of the reports' `category` filter (SPEC.md leaves them open; README "DMARC reports"). */
+/** Values of the reports' `category` filter (SPEC.md leaves them open; docs/api-behaviour.md, "DMARC reads"). */
 export const DMARC_CATEGORIES = ['favorites', 'compliant', 'non_compliant'] as const;
 export type DmarcCategory = (typeof DMARC_CATEGORIES)[number];
 

@@ -41,7 +41,7 @@ export class DmarcMonitor extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   spf_record: string | null = null;
 
-  /** not_found until checked; see check.ts for the values. */
+  /** not_found until checked; see dmarc.check.ts for the values. */
   @Property({ type: 'string', length: 20 })
   spf_status: Opt<string> = 'not_found';
 

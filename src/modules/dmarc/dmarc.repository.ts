@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { likeEscape, Where } from '../../db/sql.js';
+import { likeEscape, sqlCount, sqlRow, sqlRows, Where } from '../../db/sql.js';
 import type { AggregateRecord, AuthResult } from './aggregate.js';
 import type { DmarcCategory } from './dmarc.constants.js';
 import { DmarcFavorite } from './dmarc.entity.js';
@@ -94,7 +94,8 @@ export class DmarcRepository {
   /** Per source IP over the matching rows: favorites first, then the largest volume. */
   sourceIps(monitorId: string, filter: RowFilter, page: Paging): Promise<SourceIpRow[]> {
     const w = rowFilter(monitorId, filter);
-    return this.em.execute<SourceIpRow[]>(
+    return sqlRows<SourceIpRow>(
+      this.em,
       `select r.source_ip, sum(r.count) as volume,
               sum(r.count) filter (where r.aligned_spf or r.aligned_dkim) as dmarc_pass,
               sum(r.count) filter (where r.passed_spf) as spf_pass,
@@ -106,17 +107,18 @@ export class DmarcRepository {
         where ${w.sql}
         group by r.source_ip
         order by favorite desc, volume desc, r.source_ip asc
-        limit ? offset ?`,
-      [...w.params, page.limit, offset(page)],
+        limit ${w.param(page.limit)} offset ${w.param(offset(page))}`,
+      w.params,
     );
   }
 
   /** The rows of the filter (one IP): newest report first, then the largest and best-passing records. */
   records(monitorId: string, filter: RowFilter, page: Paging): Promise<ReportRecordRow[]> {
     const w = rowFilter(monitorId, filter);
-    return this.em.execute<ReportRecordRow[]>(
-      `select r.* from dmarc_report_rows r where ${w.sql} order by r.date_begin desc, lower(r.org_name), r.count desc, (r.aligned_spf or r.aligned_dkim) desc, r.passed_spf desc, r.passed_dkim desc, r.id limit ? offset ?`,
-      [...w.params, page.limit, offset(page)],
+    return sqlRows<ReportRecordRow>(
+      this.em,
+      `select r.* from dmarc_report_rows r where ${w.sql} order by r.date_begin desc, lower(r.org_name), r.count desc, (r.aligned_spf or r.aligned_dkim) desc, r.passed_spf desc, r.passed_dkim desc, r.id limit ${w.param(page.limit)} offset ${w.param(offset(page))}`,
+      w.params,
     );
   }
 
@@ -127,7 +129,8 @@ export class DmarcRepository {
   sources(monitorId: string, from: Date, to: Date, disposition: string | null): Promise<{ org_name: string; reports: string | number }[]> {
     const w = new Where().add('d.monitor_id = ?', monitorId).add('d.date_begin >= ?', from).add('d.date_begin <= ?', to);
     if (disposition) w.add('exists (select 1 from dmarc_report_rows r where r.report_id = d.id and r.disposition = ?)', disposition);
-    return this.em.execute(
+    return sqlRows<{ org_name: string; reports: string | number }>(
+      this.em,
       `select d.org_name, count(*) as reports from dmarc_reports d where ${w.sql} group by d.org_name order by reports desc, lower(d.org_name) asc, d.org_name asc`,
       w.params,
     );
@@ -135,14 +138,15 @@ export class DmarcRepository {
 
   /** Whether the IP appears in any report of the monitor. */
   async reported(monitorId: string, ip: string): Promise<boolean> {
-    const [seen] = await this.em.execute('select 1 from dmarc_report_rows where monitor_id = ? and source_ip = ? limit 1', [monitorId, ip]);
+    const seen = await sqlRow(this.em, 'select 1 from dmarc_report_rows where monitor_id = $1 and source_ip = $2 limit 1', [monitorId, ip]);
     return Boolean(seen);
   }
 
   /** Marks the IP a favorite of the monitor; marking it again changes nothing. */
   async addFavorite(monitorId: string, ip: string): Promise<void> {
-    await this.em.execute(
-      `insert into dmarc_favorites (id, created_at, updated_at, monitor_id, ip) values (?, now(), now(), ?, ?)
+    await sqlCount(
+      this.em,
+      `insert into dmarc_favorites (id, created_at, updated_at, monitor_id, ip) values ($1, now(), now(), $2, $3)
        on conflict (monitor_id, ip) do nothing`,
       [new DmarcFavorite().id, monitorId, ip],
     );
@@ -151,14 +155,15 @@ export class DmarcRepository {
   /** A batch of a report's rows, in one statement. */
   async insertRows(rows: DmarcRowValues[]): Promise<void> {
     if (!rows.length) return;
-    await this.em.execute(
+    await sqlCount(
+      this.em,
       `insert into dmarc_report_rows (id, created_at, updated_at, account_id, monitor_id, report_id, date_begin, org_name, source_ip,
          country_code, count, disposition, aligned_dkim, aligned_spf, passed_dkim, passed_spf, override_reason, override_comment,
          header_from, envelope_from, spf_auth, dkim_auth)
        select id, at, at, account_id, monitor_id, report_id, date_begin, org_name, source_ip,
          country_code, count, disposition, aligned_dkim, aligned_spf, passed_dkim, passed_spf, override_reason, override_comment,
          header_from, envelope_from, spf_auth, dkim_auth
-       from jsonb_to_recordset(?::jsonb) as x(id text, at timestamptz, account_id text, monitor_id text, report_id text,
+       from jsonb_to_recordset($1::jsonb) as x(id text, at timestamptz, account_id text, monitor_id text, report_id text,
          date_begin timestamptz, org_name text, source_ip text, country_code text, count int, disposition text,
          aligned_dkim boolean, aligned_spf boolean, passed_dkim boolean, passed_spf boolean, override_reason text,
          override_comment text, header_from text, envelope_from text, spf_auth jsonb, dkim_auth jsonb)`,
@@ -168,8 +173,9 @@ export class DmarcRepository {
 
   /** The report's source IPs not looked up yet. */
   async unresolvedIps(reportId: string): Promise<string[]> {
-    const rows = await this.em.execute<{ source_ip: string }[]>(
-      'select distinct source_ip from dmarc_report_rows where report_id = ? and ip_domain is null',
+    const rows = await sqlRows<{ source_ip: string }>(
+      this.em,
+      'select distinct source_ip from dmarc_report_rows where report_id = $1 and ip_domain is null',
       [reportId],
     );
     return rows.map((r) => r.source_ip);
@@ -177,6 +183,6 @@ export class DmarcRepository {
 
   /** The reverse DNS name of one source IP, on every row of the report that names it ('' when it has none). */
   async setIpDomain(reportId: string, ip: string, name: string): Promise<void> {
-    await this.em.execute('update dmarc_report_rows set ip_domain = ? where report_id = ? and source_ip = ?', [name, reportId, ip]);
+    await sqlCount(this.em, 'update dmarc_report_rows set ip_domain = $1 where report_id = $2 and source_ip = $3', [name, reportId, ip]);
   }
 }

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
-import { applyCheck } from './check.js';
+import { applyCheck } from './dmarc.check.js';
 import { DmarcMonitor, newReportKey } from './dmarc.entity.js';
 import type { CreateDmarcMonitorArgs, DmarcListArgs, UpdateDmarcMonitorArgs } from './dmarc.inputs.js';
-import { parseDmarcRecord } from './record.js';
+import { parseDmarcRecord } from './dmarc-record.js';
 import { defaultWantedRecord } from './report-address.js';
 import { type Actor, assertDomainAccess } from '../../core/actor.js';
 import { errors } from '../../core/errors.js';

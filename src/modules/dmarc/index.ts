@@ -2,7 +2,6 @@ import type { ModuleManifest } from '../module.js';
 import { DmarcMonitor, DmarcReport, DmarcReportRow, DmarcFavorite } from './dmarc.entity.js';
 import { DmarcResolver } from './dmarc.resolver.js';
 import { dmarcRecheckJob, dmarcResolveIpsJob } from './dmarc.job.js';
-import { dmarcRecheckWorker, dmarcResolveIpsWorker } from './dmarc.worker.js';
 import { dmarcRoutes } from './dmarc.rest.js';
 
 export const dmarcModule: ModuleManifest = {
@@ -10,7 +9,6 @@ export const dmarcModule: ModuleManifest = {
   entities: [DmarcMonitor, DmarcReport, DmarcReportRow, DmarcFavorite],
   resolvers: [DmarcResolver],
   jobs: [dmarcRecheckJob, dmarcResolveIpsJob],
-  workers: [dmarcRecheckWorker, dmarcResolveIpsWorker],
   rest: [
     { name: 'DMARC monitoring', description: 'DMARC aggregate reports of a domain.', routes: dmarcRoutes },
   ],

@@ -5,7 +5,7 @@ import type { Config } from '../../config/index.js';
  * which its default wanted record names in `rua`. The SMTP role takes mail to it without a
  * login. Because that domain is not the monitored one, receivers check that it agrees to get the
  * domain's reports (RFC 7489 7.1): the operator publishes `*._report._dmarc.<report domain>`
- * TXT "v=DMARC1" (README "DMARC reports").
+ * TXT "v=DMARC1" (docs/configuration.md, DMARC_REPORT_DOMAIN).
  */
 const ADDRESS = /^dmarc\+([a-z0-9]{16})@(.+)$/i;
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { countryName } from '../../lib/geo.js';
-import { parseMomentOrDay, type Moment } from '../../lib/moment.js';
-import type { AppServices } from '../../services.js';
+import { parseMoment, type Moment } from '../../lib/moment.js';
+import type { AppServices } from '../../core/services.js';
 import { asDate } from '../../db/sql.js';
 import { normalizeIp, percent, ReportError, type AuthResult } from './aggregate.js';
 import { DmarcFavorite, DmarcMonitor } from './dmarc.entity.js';
@@ -10,7 +10,7 @@ import { DISPOSITION_OF } from './dmarc.constants.js';
 import { DmarcRepository, type RowFilter } from './dmarc.repository.js';
 import type { DmarcFavoriteArgs, DmarcIpReportArgs, DmarcReportArgs, DmarcReportSourcesArgs, UploadDmarcReportArgs } from './dmarc.inputs.js';
 import type { DmarcReportIpType, DmarcReportReceiptType, DmarcReportRecordType, DmarcReportSourceType } from './dmarc.type.js';
-import { storeReport } from './ingest.js';
+import { storeReport } from './report.store.js';
 import { readUploadedReport } from './report-reader.js';
 import { PoolRefusal } from '../../lib/untrusted-pool.js';
 import { type Actor } from '../../core/actor.js';
@@ -32,7 +32,7 @@ function period(args: { date_from?: string | null; date_to?: string | null }, re
       if (required) bag.add(field, `The ${label(field)} field is required.`);
       return null;
     }
-    const m = parseMomentOrDay(value);
+    const m = parseMoment(value, { day: true });
     if (!m) bag.add(field, `The ${label(field)} must be a date (YYYY-MM-DD), a date and time (YYYY-MM-DD HH:MM:SS) or a Unix timestamp.`);
     return m;
   };

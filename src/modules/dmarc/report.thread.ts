@@ -1,5 +1,6 @@
 import type { ParsedMail } from 'mailparser';
 import { MailLimitError, parseMailBounded, type MailLimits } from '../../lib/bounded-mail.js';
+import { poolTask } from '../../lib/untrusted-thread.js';
 import { parseAggregate, ReportError, unpack, UnpackBudget, type AggregateReport } from './aggregate.js';
 
 /**
@@ -32,9 +33,9 @@ function readOne(data: Buffer, budget: UnpackBudget): ReportRead {
 }
 
 /** One uploaded report file (XML, gzip or zip). */
-export function readReportFile(input: { data: Uint8Array; maxBytes: number }): ReportRead {
-  return readOne(bufferOf(input.data), new UnpackBudget(input.maxBytes));
-}
+export const readReportFile = poolTask((input: { data: Uint8Array; maxBytes: number }): ReportRead =>
+  readOne(bufferOf(input.data), new UnpackBudget(input.maxBytes)),
+);
 
 /** A part of a mail that may hold a report: compressed, or XML. Names and types are only hints. */
 function looksLikeReport(content: Buffer): boolean {
@@ -64,7 +65,7 @@ export interface MailInput {
  * A mail to report addresses: its MIME read within `mail`'s limits, then each report part
  * unpacked and read, all of them drawing on one budget of XML bytes.
  */
-export async function readReportMail(input: MailInput): Promise<MailRead> {
+export const readReportMail = poolTask(async (input: MailInput): Promise<MailRead> => {
   let mail: ParsedMail;
   try {
     mail = await parseMailBounded(bufferOf(input.raw), input.mail, { skipHtmlToText: true, skipTextLinks: true });
@@ -85,4 +86,4 @@ export async function readReportMail(input: MailInput): Promise<MailRead> {
     else read.problems.push(problem!);
   }
   return read;
-}
+});

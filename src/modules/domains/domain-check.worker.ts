@@ -1,9 +1,10 @@
+import type { AppServices } from '../../core/services.js';
 import { defineWorker } from '../../jobs/job.js';
 import { Domain } from './domain.entity.js';
 import { domainRecheckJob } from './domain-check.job.js';
 import { recheck } from './domain.service.js';
 
-export const domainRecheckWorker = defineWorker(domainRecheckJob, async (data, services) => {
+export const domainRecheckWorker = defineWorker(domainRecheckJob, async (data, services: AppServices) => {
   const em = services.orm.em.fork();
   const domains = await em.find(
     Domain,

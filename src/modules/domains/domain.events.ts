@@ -1,5 +1,5 @@
 import { TxEvent } from '../../core/events.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 
 /**
  * A domain's sending was switched back on (`send_paused` turned off), raised in the transaction

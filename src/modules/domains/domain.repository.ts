@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedRows } from '../../db/prepared.js';
-import { asDate } from '../../db/sql.js';
+import { asDate, sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
 import type { Domain } from './domain.entity.js';
 
 /** A domain as its list shows it: the columns the list item is made of, plain. */
@@ -22,7 +21,7 @@ export interface DomainListFilter {
  *
  * A message is "not queued" while it is accepted but not yet handed to delivery: `paused` (held
  * by the domain's send_paused) or `scheduled` (waiting for its send_at), the messages' `waiting`
- * column (status.ts WAITING_MESSAGE, a generated column with its own index). Both will still go
+ * column (messages/message.status.ts WAITING_MESSAGE, a generated column with its own index). Both will still go
  * out without another request, which is what `has_not_queued_messages` warns about. Counted per
  * message, not per recipient.
  */
@@ -45,10 +44,10 @@ export class DomainRepository {
 
   /** One page of the list, newest first, with the total and each domain's not-queued count. */
   async listPage(filter: DomainListFilter, limit: number, offset: number): Promise<{ rows: (DomainListRow & { not_queued: number })[]; total: number }> {
-    const where = [filter.accountId, filter.domainIds, filter.verified];
-    const rows = await preparedRows<DomainListRow & { not_queued: number; total: string }>(this.em, 'domains.list', LIST_SQL, [...where, limit, offset]);
+    const where = [filter.accountId, filter.domainIds && textArray(filter.domainIds), filter.verified];
+    const rows = await sqlRows<DomainListRow & { not_queued: number; total: string }>(this.em, { name: 'domains.list', text: LIST_SQL }, [...where, limit, offset]);
     // A page past the end has no row to carry the total: only then is it counted on its own.
-    const total = rows.length ? Number(rows[0].total) : offset ? (await preparedRows<{ n: number }>(this.em, 'domains.count', COUNT_SQL, where))[0].n : 0;
+    const total = rows.length ? Number(rows[0].total) : offset ? (await sqlRow<{ n: number }>(this.em, { name: 'domains.count', text: COUNT_SQL }, where))!.n : 0;
     return {
       rows: rows.map(({ total: _total, ...r }) => ({ ...r, created_at: asDate(r.created_at), updated_at: asDate(r.updated_at) })),
       total,
@@ -58,11 +57,12 @@ export class DomainRepository {
   /** Not-queued message counts for a page of domains, in one grouped query; absent ids have none. */
   async notQueuedCounts(domainIds: string[]): Promise<Map<string, number>> {
     if (!domainIds.length) return new Map();
-    const rows = await this.em.execute<{ domain_id: string; n: number }[]>(
+    const rows = await sqlRows<{ domain_id: string; n: number }>(
+      this.em,
       `select domain_id, count(*)::int as n from messages
-        where domain_id in (${domainIds.map(() => '?').join(', ')}) and waiting
+        where domain_id = any($1::text[]) and waiting
         group by domain_id`,
-      domainIds,
+      [textArray(domainIds)],
     );
     return new Map(rows.map((r) => [r.domain_id, Number(r.n)]));
   }
@@ -72,11 +72,12 @@ export class DomainRepository {
    * rows). Every asked type is present, 0 when nothing was recorded.
    */
   async activityTotals<T extends string>(accountId: string, domainId: string, types: readonly T[]): Promise<Record<T, number>> {
-    const rows = await this.em.execute<{ type: T; n: number | string }[]>(
+    const rows = await sqlRows<{ type: T; n: number | string }>(
+      this.em,
       `select type, sum(count)::bigint as n from activity_stats
-        where account_id = ? and domain_id = ? and type in (${types.map(() => '?').join(', ')})
+        where account_id = $1 and domain_id = $2 and type = any($3::text[])
         group by type`,
-      [accountId, domainId, ...types],
+      [accountId, domainId, textArray(types)],
     );
     const totals = Object.fromEntries(types.map((t) => [t, 0])) as Record<T, number>;
     for (const r of rows) totals[r.type] = Number(r.n);
@@ -85,24 +86,21 @@ export class DomainRepository {
 
   /** Whether another account holds a parent of the name (one of `parents`) or a subdomain of it. */
   async foreignRelativeExists(accountId: string, name: string, parents: string[]): Promise<boolean> {
-    const inParents = parents.length ? `name in (${parents.map(() => '?').join(', ')}) or ` : '';
-    const rows = await this.em.execute<{ n: number }[]>(
-      `select 1 as n from domains where account_id <> ? and (${inParents}right(name, ?) = ?) limit 1`,
-      [accountId, ...parents, name.length + 1, `.${name}`],
+    const row = await sqlRow(
+      this.em,
+      'select 1 as n from domains where account_id <> $1 and (name = any($2::text[]) or right(name, $3) = $4) limit 1',
+      [accountId, textArray(parents), name.length + 1, `.${name}`],
     );
-    return rows.length > 0;
+    return row !== null;
   }
 
   /** A transaction-scoped advisory lock on one name. */
   async lockName(name: string): Promise<void> {
-    await this.em.execute(`select pg_advisory_xact_lock(hashtextextended(?, ?))`, [`domain:${name}`, NAME_LOCK_SEED]);
+    await sqlRows(this.em, 'select pg_advisory_xact_lock(hashtextextended($1, $2))', [`domain:${name}`, NAME_LOCK_SEED]);
   }
 
   /** Domains verified only by the sandbox's trust lose their verification; returns how many. */
   async unverifyTrusted(): Promise<number> {
-    const rows = await this.em.execute<{ id: string }[]>(
-      `update domains set is_verified = false, is_dns_active = false, updated_at = now() where trusted and is_verified returning id`,
-    );
-    return rows.length;
+    return sqlCount(this.em, 'update domains set is_verified = false, is_dns_active = false, updated_at = now() where trusted and is_verified');
   }
 }

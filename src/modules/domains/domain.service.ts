@@ -5,7 +5,7 @@ import type * as Tldts from 'tldts';
 import { findOwned } from '../../db/scoped.js';
 import { lazy } from '../../lib/lazy.js';
 import { encrypt } from '../../lib/secrets.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
 import { applyCheck, checkDns } from './dns-check.js';
 import { DEFAULT_DOMAIN_SETTINGS, Domain, type DomainSettings } from './domain.entity.js';

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
 
 export interface CapturedEmailRow {
   id: string;
@@ -18,15 +19,17 @@ export class CapturedEmailRepository {
   /** Newest first, and how many there are in all. */
   async page(accountId: string, domainIds: readonly string[] | null, page: { limit: number; offset: number }): Promise<{ rows: CapturedEmailRow[]; total: number }> {
     // domainIds: the domains a limited caller reaches (one or several); null for the whole account.
-    const scope = `m.account_id = ?${domainIds ? ' and m.domain_id in (?)' : ''}`;
-    const params = domainIds ? [accountId, [...domainIds]] : [accountId];
-    const from = `from captured_mails c join emails e on e.id = c.email_id join messages m on m.id = e.message_id where ${scope}`;
-    const rows = await this.em.execute<CapturedEmailRow[]>(
+    const w = new Where().add('m.account_id = ?', accountId);
+    if (domainIds) w.add('m.domain_id = any(?::text[])', textArray(domainIds));
+    const from = `from captured_mails c join emails e on e.id = c.email_id join messages m on m.id = e.message_id where ${w.sql}`;
+    const scope = [...w.params];
+    const rows = await sqlRows<CapturedEmailRow>(
+      this.em,
       `select c.id, c.email_id, m.id as message_id, m.domain_id, c."from", c."to", c.subject, c.created_at
-         ${from} order by c.created_at desc, c.id desc limit ? offset ?`,
-      [...params, page.limit, page.offset],
+         ${from} order by c.created_at desc, c.id desc limit ${w.param(page.limit)} offset ${w.param(page.offset)}`,
+      w.params,
     );
-    const [count] = await this.em.execute<{ n: number }[]>(`select count(*)::int as n ${from}`, params);
-    return { rows, total: count.n };
+    const count = await sqlRow<{ n: number }>(this.em, `select count(*)::int as n ${from}`, scope);
+    return { rows, total: count?.n ?? 0 };
   }
 }

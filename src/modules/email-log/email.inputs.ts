@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
 import { EachOneOf, MaxLen } from '../../graphql/validation.js';
-import { EMAIL_STATUSES, type EmailStatus } from '../messages/status.js';
+import { EMAIL_STATUSES, type EmailStatus } from '../messages/message.status.js';
 import { INTERACTIONS, type Interaction } from './email.mapper.js';
 
 @ArgsType()

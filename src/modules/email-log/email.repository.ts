@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { likeEscape, textArray, Where } from '../../db/sql.js';
-import { LIFECYCLE, LIFECYCLE_RANK } from '../activity/activity.repository.js';
+import { likeEscape, sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
+import { LIFECYCLE, lifecycleRank } from '../activity/activity.repository.js';
 import { WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
 import type { EmailRow, Interaction } from './email.mapper.js';
 
@@ -86,32 +86,35 @@ export class EmailLogRepository {
     if (f.tag) w.add('? = any(e.tags)', f.tag);
     if (f.templateId) w.add('m.template_id = ?', f.templateId);
     if (f.messageId) w.add('e.message_id = ?', f.messageId);
-    return this.em.execute<EmailRow[]>(
+    return sqlRows<EmailRow>(
+      this.em,
       `select ${COLUMNS} from ${FROM} where ${w.sql}
-        order by e.created_at desc, e.id desc limit ? offset ?`,
-      [...w.params, page.limit, page.offset],
+        order by e.created_at desc, e.id desc limit ${w.param(page.limit)} offset ${w.param(page.offset)}`,
+      w.params,
     );
   }
 
   /** One email of the account, null when there is none. */
   async detail(emailId: string, accountId: string): Promise<EmailDetailRow | null> {
-    const [row] = await this.em.execute<EmailDetailRow[]>(
+    return sqlRow<EmailDetailRow>(
+      this.em,
       `select ${COLUMNS}, coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
               m.content_cleared_at is not null as content_cleared, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
               r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
          from ${FROM} join recipients r on r.id = e.recipient_id left join templates t on t.id = m.template_id
          -- What was sent: the translation in the send's language when there is one (as delivery reads it).
          left join template_translations tr on tr.template_id = m.template_id and tr.language = m.language
-        where e.id = ? and e.account_id = ?`,
+        where e.id = $1 and e.account_id = $2`,
       [emailId, accountId],
     );
-    return row ?? null;
   }
 
   /** The email's activity, in the order of its life. */
   activityOf(emailId: string): Promise<EmailActivityRow[]> {
-    return this.em.execute<EmailActivityRow[]>(
-      `select a.id, a.type, a.suppression_reason, a.created_at from activities a where a.email_id = ? order by a.created_at, ${LIFECYCLE_RANK}, a.id`,
+    return sqlRows<EmailActivityRow>(
+      this.em,
+      `select a.id, a.type, a.suppression_reason, a.created_at from activities a where a.email_id = $1
+        order by a.created_at, ${lifecycleRank('$2')}, a.id`,
       [emailId, LIFECYCLE],
     );
   }
@@ -123,28 +126,29 @@ export class EmailLogRepository {
    * unique (webhook_id, event_id) index pair by pair.
    */
   webhookDeliveriesOf(email: { id: string; domainId: string }, accountId: string, limit: number): Promise<EmailDeliveryRow[]> {
-    return this.em.execute<EmailDeliveryRow[]>(
+    return sqlRows<EmailDeliveryRow>(
+      this.em,
       `select d.id, d.webhook_id, w.name as webhook_name, d.type, d.state, d.attempts, d.last_status, d.created_at
          from webhooks w
-         join activities a on a.email_id = ?
+         join activities a on a.email_id = $1
          join webhook_deliveries d on d.webhook_id = w.id and d.event_id = a.id
-        where w.account_id = ? and w.domain_id = ? and w.kind = ?
-        order by d.created_at desc, d.id desc limit ?`,
+        where w.account_id = $2 and w.domain_id = $3 and w.kind = $4
+        order by d.created_at desc, d.id desc limit $5`,
       [email.id, accountId, email.domainId, WEBHOOK_KIND.email, limit],
     );
   }
 
   /** What the capture transport kept of the email, the latest copy. */
   async captured(emailId: string): Promise<{ html: string | null; text: string | null; raw: string | null } | null> {
-    const [content] = await this.em.execute<{ html: string | null; text: string | null; raw: string | null }[]>(
-      'select html, text, raw from captured_mails where email_id = ? order by created_at desc limit 1',
+    return sqlRow<{ html: string | null; text: string | null; raw: string | null }>(
+      this.em,
+      'select html, text, raw from captured_mails where email_id = $1 order by created_at desc limit 1',
       [emailId],
     );
-    return content ?? null;
   }
 
   /** The emails of one message, in the order of its `to` list. */
   ofMessage(messageId: string): Promise<EmailRow[]> {
-    return this.em.execute<EmailRow[]>(`select ${COLUMNS} from ${FROM} where e.message_id = ? order by e.position, e.id`, [messageId]);
+    return sqlRows<EmailRow>(this.em, `select ${COLUMNS} from ${FROM} where e.message_id = $1 order by e.position, e.id`, [messageId]);
   }
 }

@@ -18,8 +18,8 @@ export const EMAIL_DELIVERIES_SHOWN = 100;
 /** The optional date range of the log: each bound a Unix timestamp or a plain UTC date-time. */
 function checkRange(args: EmailListArgs): { from: Date | null; to: Date | null } {
   const bag = new FieldErrorBag();
-  const from = args.date_from ? parseMoment(args.date_from) : null;
-  const to = args.date_to ? parseMoment(args.date_to) : null;
+  const from = args.date_from ? (parseMoment(args.date_from)?.at ?? null) : null;
+  const to = args.date_to ? (parseMoment(args.date_to)?.at ?? null) : null;
   const format = (f: string) => `The ${f.replace('_', ' ')} must be a Unix timestamp or a date in the format YYYY-MM-DD HH:MM:SS.`;
   if (args.date_from && !from) bag.add('date_from', format('date_from'));
   if (args.date_to && !to) bag.add('date_to', format('date_to'));

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { textArray, Where } from '../../db/sql.js';
-import { UNTRIED_EMAIL, type EmailStatus, type MessageStatus } from '../messages/status.js';
+import { sqlCount, sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
+import { UNTRIED_EMAIL, type EmailStatus, type MessageStatus } from '../messages/message.status.js';
 
 const CANCELLED = 'cancelled' satisfies MessageStatus & EmailStatus;
 
@@ -36,44 +36,46 @@ export class ScheduleRepository {
   /** Newest first. */
   list(f: ScheduleFilter, page: { limit: number; offset: number }): Promise<ScheduleRow[]> {
     const w = scheduleWhere(f);
-    return this.em.execute<ScheduleRow[]>(
-      `select ${COLUMNS} from messages m where ${w.sql} order by m.created_at desc, m.id desc limit ? offset ?`,
-      [...w.params, page.limit, page.offset],
+    return sqlRows<ScheduleRow>(
+      this.em,
+      `select ${COLUMNS} from messages m where ${w.sql}
+        order by m.created_at desc, m.id desc limit ${w.param(page.limit)} offset ${w.param(page.offset)}`,
+      w.params,
     );
   }
 
   /** How many schedules `list` pages through, for the full pager's `total`. */
   async count(f: ScheduleFilter): Promise<number> {
     const w = scheduleWhere(f);
-    const [row] = await this.em.execute<{ n: number }[]>(`select count(*)::int as n from messages m where ${w.sql}`, w.params);
+    const row = await sqlRow<{ n: number }>(this.em, `select count(*)::int as n from messages m where ${w.sql}`, w.params);
     return row?.n ?? 0;
   }
 
   /** One schedule of the account with its domain; null when there is none. */
   async get(messageId: string, accountId: string): Promise<ScheduleDetailRow | null> {
-    const [row] = await this.em.execute<ScheduleDetailRow[]>(
+    return sqlRow<ScheduleDetailRow>(
+      this.em,
       `select ${COLUMNS}, d.id as d_id, d.name as d_name, d.created_at as d_created_at, d.updated_at as d_updated_at
          from messages m join domains d on d.id = m.domain_id
-        where m.id = ? and m.account_id = ? and m.send_at is not null and m.status <> ?`,
+        where m.id = $1 and m.account_id = $2 and m.send_at is not null and m.status <> $3`,
       [messageId, accountId, CANCELLED],
     );
-    return row ?? null;
   }
 
   /** The schedule's row, held until the transaction ends; null when there is none. */
   async lock(messageId: string, accountId: string): Promise<{ domain_id: string; status: MessageStatus } | null> {
-    const [row] = await this.em.execute<{ domain_id: string; status: MessageStatus }[]>(
+    return sqlRow<{ domain_id: string; status: MessageStatus }>(
+      this.em,
       `select domain_id, status from messages
-        where id = ? and account_id = ? and send_at is not null and status <> ? for update`,
+        where id = $1 and account_id = $2 and send_at is not null and status <> $3 for update`,
       [messageId, accountId, CANCELLED],
     );
-    return row ?? null;
   }
 
   /** The message and its emails no delivery has tried are cancelled. */
   async cancel(messageId: string): Promise<void> {
-    await this.em.execute('update messages set status = ?, updated_at = now() where id = ?', [CANCELLED, messageId]);
-    await this.em.execute('update emails set status = ?, updated_at = now() where message_id = ? and status = any(?::text[])', [
+    await sqlCount(this.em, 'update messages set status = $1, updated_at = now() where id = $2', [CANCELLED, messageId]);
+    await sqlCount(this.em, 'update emails set status = $1, updated_at = now() where message_id = $2 and status = any($3::text[])', [
       CANCELLED,
       messageId,
       textArray(UNTRIED_EMAIL),

@@ -4,7 +4,7 @@ import type { MessageSchedule, MessageScheduleDetail } from './message.type.js';
 import { ScheduleRepository, type ScheduleRow } from './schedule.repository.js';
 import { asDate } from '../../db/sql.js';
 import { domainsScope } from '../../db/scoped.js';
-import { HANDED_OVER_MESSAGE, isIn, WAITING_MESSAGE, type MessageStatus } from '../messages/status.js';
+import { HANDED_OVER_MESSAGE, isIn, WAITING_MESSAGE, type MessageStatus } from '../messages/message.status.js';
 import { assertDomainAccess, type Actor } from '../../core/actor.js';
 import { errors } from '../../core/errors.js';
 import { offsetOf, pageMeta, type Page } from '../../core/page.js';

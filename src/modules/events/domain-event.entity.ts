@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 /**
  * The outbox of internal events: every state change that a customer may be told about is written
  * here in the same transaction as the change, and the webhook dispatcher deletes it in the
- * transaction that turns it into deliveries (webhooks/engine.repository.ts TAKE_EVENTS), so what
+ * transaction that turns it into deliveries (engines/webhooks/dispatch.repository.ts TAKE_EVENTS), so what
  * the table holds is the backlog. Nothing here knows about HTTP.
  */
 @Entity({ tableName: 'domain_events' })

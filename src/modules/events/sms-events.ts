@@ -10,6 +10,7 @@ import { isoTimestamp } from '../../lib/timestamps.js';
  */
 export type SmsEventType = 'sms.sent' | 'sms.delivered' | 'sms.failed';
 
+/** A text as the event shows it: the Sms entity (with `recipient` loaded) fits as it is. */
 export interface SmsEventSms {
   id: string;
   from: string;
@@ -21,18 +22,18 @@ export interface SmsEventSms {
   error_description: string | null;
   created_at: Date;
   /** The SMS message (POST /v1/sms) it belongs to. */
-  sms_message_id: string;
+  message: { id: string };
   recipient: { id: string; number: string; status: string; created_at: Date };
 }
 
-/** The event's `data`: SPEC.md's fields, with `sms` and `sms.recipient`. */
+/** The event's `data`: SPEC.md's fields, with `sms` and `sms.recipient`, as they are at the call. */
 export function smsEventData(sms: SmsEventSms, at: Date): Record<string, unknown> {
   return {
     from: sms.from,
     to: sms.to,
     created_at: isoTimestamp(at),
     status: sms.status,
-    sms_message_id: sms.sms_message_id,
+    sms_message_id: sms.message.id,
     sms: {
       id: sms.id,
       from: sms.from,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { confirmIdentity } from './identity.confirm.js';
 import { escapeHtml, sendSecretLinkPage } from '../../lib/html.js';
 

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { enqueue } from '../../jobs/boss.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { systemMailJob } from '../mail/system-mail.job.js';

@@ -1,5 +1,5 @@
 import type { InboundFilter, InboundFilterRule } from './inbound.entity.js';
-import type { Comparer } from '../../core/comparers.js';
+import { comparerHolds } from '../../core/comparers.js';
 
 /**
  * The routing rules, as pure functions. Comparisons ignore case: addresses, domains and the
@@ -9,39 +9,9 @@ import type { Comparer } from '../../core/comparers.js';
 /** A filter as stored: the entity's shape plus how many rules must hold (`one` or, by default, all). */
 export type StoredFilter = InboundFilter & { mode?: 'all' | 'one' };
 
-const NEGATED: Record<string, Comparer> = {
-  'not-equal': 'equal',
-  'not-contains': 'contains',
-  'not-starts-with': 'starts-with',
-  'not-ends-with': 'ends-with',
-};
-
-function positive(comparer: string, subject: string, value: string): boolean {
-  switch (comparer) {
-    case 'equal':
-      return subject === value;
-    case 'contains':
-      return subject.includes(value);
-    case 'starts-with':
-      return subject.startsWith(value);
-    case 'ends-with':
-      return subject.endsWith(value);
-    default:
-      return false;
-  }
-}
-
-/**
- * One rule against the values it looks at (a header may occur several times, or not at all).
- * A positive comparer holds when some value satisfies it; a negated one when none satisfies its
- * positive form, so `not-contains` on a missing header holds.
- */
+/** One rule against the values it looks at, case ignored (core/comparers.ts says how each comparer holds). */
 export function compare(comparer: string, subjects: string[], value: string): boolean {
-  const v = value.toLowerCase();
-  const all = subjects.map((s) => s.toLowerCase());
-  const base = NEGATED[comparer];
-  if (base) return !all.some((s) => positive(base, s, v));
-  return all.some((s) => positive(comparer, s, v));
+  return comparerHolds(comparer, subjects.map((s) => s.toLowerCase()), value.toLowerCase());
 }
 
 function combine(filter: StoredFilter, test: (rule: InboundFilterRule) => boolean): boolean {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml, sendSecretLinkPage } from '../../lib/html.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { confirmForward, FORWARD_CONFIRM_PATH } from './inbound.confirm.js';
 
 /** The link the owner of a forward destination opens to agree to receive an inbound route's mail. */

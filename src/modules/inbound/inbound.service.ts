@@ -5,7 +5,7 @@ import { InboundRepository } from './inbound.repository.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
 import { enqueue } from '../../jobs/boss.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Inbound, type InboundForward } from './inbound.entity.js';

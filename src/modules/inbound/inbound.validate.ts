@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { isEmail } from '../sending/send.validate.js';
-import { webhookUrlProblem } from '../webhooks/http.js';
-import { refusal } from '../webhooks/ssrf.js';
+import { webhookUrlProblem } from '../../lib/webhook-http.js';
+import { refusal } from '../../lib/public-address.js';
 import { COMPARERS } from '../../core/comparers.js';
 import {
   CATCH_TYPES,

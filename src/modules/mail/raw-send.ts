@@ -25,7 +25,7 @@ interface PoolTransport {
  * DATA stream, and the pool requeues a message over another connection only when the server closed
  * a reused one before any of it was read (`readableDidRead === false`). So this is all the "stream"
  * a built message needs, where a PassThrough per email cost a stream, its pipe and its unpipe on
- * every message (README, Performance: Sending).
+ * every message (bench:drain; test/mail/pool-requeue.test.ts holds the requeue).
  */
 class RawBody {
   readableDidRead = false;
@@ -42,10 +42,9 @@ class RawBody {
  * nodemailer transporter, with the pool's own connection reuse, queueing, requeue on a connection
  * the server closed, and error reporting. `transporter.sendMail({ envelope, raw })` does the same
  * through the Mailer first, which per message runs its plugins, makes a MailMessage and a
- * MailComposer tree for the raw bytes and streams them through a stream pipeline: about three
- * times the CPU of the SMTP exchange itself (a bench of 4,000 raw sends into a local sink: 0.23
- * to 0.39 ms per message through sendMail, 0.10 ms this way, the sink included), and the worker
- * pays it for every email. The pool reads only this of a message (nodemailer's custom-transport
+ * MailComposer tree for the raw bytes and streams them through a stream pipeline: several times
+ * the CPU of the SMTP exchange itself, which the worker would pay for every email (bench:drain
+ * measures the worker's CPU per message). The pool reads only this of a message (nodemailer's custom-transport
  * contract: `mail.data`, `mail.message.getEnvelope()`, `messageId()`, `getHeader()`,
  * `createReadStream()`, called again when a message is requeued).
  *
@@ -55,7 +54,7 @@ class RawBody {
 export function sendPooledRaw(transporter: Transporter, envelope: { from: string; to: string[] }, raw: Buffer, messageId: string): Promise<PooledInfo> {
   const pool = (transporter as unknown as { transporter: PoolTransport }).transporter;
   // One node for every envelope (setEnvelope replaces the last one; read at once, synchronously):
-  // a new MimeNode per email cost twice as much (about 28 µs against 14).
+  // a new MimeNode per email costs twice as much (test/mail/raw-envelope.test.ts holds the envelope).
   envelopeNode ??= new (MimeNode())();
   const { from, to } = envelopeNode.setEnvelope(envelope).getEnvelope();
   const recipients = [...to];

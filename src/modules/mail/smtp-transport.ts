@@ -9,7 +9,7 @@ import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '.
 import { lazy } from '../../lib/lazy.js';
 import { HostPools } from './host-pools.js';
 import { sendPooledRaw } from './raw-send.js';
-import type { MailTransport, OutgoingMail, RawMail, SendInfo } from './transport.js';
+import type { MailTransport, OutgoingMail, RawMail, SendInfo } from '../../lib/mail.js';
 
 /** An SMTP answer that will not change on retry (5xx): the job gives up instead of retrying. */
 export class PermanentMailError extends Error {
@@ -122,18 +122,9 @@ export interface MxOptions {
   log: Logger;
 }
 
-/**
- * Delivers straight to the recipient domain's MX hosts (lowest preference first; the domain's
- * own address when it has no MX, as RFC 5321 says), through the service's one DNS resolver.
- * Every address is checked against the webhook address rules before any connection
- * (lib/mail-hosts.ts), and nodemailer is handed the checked IP, so it never resolves the name
- * again. STARTTLS is used when offered, without certificate checks: MX delivery is opportunistic.
- */
-export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
-  const { port, helo, timeoutMs = 60_000, allowPrivate, log, connections = 5 } = opts;
-  const mxOf = new TtlCache<string[]>();
-  const addressesOf = new TtlCache<CheckedAddresses>();
-  const pools = new HostPools((address, host) =>
+/** Pooled connections per MX address; TLS names the MX host (SNI) but checks no certificate, as MX delivery is opportunistic. */
+function mxPools({ port, helo, timeoutMs = 60_000, connections = 5 }: MxOptions): HostPools {
+  return new HostPools((address, host) =>
     nodemailer().createTransport({
       host: address,
       port,
@@ -147,6 +138,32 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       socketTimeout: timeoutMs,
     }),
   );
+}
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/** The envelope's recipients grouped by their domain, in the order each domain first appears. */
+function byDomain(recipients: readonly string[]): string[][] {
+  const grouped = new Map<string, string[]>();
+  for (const to of recipients) {
+    const d = domainOf(to);
+    grouped.set(d, [...(grouped.get(d) ?? []), to]);
+  }
+  return [...grouped.values()];
+}
+
+/**
+ * Delivers straight to the recipient domain's MX hosts (lowest preference first; the domain's
+ * own address when it has no MX, as RFC 5321 says), through the service's one DNS resolver.
+ * Every address is checked against the webhook address rules before any connection
+ * (lib/mail-hosts.ts), and nodemailer is handed the checked IP, so it never resolves the name
+ * again. STARTTLS is used when offered, without certificate checks: MX delivery is opportunistic.
+ */
+export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
+  const { allowPrivate, log } = opts;
+  const mxOf = new TtlCache<string[]>();
+  const addressesOf = new TtlCache<CheckedAddresses>();
+  const pools = mxPools(opts);
 
   async function lookup<T>(work: () => Promise<T>, domain: string, host: string): Promise<T> {
     try {
@@ -159,7 +176,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
   }
 
   async function deliver(to: string, use: (transporter: Transporter) => Promise<Info>): Promise<Info> {
-    const domain = to.slice(to.lastIndexOf('@') + 1).toLowerCase();
+    const domain = domainOf(to);
     const hosts = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain));
     let last: Error | null = null;
     let refused = false;
@@ -198,13 +215,8 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
     },
     async sendRaw(mail: RawMail) {
       // One SMTP transaction per recipient domain; the first recipient's answer is the email's outcome.
-      const byDomain = new Map<string, string[]>();
-      for (const to of mail.envelope.to) {
-        const d = to.slice(to.lastIndexOf('@') + 1).toLowerCase();
-        byDomain.set(d, [...(byDomain.get(d) ?? []), to]);
-      }
       let first: SendInfo | null = null;
-      for (const [, rcpts] of byDomain) {
+      for (const rcpts of byDomain(mail.envelope.to)) {
         const isPrimary = rcpts.includes(mail.envelope.to[0]);
         try {
           const info = await deliver(rcpts[0], (t) => sendPooledRaw(t, { from: mail.envelope.from, to: rcpts }, mail.raw, mail.meta.email_id));

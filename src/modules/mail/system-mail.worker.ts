@@ -1,8 +1,9 @@
+import type { AppServices } from '../../core/services.js';
 import { defineWorker } from '../../jobs/job.js';
 import { PermanentMailError } from './smtp-transport.js';
 import { systemMailJob } from './system-mail.job.js';
 
-export const systemMailWorker = defineWorker(systemMailJob, async (mail, services) => {
+export const systemMailWorker = defineWorker(systemMailJob, async (mail, services: AppServices) => {
   try {
     await services.mail.send(mail);
   } catch (err) {

@@ -2,43 +2,11 @@ import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
+import type { MailTransport } from '../../lib/mail.js';
 import { CapturedMail } from './captured-mail.entity.js';
 import { mxTransport, smtpTransport } from './smtp-transport.js';
 
-export interface OutgoingMail {
-  to: string;
-  from: string;
-  subject: string;
-  text: string;
-  html?: string;
-  kind?: string;
-}
-
-/** A finished MIME message (signed), with its SMTP envelope. `envelope.to[0]` is the email's own recipient. */
-export interface RawMail {
-  envelope: { from: string; to: string[] };
-  raw: Buffer;
-  /** For the capture transport: what the stored copy is listed by. */
-  meta: { email_id: string; to: string; from: string; subject: string; text: string; html: string | null };
-}
-
-export interface SendInfo {
-  id: string;
-  /** The server's final answer (`250 2.0.0 queued as ...`), or `captured`. */
-  response: string;
-}
-
-/**
- * How the service hands over mail: mail it writes itself (identity confirmations, invites, alerts)
- * through `send`, customers' messages, already built and signed, through `sendRaw`.
- * `capture` keeps the message in the database, readable by operators and through the email log,
- * so a fresh install works offline; `mx` and smtp:// deliver it for real (smtp-transport.ts).
- * Failures are PermanentMailError (5xx, give up) or TemporaryMailError (retry later).
- */
-export interface MailTransport {
-  send(mail: OutgoingMail): Promise<SendInfo>;
-  sendRaw(mail: RawMail): Promise<SendInfo>;
-}
+export type { MailTransport, OutgoingMail, RawMail, SendInfo } from '../../lib/mail.js';
 
 /**
  * The transport MAIL_TRANSPORT names: `capture` (the default), `mx`, or an smtp(s):// smarthost.

@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Recipient } from '../recipients/recipient.entity.js';
-import type { EmailStatus, MessageStatus } from './status.js';
+import type { EmailStatus, MessageStatus } from './message.status.js';
 
 /**
  * A message's content columns as plain rows carry them (the acceptance statement writes them, the
@@ -224,7 +224,7 @@ export class Email extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   last_response: string | null = null;
 
-  /** Until when a delivery worker holds this pending email (sending/delivery.repository.ts); null when none does. */
+  /** Until when a delivery worker holds this pending email (engines/delivery/delivery.repository.ts); null when none does. */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   lease_until: Date | null = null;
 

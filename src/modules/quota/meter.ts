@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
 import type { Actor } from '../../core/actor.js';
-import { rateLimitsOf } from '../accounts/plans.js';
+import { rateLimitsOf } from '../../config/plans.js';
 import { QuotaRepository, type FlushAccount, type FlushRow, type FlushToken, type MeterRow } from './quota.repository.js';
 import { nextUtcMidnight, type Usage } from './quota.service.js';
 

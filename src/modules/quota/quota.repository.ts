@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Plan } from '../accounts/plans.js';
+import type { Plan } from '../../config/plans.js';
+import { sqlRow, sqlRows } from '../../db/sql.js';
 
 const TODAY = `(now() at time zone 'utc')::date`;
 
@@ -15,28 +16,31 @@ const ACCOUNT_HITS = `case when ${NEW_WINDOW} then excluded.rate_hits else c.rat
  * locks of the upserts make concurrent requests count one after another. A window that has ended
  * is restarted in place; so is the day. The account's window counts every token: a new token is
  * no new room. Without a token (an SMTP user's message), the token's part is skipped.
+ *
+ * The limits are bound as bigint: a bound parameter takes the type of what it is compared with
+ * (int), and a request without a token is limited by Number.MAX_SAFE_INTEGER (quota.service.ts).
  */
 const METER_SQL = `
 with r as (
   insert into api_rate_counters as c (token_id, window_end, hits)
-  select ?::varchar, now() + make_interval(secs => ?), ?::int where ?::varchar is not null
+  select $1::varchar, now() + make_interval(secs => $2), $3::int where $1::varchar is not null
   on conflict (token_id) do update set
     hits = case when c.window_end <= now() then excluded.hits else c.hits + excluded.hits end,
     window_end = case when c.window_end <= now() then excluded.window_end else c.window_end end
   returning hits, window_end
 ), a as (
   insert into api_quota_counters as c (account_id, day, hits, rate_window_end, rate_hits)
-  select ?, ${TODAY}, case when ?::int <= ? and ?::boolean then ?::int else 0 end, now() + make_interval(secs => ?), ?::int
-  where coalesce((select hits from r), 0) <= ?
+  select $4, ${TODAY}, case when $3::int <= $5::bigint and $6::boolean then $3::int else 0 end, now() + make_interval(secs => $2), $3::int
+  where coalesce((select hits from r), 0) <= $7::bigint
   on conflict (account_id) do update set
     hits = case when c.day = excluded.day then c.hits else 0 end
-      + case when ${ACCOUNT_HITS} <= ? and ?::boolean then excluded.rate_hits else 0 end,
+      + case when ${ACCOUNT_HITS} <= $5::bigint and $6::boolean then excluded.rate_hits else 0 end,
     day = excluded.day,
     rate_hits = ${ACCOUNT_HITS},
     rate_window_end = case when ${NEW_WINDOW} then excluded.rate_window_end else c.rate_window_end end
   returning hits, rate_hits, rate_window_end
 ), cur as (
-  select hits, rate_hits, rate_window_end from api_quota_counters where account_id = ?
+  select hits, rate_hits, rate_window_end from api_quota_counters where account_id = $4
 )
 select
   (select hits from r) as rate_hits,
@@ -44,10 +48,10 @@ select
   coalesce((select rate_hits from a), (select rate_hits from cur where rate_window_end > now()), 0) as account_hits,
   extract(epoch from coalesce((select rate_window_end from a), (select rate_window_end from cur), now()))::float8 as account_reset,
   extract(epoch from now())::float8 as now,
-  coalesce((select hits from a), (select hits from api_quota_counters where account_id = ? and day = ${TODAY}), 0) as quota_hits`;
+  coalesce((select hits from a), (select hits from api_quota_counters where account_id = $4 and day = ${TODAY}), 0) as quota_hits`;
 
 const STATUS_SQL = `
-select coalesce((select hits from api_quota_counters where account_id = ? and day = ${TODAY}), 0) as hits,
+select coalesce((select hits from api_quota_counters where account_id = $1 and day = ${TODAY}), 0) as hits,
   extract(epoch from now())::float8 as now`;
 
 /** Two window ends read back as epoch seconds are the same window (float8 keeps well under a millisecond). */
@@ -62,14 +66,14 @@ const SAME_WINDOW = (col: string) => `abs(extract(epoch from ${col}) - x.win) < 
 const FLUSH_SQL = `
 with t as (
   update api_rate_counters c set hits = c.hits + x.hits
-  from jsonb_to_recordset(?::jsonb) as x(id varchar, hits int, win float8)
+  from jsonb_to_recordset($1::jsonb) as x(id varchar, hits int, win float8)
   where c.token_id = x.id and ${SAME_WINDOW('c.window_end')}
   returning c.token_id as id, c.hits, extract(epoch from c.window_end)::float8 as win
 ), a as (
   update api_quota_counters c set
     rate_hits = c.rate_hits + case when ${SAME_WINDOW('c.rate_window_end')} then x.rate else 0 end,
     hits = c.hits + case when c.day = x.day then x.quota else 0 end
-  from jsonb_to_recordset(?::jsonb) as x(id varchar, rate int, win float8, quota int, day date)
+  from jsonb_to_recordset($2::jsonb) as x(id varchar, rate int, win float8, quota int, day date)
   where c.account_id = x.id and (${SAME_WINDOW('c.rate_window_end')} or c.day = x.day)
   returning c.account_id as id, c.rate_hits, extract(epoch from c.rate_window_end)::float8 as win, c.hits as quota, c.day::text as day
 )
@@ -128,34 +132,28 @@ export interface MeterInput {
 export class QuotaRepository {
   constructor(private readonly em: EntityManager) {}
 
-  meter(m: MeterInput): Promise<MeterRow> {
-    return this.em.getConnection().execute<MeterRow>(
-      METER_SQL,
-      [
-        m.tokenId, m.windowSeconds, m.hits, m.tokenId,
-        m.accountId, m.hits, m.accountLimit, m.countQuota, m.hits, m.windowSeconds, m.hits,
-        m.tokenLimit,
-        m.accountLimit, m.countQuota,
-        m.accountId, m.accountId,
-      ],
-      'get',
-    );
+  async meter(m: MeterInput): Promise<MeterRow> {
+    const row = await sqlRow<MeterRow>(this.em, { name: 'quota.meter', text: METER_SQL }, [
+      m.tokenId, m.windowSeconds, m.hits, m.accountId, m.accountLimit, m.countQuota, m.tokenLimit,
+    ]);
+    return row!;
   }
 
   /** Adds counted hits to their windows and days; one statement for every key. */
   flush(tokens: FlushToken[], accounts: FlushAccount[]): Promise<FlushRow[]> {
-    // As JSON text: one parameter per list whatever its length, which the ORM inlines safely.
-    return this.em.getConnection().execute<FlushRow[]>(FLUSH_SQL, [JSON.stringify(tokens), JSON.stringify(accounts)]);
+    // As JSON text: one parameter per list whatever its length.
+    return sqlRows<FlushRow>(this.em, FLUSH_SQL, [JSON.stringify(tokens), JSON.stringify(accounts)]);
   }
 
   /** Adds `n` to the account's day if the total stays within `limit`; false (nothing added) otherwise. */
   async chargeDay(accountId: string, n: number, limit: number): Promise<boolean> {
-    const rows = await this.em.execute<{ hits: number }[]>(
-      `insert into api_quota_counters as c (account_id, day, hits) values (?, ${TODAY}, ?)
+    const rows = await sqlRows<{ hits: number }>(
+      this.em,
+      `insert into api_quota_counters as c (account_id, day, hits) values ($1, ${TODAY}, $2)
        on conflict (account_id) do update set
          hits = case when c.day = excluded.day then c.hits + excluded.hits else excluded.hits end,
          day = excluded.day
-       where (case when c.day = excluded.day then c.hits else 0 end) + excluded.hits <= ?
+       where (case when c.day = excluded.day then c.hits else 0 end) + excluded.hits <= $3::bigint
        returning hits`,
       [accountId, n, limit],
     );
@@ -164,12 +162,12 @@ export class QuotaRepository {
 
   /** The account's plan as it is now (null: no such account). */
   async plan(accountId: string): Promise<Plan | null> {
-    const rows = await this.em.execute<{ plan: Plan }[]>('select plan from accounts where id = ?', [accountId]);
-    return rows[0]?.plan ?? null;
+    const row = await sqlRow<{ plan: Plan }>(this.em, 'select plan from accounts where id = $1', [accountId]);
+    return row?.plan ?? null;
   }
 
   /** The account's requests today, and the database's clock (epoch seconds). */
-  status(accountId: string): Promise<{ hits: number; now: number }> {
-    return this.em.getConnection().execute<{ hits: number; now: number }>(STATUS_SQL, [accountId], 'get');
+  async status(accountId: string): Promise<{ hits: number; now: number }> {
+    return (await sqlRow<{ hits: number; now: number }>(this.em, STATUS_SQL, [accountId]))!;
   }
 }

@@ -1,17 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/index.js';
-import { rateLimitsOf, type Plan } from '../accounts/plans.js';
+import { rateLimitsOf, type Plan } from '../../config/plans.js';
 import { type Actor } from '../../core/actor.js';
+import type { Usage } from '../../core/services.js';
 import { QuotaRepository } from './quota.repository.js';
 
 /** The counters after one request, with the database's clock (the same for every process). */
-export interface Usage {
-  rate: { limit: number; hits: number; resetsAt: Date };
-  /** The account's rate window: all its tokens (and SMTP users) together. */
-  accountRate: { limit: number; hits: number; resetsAt: Date };
-  quota: { limit: number; hits: number; resetsAt: Date };
-  now: Date;
-}
+export type { Usage };
 
 export interface QuotaStatus {
   quota: number;

@@ -1,5 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlRows } from '../../db/sql.js';
 import { Recipient } from './recipient.entity.js';
 
 /** One email sent to a recipient, as the recipient's detail lists it. */
@@ -23,11 +24,12 @@ export class RecipientRepository {
 
   /** The latest `limit` emails sent to a recipient of the account, newest first. */
   latestEmails(recipientId: string, accountId: string, limit: number): Promise<RecipientEmailRow[]> {
-    return this.em.execute<RecipientEmailRow[]>(
+    return sqlRows<RecipientEmailRow>(
+      this.em,
       `select e.id, e.message_id, m.from_email, e.subject, e.status, e.tags, e.created_at
         from emails e join messages m on m.id = e.message_id
-        where e.recipient_id = ? and e.account_id = ?
-        order by e.created_at desc, e.id desc limit ?`,
+        where e.recipient_id = $1 and e.account_id = $2
+        order by e.created_at desc, e.id desc limit $3`,
       [recipientId, accountId, limit],
     );
   }

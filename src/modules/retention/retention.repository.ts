@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DELIVERABLE_MESSAGE } from '../messages/status.js';
+import { sqlCount, sqlRow, textArray } from '../../db/sql.js';
+import { DELIVERABLE_MESSAGE } from '../messages/message.status.js';
 import { DELIVERY } from '../webhooks/webhook.entity.js';
 import { INBOUND_MESSAGE } from '../inbound/inbound.entity.js';
-import { QUEUED_SMS } from '../sms/statuses.js';
+import { QUEUED_SMS } from '../sms/sms.statuses.js';
 import type { BulkState } from '../bulk/bulk-email.entity.js';
 
 /** Bulk requests the job has not finished: their status is still asked for. */
@@ -43,7 +44,7 @@ export const LOG_TABLES: readonly LogTable[] = [
   },
   { table: 'sms_inbound_messages', owner: 'sms_numbers', fk: 'sms_number_id', at: 'created_at', keep: null, keepValues: [] },
   // A bulk request's status (GET /v1/bulk-email/{id}) lists message ids that are gone by then.
-  { table: 'bulk_emails', owner: 'accounts', fk: 'account_id', at: 'created_at', keep: 't.state = any($4::text[])', keepValues: [UNFINISHED_BULK] },
+  { table: 'bulk_emails', owner: 'accounts', fk: 'account_id', at: 'created_at', keep: 't.state = any($4::text[])', keepValues: [textArray(UNFINISHED_BULK)] },
 ];
 
 /**
@@ -68,7 +69,7 @@ function logBatchSql(t: LogTable): string {
     delete from ${t.table} where id in (select id from victim)`;
 }
 
-/** Retention's SQL: the batches the purge job deletes (modules/retention/purge.ts). */
+/** Retention's SQL: the batches the purge job deletes (retention.purge.ts). */
 export class RetentionRepository {
   constructor(private readonly em: EntityManager) {}
 
@@ -80,7 +81,8 @@ export class RetentionRepository {
    * statement deletes it by email, read from the same snapshot). Returns the messages deleted.
    */
   async purgeMessages(now: Date, batch: number): Promise<number> {
-    const [row] = await this.rows<{ n: number }>(
+    const row = await sqlRow<{ n: number }>(
+      this.em,
       `with gone as (
          delete from messages where id in (
            select id from messages where purge_after < $1 and status <> all($2::text[]) limit $3
@@ -91,25 +93,13 @@ export class RetentionRepository {
          delete from captured_mails c using emails e, gone where e.message_id = gone.id and c.email_id = e.id
        )
        select count(*)::int as n from gone`,
-      [now, [...DELIVERABLE_MESSAGE], batch],
+      [now, textArray(DELIVERABLE_MESSAGE), batch],
     );
-    return row.n;
+    return row?.n ?? 0;
   }
 
   /** Up to `batch` rows of one log table past its account's retention; returns the rows deleted. */
   async purgeLog(t: LogTable, now: Date, days: Record<string, number>, batch: number): Promise<number> {
-    return this.run(logBatchSql(t), [now, JSON.stringify(days), batch, ...t.keepValues]);
-  }
-
-  /** A statement on the ORM's pool with its parameters sent apart; the rows it deleted. */
-  private async run(text: string, values: unknown[]): Promise<number> {
-    const pool = await this.em.getConnection().getNativeClient();
-    const result = await pool.query({ text, values });
-    return result.rowCount ?? 0;
-  }
-
-  private async rows<R>(text: string, values: unknown[]): Promise<R[]> {
-    const pool = await this.em.getConnection().getNativeClient();
-    return (await pool.query({ text, values })).rows as R[];
+    return sqlCount(this.em, logBatchSql(t), [now, JSON.stringify(days), batch, ...t.keepValues]);
   }
 }

@@ -1,6 +1,5 @@
-import type { JobInsert } from '../../jobs/boss.js';
 import { acceptStatementSends } from '../../lib/metrics.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { AcceptRepository, type AcceptRows, type Written } from './accept.repository.js';
 
 interface Waiting {
@@ -28,7 +27,6 @@ export class AcceptBatcher {
 
   constructor(
     private readonly repository: () => AcceptRepository,
-    private readonly job: JobInsert,
     private readonly lanes: number,
     private readonly max: number,
   ) {}
@@ -65,7 +63,7 @@ export class AcceptBatcher {
       // so concurrent batches (on other shards) do not queue behind each other's row locks.
       const shard = batch[0].rows.activities[0]?.shard ?? 0;
       const items = batch.map(({ rows, check }) => ({ rows: { ...rows, activities: rows.activities.map((a) => ({ ...a, shard })) }, check }));
-      const written = await repository.writeMany(items, this.job).catch(() => false);
+      const written = await repository.writeMany(items).catch(() => false);
       if (written) {
         acceptStatementSends.observe(batch.length);
         for (const w of batch) w.resolve({ written: true, matches: null });
@@ -75,7 +73,7 @@ export class AcceptBatcher {
     await Promise.all(
       batch.map(async (w) => {
         try {
-          w.resolve(await repository.write(w.rows, this.job, w.check));
+          w.resolve(await repository.write(w.rows, w.check));
           acceptStatementSends.observe(1);
         } catch (err) {
           w.reject(err);
@@ -85,14 +83,14 @@ export class AcceptBatcher {
   }
 }
 
-const batchers = new WeakMap<JobInsert, AcceptBatcher>();
+const batchers = new WeakMap<AppServices['orm'], AcceptBatcher>();
 
-/** The process's batcher for a queue's sends (a JobInsert belongs to one app's pg-boss). */
-export function acceptBatcher(services: AppServices, job: JobInsert): AcceptBatcher {
-  let found = batchers.get(job);
+/** The batcher of an app's sends: one per ORM, whose connections its statements take. */
+export function acceptBatcher(services: AppServices): AcceptBatcher {
+  let found = batchers.get(services.orm);
   if (!found) {
     const { ACCEPT_LANES, ACCEPT_BATCH_MAX } = services.config;
-    batchers.set(job, (found = new AcceptBatcher(() => new AcceptRepository(services.orm.em.fork()), job, ACCEPT_LANES, ACCEPT_BATCH_MAX)));
+    batchers.set(services.orm, (found = new AcceptBatcher(() => new AcceptRepository(services.orm.em.fork()), ACCEPT_LANES, ACCEPT_BATCH_MAX)));
   }
   return found;
 }

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedRows } from '../../db/prepared.js';
-import { fromKysely, type KyselyTransactionLike } from 'pg-boss';
-import type { JobInsert } from '../../jobs/boss.js';
+import { sqlRows } from '../../db/sql.js';
+import { outboxInsert, outboxWake } from '../../jobs/outbox.js';
 import type { ActivityInsert } from '../activity/activity.repository.js';
 import { ACTIVITY_INPUT, activityWrites } from '../activity/activity.repository.js';
 import type { Address, MessageContentRow, MessageSettings } from '../messages/message.entity.js';
-import type { EmailStatus, MessageStatus } from '../messages/status.js';
+import type { EmailStatus, MessageStatus } from '../messages/message.status.js';
 import { matchCte, type MatchRow } from '../suppressions/suppression.repository.js';
 import { claimCte, type IdempotencyClaim } from './idempotency.repository.js';
 import type { Sender } from './sender.cache.js';
@@ -87,7 +86,7 @@ export interface AcceptRows {
   /** Unique, sorted: concurrent sends to the same addresses take their rows in the same order. */
   recipients: RecipientRow[];
   emails: EmailRow[];
-  /** The delivery job's rows (JobInsert.rows): `[]` when nothing is to be delivered now. */
+  /** The delivery job's outbox rows (jobs/outbox.ts outboxRows): `[]` when nothing is to be delivered now. */
   jobs: string;
   activities: ActivityInsert[];
   claim: IdempotencyClaim | null;
@@ -105,13 +104,13 @@ interface Variant {
 }
 
 /**
- * The acceptance statement of a job queue. Its parameters: $1 the message, $2 attachments, $3
- * recipients, $4 emails, $5 the job rows, $6 activities, then the claim when keyed, then the
+ * The acceptance statement. Its parameters: $1 the message, $2 attachments, $3
+ * recipients, $4 emails, $5 the job's outbox rows, $6 activities, then the claim when keyed, then the
  * suppression check's input when checked, and last the attachments' bytes (attachmentParams). A checked statement writes only when no suppression
  * entry concerns the send (matchCte found nothing): the common case takes one round trip; else
  * it returns what it found, and the send is written again, judged, by an unchecked one.
  */
-function acceptSql(job: JobInsert, v: Variant): string {
+function acceptSql(v: Variant): string {
   const claimParam = v.keyed ? '$7' : null;
   const matchParam = v.checked ? (v.keyed ? '$8' : '$7') : null;
   const bytesParam = `$${7 + (v.keyed ? 1 : 0) + (v.checked ? 1 : 0)}`;
@@ -160,22 +159,20 @@ function acceptSql(job: JobInsert, v: Variant): string {
       smtp_message_id text)
     join rec on rec.email = x.rkey and rec.domain_id = x.domain_id
   ),
-  ${job.cte('job', when ? `case when ${when} then $5::text else '[]' end` : '$5::text')},
+  ${outboxInsert('job', gate('$5::jsonb'))},
   ${ACTIVITY_INPUT('act_input', gate('$6::json', `'[]'::json`))},
   ${activityWrites('act_input')}
-  select ${v.keyed ? '(select count(*) from claim)::int' : '1'} as claimed, ${job.wake('job')} as woke,
+  select ${v.keyed ? '(select count(*) from claim)::int' : '1'} as claimed, ${outboxWake('job')} as woke,
     ${v.checked ? '(select json_agg(sup) from sup)' : 'null::json'} as matches`;
 }
 
-const statements = new WeakMap<JobInsert, Map<string, string>>();
+const statements = new Map<string, string>();
 
-/** The variant's prepared statement for a queue: its name and its text, made once. */
-function statementFor(job: JobInsert, v: Variant): { name: string; text: string } {
+/** The variant's prepared statement: its name and its text, made once. */
+function statementFor(v: Variant): { name: string; text: string } {
   const name = `postbox_accept${v.many ? '_many' : ''}${v.keyed ? '_keyed' : ''}${v.checked ? '_checked' : ''}`;
-  const byName = statements.get(job) ?? new Map<string, string>();
-  statements.set(job, byName);
-  let text = byName.get(name);
-  if (!text) byName.set(name, (text = acceptSql(job, v)));
+  let text = statements.get(name);
+  if (!text) statements.set(name, (text = acceptSql(v)));
   return { name, text };
 }
 
@@ -215,14 +212,14 @@ export class AcceptRepository {
 
   /**
    * Writes the send in one statement: the message, its attachments, the recipients (upserted),
-   * the emails, the delivery job (pg-boss's row, JobInsert) and the first activities with their
+   * the emails, the delivery job (its outbox row, jobs/outbox.ts) and the first activities with their
    * daily counts and events. It commits as a whole or not at all. With a claim it writes only if
    * it took the key. With `check` (matchInput of the send's addresses) it first looks for
    * suppressions and writes only when there are none: `rows` were made as if there were none.
    */
-  async write(rows: AcceptRows, job: JobInsert, check: unknown | null): Promise<Written> {
+  async write(rows: AcceptRows, check: unknown | null): Promise<Written> {
     const v: Variant = { keyed: rows.claim !== null, checked: check !== null };
-    const { name, text } = statementFor(job, v);
+    const { name, text } = statementFor(v);
     const attachments = attachmentParams(rows.attachments);
     const values: unknown[] = [
       JSON.stringify([rows.message]),
@@ -246,8 +243,8 @@ export class AcceptRepository {
    * on its own then). A recipient two of them share is upserted once; recipients go in (domain,
    * address) order, the order every acceptance statement takes their rows in.
    */
-  async writeMany(items: { rows: AcceptRows; check: unknown }[], job: JobInsert): Promise<boolean> {
-    const { name, text } = statementFor(job, { keyed: false, checked: true, many: true });
+  async writeMany(items: { rows: AcceptRows; check: unknown }[]): Promise<boolean> {
+    const { name, text } = statementFor({ keyed: false, checked: true, many: true });
     const recipients = new Map<string, RecipientRow>();
     for (const { rows } of items) for (const r of rows.recipients) if (!recipients.has(`${r.domain_id} ${r.email}`)) recipients.set(`${r.domain_id} ${r.email}`, r);
     const jobs = items.map(({ rows }) => rows.jobs.slice(1, -1).trim()).filter(Boolean);
@@ -266,9 +263,7 @@ export class AcceptRepository {
     return !out.matches?.length;
   }
 
-  private async run<R>(name: string, text: string, values: unknown[]): Promise<R[]> {
-    const trx = this.em.getTransactionContext<KyselyTransactionLike>();
-    if (trx) return (await fromKysely(trx).executeSql(text, values)).rows as R[];
-    return preparedRows<R>(this.em, name, text, values);
+  private run<R>(name: string, text: string, values: unknown[]): Promise<R[]> {
+    return sqlRows<R>(this.em, { name, text }, values);
   }
 }

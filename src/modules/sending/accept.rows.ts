@@ -1,10 +1,10 @@
 import { newId, sortableId } from '../../lib/ids.js';
-import { purgeAfter, type Plan } from '../accounts/plans.js';
-import { prepareActivities } from '../activity/record.js';
+import { purgeAfter, type Plan } from '../../config/plans.js';
+import { prepareActivities } from '../activity/activity.record.js';
 import type { SuppressionReason } from '../suppressions/suppression.matcher.js';
 import type { Address, MessageSettings } from '../messages/message.entity.js';
-import type { EmailStatus, MessageStatus } from '../messages/status.js';
-import type { AcceptRows, EmailRow } from './accept.repository.js';
+import type { EmailStatus, MessageStatus } from '../messages/message.status.js';
+import type { AcceptRows, EmailRow, MessageRow } from './accept.repository.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import type { CheckedSend } from './send.validate.js';
 import type { SenderDomain } from './sender.cache.js';
@@ -50,28 +50,17 @@ export function recipientsOf(args: SendEmailArgs, domain: SenderDomain): { to: A
   return { to, cc, bcc };
 }
 
-/**
- * The rows of one accepted send (plain objects, no entities): the message, its attachments, one
- * recipient per mailbox (stored lowercase, as the suppression lists store them), one email per
- * `to` address (`suppressed` ones included), and their first activity. The delivery job's rows
- * are the caller's (`jobs`).
- */
-export function acceptRows(
-  p: AcceptPlan,
-  list: { to: Address[]; cc: Address[]; bcc: Address[] },
-  reasons: Map<string, SuppressionReason>,
-  pendingStatus: MessageStatus & EmailStatus,
-  jobs: (messageId: string) => string,
-): AcceptRows {
-  const { args, domain } = p;
-  const at = p.now.toISOString();
-  const messageId = sortableId(24);
-  const tags = args.tags ?? p.templateTags ?? [];
-  const personalization = personalizationOf(args);
-  const sendable = list.to.some((a) => !reasons.has(a.email));
-  const base = { at, account_id: p.accountId, domain_id: domain.id };
+/** What every row of one send shares: when and whose it is, and the message's id and tags. */
+interface SharedFields {
+  base: { at: string; account_id: string; domain_id: string };
+  messageId: string;
+  tags: string[];
+}
 
-  const emails = list.to.map((a, position): EmailRow => {
+/** One email per `to` address, `suppressed` ones included, each with the subject rendered for it. */
+function emailRows(p: AcceptPlan, to: Address[], reasons: Map<string, SuppressionReason>, pendingStatus: EmailStatus, shared: SharedFields): EmailRow[] {
+  const { base, messageId, tags } = shared;
+  return to.map((a, position): EmailRow => {
     const id = sortableId();
     return {
       ...base,
@@ -85,36 +74,65 @@ export function acceptRows(
       tags,
       status: reasons.has(a.email) ? 'suppressed' : pendingStatus,
       suppression_reason: reasons.get(a.email) ?? null,
-      smtp_message_id: `<${id}@${domain.name}>`,
+      smtp_message_id: `<${id}@${p.domain.name}>`,
     };
   });
+}
+
+/** The message itself: its content, its cc and bcc less the suppressed, and when it is sent and purged. */
+function messageRow(p: AcceptPlan, list: { cc: Address[]; bcc: Address[] }, reasons: Map<string, SuppressionReason>, status: MessageRow['status'], shared: SharedFields): MessageRow {
+  const { args } = p;
   return {
-    message: {
-      ...base,
-      id: messageId,
-      bulk_email_id: p.bulkEmailId,
-      template_id: p.templateId,
-      from_email: p.from.email,
-      from_name: p.from.name ?? null,
-      reply_to: args.reply_to ? { email: args.reply_to.email, name: args.reply_to.name ?? null } : null,
-      cc: list.cc.filter((a) => !reasons.has(a.email)),
-      bcc: list.bcc.filter((a) => !reasons.has(a.email)),
-      subject: p.subject,
-      text: args.text ?? null,
-      html: args.html ?? null,
-      tags,
-      language: args.language ?? null,
-      personalization,
-      settings: (args.settings ?? {}) as MessageSettings,
-      headers: (args.headers ?? []).map((h) => ({ name: h.name, value: h.value })),
-      in_reply_to: args.in_reply_to ?? null,
-      references: args.references ?? [],
-      list_unsubscribe: args.list_unsubscribe?.trim() ?? null,
-      precedence_bulk: args.precedence_bulk ?? null,
-      send_at: p.checked.sendAt?.toISOString() ?? null,
-      purge_after: purgeAfter(p.accountPlan, p.now, p.checked.sendAt ?? null).toISOString(),
-      status: sendable ? pendingStatus : 'sent',
-    },
+    ...shared.base,
+    id: shared.messageId,
+    bulk_email_id: p.bulkEmailId,
+    template_id: p.templateId,
+    from_email: p.from.email,
+    from_name: p.from.name ?? null,
+    reply_to: args.reply_to ? { email: args.reply_to.email, name: args.reply_to.name ?? null } : null,
+    cc: list.cc.filter((a) => !reasons.has(a.email)),
+    bcc: list.bcc.filter((a) => !reasons.has(a.email)),
+    subject: p.subject,
+    text: args.text ?? null,
+    html: args.html ?? null,
+    tags: shared.tags,
+    language: args.language ?? null,
+    personalization: personalizationOf(args),
+    settings: (args.settings ?? {}) as MessageSettings,
+    headers: (args.headers ?? []).map((h) => ({ name: h.name, value: h.value })),
+    in_reply_to: args.in_reply_to ?? null,
+    references: args.references ?? [],
+    list_unsubscribe: args.list_unsubscribe?.trim() ?? null,
+    precedence_bulk: args.precedence_bulk ?? null,
+    send_at: p.checked.sendAt?.toISOString() ?? null,
+    purge_after: purgeAfter(p.accountPlan, p.now, p.checked.sendAt ?? null).toISOString(),
+    status,
+  };
+}
+
+/**
+ * The rows of one accepted send (plain objects, no entities): the message, its attachments, one
+ * recipient per mailbox (stored lowercase, as the suppression lists store them), one email per
+ * `to` address (`suppressed` ones included), and their first activity. The delivery job's rows
+ * are the caller's (`jobs`).
+ */
+export function acceptRows(
+  p: AcceptPlan,
+  list: { to: Address[]; cc: Address[]; bcc: Address[] },
+  reasons: Map<string, SuppressionReason>,
+  pendingStatus: MessageStatus & EmailStatus,
+  jobs: (messageId: string) => string,
+): AcceptRows {
+  const messageId = sortableId(24);
+  const shared: SharedFields = {
+    base: { at: p.now.toISOString(), account_id: p.accountId, domain_id: p.domain.id },
+    messageId,
+    tags: p.args.tags ?? p.templateTags ?? [],
+  };
+  const sendable = list.to.some((a) => !reasons.has(a.email));
+  const emails = emailRows(p, list.to, reasons, pendingStatus, shared);
+  return {
+    message: messageRow(p, list, reasons, sendable ? pendingStatus : 'sent', shared),
     attachments: p.checked.attachments.map((a, position) => ({
       id: newId(),
       message_id: messageId,
@@ -124,12 +142,12 @@ export function acceptRows(
       content_id: a.content_id,
       content: a.content,
     })),
-    recipients: [...new Set(emails.map((e) => e.rkey))].sort().map((email) => ({ ...base, id: newId(), email })),
+    recipients: [...new Set(emails.map((e) => e.rkey))].sort().map((email) => ({ ...shared.base, id: newId(), email })),
     emails,
     jobs: jobs(messageId),
     activities: prepareActivities(
       emails.map((e) => ({
-        email: { id: e.id, account_id: p.accountId, domain_id: domain.id, message_id: messageId, subject: e.subject, to_email: e.to_email, tags },
+        email: { id: e.id, account_id: p.accountId, domain_id: p.domain.id, message_id: messageId, subject: e.subject, to_email: e.to_email, tags: shared.tags },
         type: e.status === 'suppressed' ? 'suppressed' : 'queued',
         suppression_reason: e.suppression_reason,
         at: p.now,

@@ -3,7 +3,7 @@ import { defineJob } from '../../jobs/job.js';
 
 /**
  * Delivers one accepted message: each of its emails. Workers fetch these jobs in batches
- * (DELIVERY_BATCH_SIZE) and deliver a batch's messages together (deliver.ts). A message whose
+ * (DELIVERY_BATCH_SIZE) and deliver a batch's messages together (engines/delivery/delivery.batch.ts). A message whose
  * emails were deferred fails its job on purpose, so pg-boss retries it with backoff; the last
  * attempt turns what is still deferred into soft bounces. The heartbeat lets a killed worker's
  * jobs be taken up again, once their emails' leases have run out too.

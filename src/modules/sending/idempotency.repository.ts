@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlCount, sqlRow } from '../../db/sql.js';
 
 /** How long an Idempotency-Key's first answer is given again. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -37,15 +38,15 @@ export class IdempotencyRepository {
 
   /** The hash of the request that took the key, and the answer it got. */
   async prior<R>(accountId: string, key: string): Promise<{ request_hash: string; response: R } | null> {
-    const [prior] = await this.em.execute<{ request_hash: string; response: R }[]>(
-      'select request_hash, response from idempotency_keys where account_id = ? and key = ?',
+    return sqlRow<{ request_hash: string; response: R }>(
+      this.em,
+      'select request_hash, response from idempotency_keys where account_id = $1 and key = $2',
       [accountId, key],
     );
-    return prior ?? null;
   }
 
   /** Hourly housekeeping: answers past their time. */
   async purgeExpired(): Promise<void> {
-    await this.em.execute(`delete from idempotency_keys where created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`);
+    await sqlCount(this.em, 'delete from idempotency_keys where created_at < now() - make_interval(hours => $1)', [IDEMPOTENCY_TTL_HOURS]);
   }
 }

@@ -4,7 +4,6 @@ import { releaseOnDomainResumed } from './send.service.js';
 import { SendResolver } from './send.resolver.js';
 import { deliverJob } from './deliver.job.js';
 import { sendingPurgeJob } from './purge.job.js';
-import { deliverWorker } from './deliver.worker.js';
 import { sendingPurgeWorker } from './purge.worker.js';
 import { emailRoutes } from './send.rest.js';
 
@@ -15,7 +14,7 @@ export const sendingModule: ModuleManifest = {
   name: 'sending',
   resolvers: [SendResolver],
   jobs: [deliverJob, sendingPurgeJob],
-  workers: [deliverWorker, sendingPurgeWorker],
+  workers: [sendingPurgeWorker],
   rest: [
     { name: 'Email', description: 'Sending one email.', routes: emailRoutes },
   ],

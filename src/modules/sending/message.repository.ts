@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { textArray } from '../../db/sql.js';
+import { sqlCount, sqlRows, textArray } from '../../db/sql.js';
 import {
   PAUSABLE_EMAIL,
   PENDING_EMAIL,
   type EmailStatus,
   type MessageStatus,
-} from '../messages/status.js';
+} from '../messages/message.status.js';
 
 const PAUSED = 'paused' satisfies MessageStatus & EmailStatus;
 const QUEUED = 'queued' satisfies MessageStatus & EmailStatus;
@@ -24,8 +24,8 @@ export class MessageRepository {
 
   /** Its domain was paused after acceptance: the message and its waiting emails wait too. */
   async pause(messageId: string): Promise<void> {
-    await this.em.execute('update messages set status = ?, updated_at = now() where id = ?', [PAUSED, messageId]);
-    await this.em.execute('update emails set status = ?, updated_at = now() where message_id = ? and status = any(?::text[])', [
+    await sqlCount(this.em, 'update messages set status = $1, updated_at = now() where id = $2', [PAUSED, messageId]);
+    await sqlCount(this.em, 'update emails set status = $1, updated_at = now() where message_id = $2 and status = any($3::text[])', [
       PAUSED,
       messageId,
       textArray(PAUSABLE_EMAIL),
@@ -34,8 +34,8 @@ export class MessageRepository {
 
   /** A message that cannot be sent at all: `error` with the reason, its pending emails cancelled (two statements: run it in a transaction). */
   async fail(messageId: string, reason: string): Promise<void> {
-    await this.em.execute('update messages set status = ?, status_message = ?, updated_at = now() where id = ?', [ERROR, reason, messageId]);
-    await this.em.execute('update emails set status = ?, updated_at = now() where message_id = ? and status = any(?::text[])', [
+    await sqlCount(this.em, 'update messages set status = $1, status_message = $2, updated_at = now() where id = $3', [ERROR, reason, messageId]);
+    await sqlCount(this.em, 'update emails set status = $1, updated_at = now() where message_id = $2 and status = any($3::text[])', [
       CANCELLED,
       messageId,
       textArray(PENDING_EMAIL),
@@ -47,15 +47,16 @@ export class MessageRepository {
    * ahead, else `queued`. Returns them with their send time.
    */
   async releasePaused(domainId: string): Promise<{ id: string; send_at: Date | null }[]> {
-    return this.em.execute<{ id: string; send_at: Date | null }[]>(
-      `update messages set status = case when send_at > now() then ? else ? end, updated_at = now()
-        where domain_id = ? and waiting and status = ? returning id, send_at`,
+    return sqlRows<{ id: string; send_at: Date | null }>(
+      this.em,
+      `update messages set status = case when send_at > now() then $1 else $2 end, updated_at = now()
+        where domain_id = $3 and waiting and status = $4 returning id, send_at`,
       [SCHEDULED, QUEUED, domainId, PAUSED],
     );
   }
 
   /** The paused emails of a released message take its new status. */
   async releasePausedEmails(messageId: string, status: typeof SCHEDULED | typeof QUEUED): Promise<void> {
-    await this.em.execute('update emails set status = ?, updated_at = now() where message_id = ? and status = ?', [status, messageId, PAUSED]);
+    await sqlCount(this.em, 'update emails set status = $1, updated_at = now() where message_id = $2 and status = $3', [status, messageId, PAUSED]);
   }
 }

@@ -1,10 +1,10 @@
 /**
  * The bounds of a send's personalization data (SPEC.md "Sending email": `personalization.*.data`,
  * key/value pairs). Templates run over this data, and a filter over a long list or string costs in
- * proportion to it (`sort_natural` over a quarter of a million strings held the event loop for
- * seconds), so its size is bounded before anything renders: what a real transactional email
+ * proportion to it (`sort_natural` over a long enough list holds the event loop for seconds),
+ * so its size is bounded before anything renders: what a real transactional email
  * carries (a customer, an order of some hundred lines, a few links and blocks of text) fits far
- * within each bound. README "Limits" lists them; test/sending/personalization-limits.test.ts
+ * within each bound. docs/security.md lists them; test/sending/personalization-limits.test.ts
  * guards them.
  */
 export const PERSONALIZATION_LIMITS = {

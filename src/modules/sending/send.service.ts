@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppServices } from '../../services.js';
-import { jobInsert, type JobInsert } from '../../jobs/boss.js';
+import type { AppServices } from '../../core/services.js';
+import { outboxRows } from '../../jobs/outbox.js';
 import { afterCommit } from '../../lib/pubsub.js';
 import { sendAcceptSeconds, sendsAccepted } from '../../lib/metrics.js';
 import type { TxEventHandler } from '../../core/events.js';
@@ -12,7 +12,7 @@ import { reasonsFrom, type SuppressionReason } from '../suppressions/suppression
 import { matchInput } from '../suppressions/suppression.repository.js';
 import { activityNotices } from '../activity/activity.notice.js';
 import type { Address } from '../messages/message.entity.js';
-import type { Plan } from '../accounts/plans.js';
+import type { Plan } from '../../config/plans.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend, type CheckedSend } from './send.validate.js';
 import { IdempotencyRepository, type IdempotencyClaim } from './idempotency.repository.js';
@@ -141,11 +141,9 @@ export async function acceptSend(
   const list = recipientsOf(args, domain);
   const subjects = await renderAtAccept(services.config, renderParts(args, subject, translation ?? template, opts.surface), list.to, personalizationOf(args), opts.surface === 'smtp');
   const addresses = [...list.to, ...list.cc, ...list.bcc].map((a) => a.email);
-  const job = await jobInsert(services.boss, deliverJob);
   const draft: Draft = {
     plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now, subjects, accountPlan: judged.plan },
     list,
-    job,
     key: key ? { key, requestHash: createHash('sha256').update(JSON.stringify(args)).digest('hex') } : null,
   };
   // First as if no suppression concerned the send, checked in the same statement (one round trip);
@@ -155,10 +153,10 @@ export async function acceptSend(
   const check = matchInput(auth.accountId, domain.id, [...new Set(addresses.map((a) => a.toLowerCase()))]);
   // Unkeyed sends outside a transaction may share their statement with others (group commit).
   const batched = !made.rows.claim && !em.getTransactionContext();
-  let out = batched ? await acceptBatcher(services, job).write(made.rows, check) : await repo.write(made.rows, job, check);
+  let out = batched ? await acceptBatcher(services).write(made.rows, check) : await repo.write(made.rows, check);
   if (out.matches) {
     made = make(draft, await reasonsFrom(out.matches, addresses));
-    out = await repo.write(made.rows, job, null);
+    out = await repo.write(made.rows, null);
   }
   if (!out.written) return priorAnswer(em, made.rows.claim!);
   for (const [topic, notice] of activityNotices(made.rows.activities)) afterCommit(em, topic, notice);
@@ -184,7 +182,6 @@ function renderParts(args: SendEmailArgs, subject: string, content: { html: stri
 interface Draft {
   plan: AcceptPlan;
   list: ReturnType<typeof recipientsOf>;
-  job: JobInsert;
   key: { key: string; requestHash: string } | null;
 }
 
@@ -198,7 +195,7 @@ function make(d: Draft, reasons: Map<string, SuppressionReason>): { rows: Accept
   const pendingStatus = paused ? 'paused' : sendAt ? 'scheduled' : 'queued';
   const rows = acceptRows(plan, list, reasons, pendingStatus, (message_id) =>
     // Held (paused) and all-suppressed messages get no job: unpausing the domain queues them.
-    sendable && !paused ? d.job.rows([{ message_id }], sendAt ? { startAfter: sendAt } : {}) : '[]',
+    sendable && !paused ? outboxRows(deliverJob, [{ message_id }], sendAt ? { startAfter: sendAt } : {}) : '[]',
   );
   const result: SendResult = { message_id: rows.message.id, send_paused: paused, warnings: warningsFor(suppressed, reasons, sendable === 0) };
   if (d.key) {

@@ -1,5 +1,5 @@
 import type { Plan } from '../accounts/account.entity.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { InvalidatedCache } from '../../lib/invalidated-cache.js';
 
 /** A domain as acceptance needs it: whether it may send and how its settings shape the send. */

@@ -1,4 +1,5 @@
-import { ACTIVE_RECIPIENT, OPTED_OUT, type SmsRecipientStatus } from '../sms/statuses.js';
+import { comparerHolds } from '../../core/comparers.js';
+import { ACTIVE_RECIPIENT, OPTED_OUT, type SmsRecipientStatus } from '../sms/sms.statuses.js';
 
 /**
  * What an inbound text does, as pure functions: which routes it is forwarded to, and whether it
@@ -13,32 +14,14 @@ export interface RouteFilter {
   filter_value: string | null;
 }
 
-
 const fold = (s: string) => s.normalize('NFC').toLowerCase();
-
-function positive(comparer: string, text: string, value: string): boolean {
-  switch (comparer) {
-    case 'equal':
-      return text === value;
-    case 'contains':
-      return text.includes(value);
-    case 'starts-with':
-      return text.startsWith(value);
-    case 'ends-with':
-      return text.endsWith(value);
-    default:
-      return false;
-  }
-}
 
 /** Does the route take this text? No filter: every text. */
 export function routeMatches(route: RouteFilter, text: string): boolean {
   if (!route.filter_comparer || route.filter_value == null) return true;
   const subject = fold(text.trim());
   const value = fold(route.filter_value);
-  const negated = route.filter_comparer.startsWith('not-');
-  const base = negated ? route.filter_comparer.slice(4) : route.filter_comparer;
-  return positive(base, subject, value) !== negated;
+  return comparerHolds(route.filter_comparer, [subject], value);
 }
 
 /** The carrier-standard keywords (CTIA; Twilio's defaults): the whole text, any case. */

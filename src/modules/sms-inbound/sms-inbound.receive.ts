@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
-import type { SmsInboundText } from '../sms/provider.js';
+import type { SmsInboundText } from '../sms/sms.provider.js';
 import { SmsRepository } from '../sms/sms.repository.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { WebhookRepository } from '../webhooks/webhook.repository.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services.js';
-import { smsProvider } from '../sms/provider.js';
+import type { AppServices } from '../../core/services.js';
+import { smsProvider } from '../sms/sms.provider.js';
 import { receiveSmsInbound } from './sms-inbound.receive.js';
-import { registerFormRoutes } from '../../http/form-routes.js';
+import { registerFormRoutes } from '../../lib/form-routes.js';
 
 const FORM_LIMIT = 64 * 1024;
 /** Twilio reads the answer as TwiML: an empty Response sends no reply text. */

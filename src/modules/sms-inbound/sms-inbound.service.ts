@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
 import { SmsInbound } from '../sms/sms.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { webhookUrlProblem } from '../webhooks/http.js';
-import { refusal } from '../webhooks/ssrf.js';
+import { webhookUrlProblem } from '../../lib/webhook-http.js';
+import { refusal } from '../../lib/public-address.js';
 import type { SmsInboundFilterInput } from './sms-inbound.inputs.js';
 import { COMPARERS } from '../../core/comparers.js';
 import { label, msg, type FieldErrorBag } from '../../core/errors.js';

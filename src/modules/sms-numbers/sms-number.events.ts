@@ -1,5 +1,5 @@
 import { TxEvent } from '../../core/events.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 
 /**
  * A paused number was unpaused, raised in the transaction that unpaused it. The sms module

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { SmsNumber } from './sms-number.entity.js';
 import { smsNumberResumed } from './sms-number.events.js';
 import type { SmsNumberListArgs, UpdateSmsNumberArgs } from './sms-number.inputs.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import type { AppServices } from '../../services.js';
-import { recordAudit, removed } from '../audit/record.js';
+import type { AppServices } from '../../core/services.js';
+import { recordAudit, removed } from '../audit/audit.record.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from '../webhooks/registration.js';
 import { Webhook } from '../webhooks/webhook.entity.js';

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
 import { EachOneOf } from '../../graphql/validation.js';
-import { REPORTED_SMS } from './statuses.js';
+import { REPORTED_SMS } from './sms.statuses.js';
 
 /** The SDK's SmsActivityStatusType; `processed` is accepted, though no text is ever in it here. */
 export const SMS_ACTIVITY_STATUSES = [...REPORTED_SMS, 'processed'] as const;

@@ -3,7 +3,7 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import type { SmsMessageListArgs } from './messages.inputs.js';
 import { Sms, SmsMessage } from './sms.entity.js';
 import { SmsRepository } from './sms.repository.js';
-import { QUEUED_SMS } from './statuses.js';
+import { QUEUED_SMS } from './sms.statuses.js';
 import { type Actor } from '../../core/actor.js';
 import { offsetOf, pageMeta, type Page } from '../../core/page.js';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppServices } from '../../services.js';
-import { smsProvider, type SmsStatusUpdate } from './provider.js';
+import type { AppServices } from '../../core/services.js';
+import { smsProvider, type SmsStatusUpdate } from './sms.provider.js';
 import { Sms } from './sms.entity.js';
 import { SmsRepository } from './sms.repository.js';
-import { advanceSms } from './status.js';
-import { registerFormRoutes } from '../../http/form-routes.js';
+import { advanceSms } from './sms.status.js';
+import { registerFormRoutes } from '../../lib/form-routes.js';
 
 const BODY_LIMIT = 64 * 1024;
 

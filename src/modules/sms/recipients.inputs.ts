@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
 import { OneOf } from '../../graphql/validation.js';
-import { SMS_RECIPIENT_STATUSES, type SmsRecipientStatus } from './statuses.js';
+import { SMS_RECIPIENT_STATUSES, type SmsRecipientStatus } from './sms.statuses.js';
 
 @ArgsType()
 export class SmsRecipientListArgs extends PageArgs {

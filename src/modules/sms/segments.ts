@@ -3,8 +3,8 @@
  * the GSM 03.38 basic set or its extension table (extension characters take an escape septet, so
  * they count twice): 160 septets fit one SMS, 153 per part once concatenated (the UDH takes 7).
  * Anything else goes out as UCS-2: 70 UTF-16 code units in one SMS, 67 per part. Counted by
- * formula, as the product brief defines it, rather than by packing parts (a real encoder never
- * splits an escape or a surrogate pair across parts, which can add a part at the edges).
+ * these formulas rather than by packing parts (a real encoder never splits an escape or a
+ * surrogate pair across parts, which can add a part at the edges).
  */
 const GSM_BASIC = new Set(
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +

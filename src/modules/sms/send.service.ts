@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueue } from '../../jobs/boss.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
 import { personalize } from '../sending/render.js';
 import { E164 } from '../sms-numbers/phone.js';
@@ -11,7 +11,7 @@ import type { SendSmsArgs } from './send.inputs.js';
 import { smsSendJob } from './send.job.js';
 import { Sms, SmsActivity, SmsMessage, SmsRecipient } from './sms.entity.js';
 import { SmsRepository } from './sms.repository.js';
-import { OPTED_OUT, QUEUED_SMS, SKIPPED_SMS } from './statuses.js';
+import { OPTED_OUT, QUEUED_SMS, SKIPPED_SMS } from './sms.statuses.js';
 import { type Actor } from '../../core/actor.js';
 import { msg, FieldErrorBag } from '../../core/errors.js';
 

@@ -3,7 +3,7 @@ import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorator
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
-import type { ReportedSmsStatus, SmsRecipientStatus, SmsStatus } from './statuses.js';
+import type { ReportedSmsStatus, SmsRecipientStatus, SmsStatus } from './sms.statuses.js';
 
 /**
  * A phone number the account has sent to (or that texted one of its numbers). `opt_out` numbers

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlCount, sqlRows, textArray } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import { Sms } from './sms.entity.js';
-import { ACTIVE_RECIPIENT, QUEUED_SMS, type SmsRecipientStatus } from './statuses.js';
+import { ACTIVE_RECIPIENT, QUEUED_SMS, type SmsRecipientStatus } from './sms.statuses.js';
 
 /** A recipient row as a send needs it: its status says whether the number opted out. */
 export interface RecipientRow {
@@ -19,12 +20,13 @@ export class SmsRepository {
    * number order, so two sends to the same numbers cannot lock them crosswise.
    */
   async upsertRecipients(accountId: string, numbers: string[], now: Date): Promise<Map<string, RecipientRow>> {
-    const rows = await this.em.execute<RecipientRow[]>(
+    const rows = await sqlRows<RecipientRow>(
+      this.em,
       `insert into sms_recipients (id, created_at, updated_at, account_id, number, status)
-       select x.id, ?, ?, ?, x.number, ? from jsonb_to_recordset(?::jsonb) as x(id text, number text)
+       select x.id, $1, $1, $2, x.number, $3 from jsonb_to_recordset($4::jsonb) as x(id text, number text)
        on conflict (account_id, number) do update set updated_at = excluded.updated_at
        returning id, number, status`,
-      [now, now, accountId, ACTIVE_RECIPIENT, JSON.stringify([...numbers].sort().map((number) => ({ id: newId(), number })))],
+      [now, accountId, ACTIVE_RECIPIENT, JSON.stringify([...numbers].sort().map((number) => ({ id: newId(), number })))],
     );
     return new Map(rows.map((r) => [r.number, r]));
   }
@@ -34,20 +36,18 @@ export class SmsRepository {
    * START) sets its status, an ordinary text leaves an existing row as it is.
    */
   async recordSender(accountId: string, number: string, status: SmsRecipientStatus | null, now: string): Promise<void> {
-    await this.em.execute(
+    await sqlCount(
+      this.em,
       `insert into sms_recipients (id, created_at, updated_at, account_id, number, status)
-       values (?, ?::timestamptz, ?::timestamptz, ?, ?, ?)
+       values ($1, $2::timestamptz, $2::timestamptz, $3, $4, $5)
        on conflict (account_id, number) do ${status ? 'update set status = excluded.status, updated_at = excluded.updated_at' : 'nothing'}`,
-      [newId(), now, now, accountId, number, status ?? ACTIVE_RECIPIENT],
+      [newId(), now, accountId, number, status ?? ACTIVE_RECIPIENT],
     );
   }
 
   /** Locks a text still queued for the send; false when another worker holds it or it has moved on. */
   async lockQueued(smsId: string): Promise<boolean> {
-    const rows = await this.em.execute<{ id: string }[]>(`select id from sms where id = ? and status = ? for update skip locked`, [
-      smsId,
-      QUEUED_SMS,
-    ]);
+    const rows = await sqlRows<{ id: string }>(this.em, `select id from sms where id = $1 and status = $2 for update skip locked`, [smsId, QUEUED_SMS]);
     return rows.length > 0;
   }
 
@@ -57,8 +57,8 @@ export class SmsRepository {
    */
   lockForReport(smsId: string | null, providerId: string): Promise<{ id: string; provider_id: string | null }[]> {
     return smsId
-      ? this.em.execute(`select id, provider_id from sms where id = ? for update`, [smsId])
-      : this.em.execute(`select id, provider_id from sms where provider_id = ? for update`, [providerId]);
+      ? sqlRows(this.em, `select id, provider_id from sms where id = $1 for update`, [smsId])
+      : sqlRows(this.em, `select id, provider_id from sms where provider_id = $1 for update`, [providerId]);
   }
 
   /** The recipients this number has texted, as a subquery for a filter on recipient ids. */
@@ -69,17 +69,19 @@ export class SmsRepository {
   /** Of these messages, those with texts still queued. */
   async messagesWithQueued(messageIds: string[]): Promise<Set<string>> {
     if (!messageIds.length) return new Set();
-    const rows = await this.em.execute<{ message_id: string }[]>(
-      `select distinct message_id from sms where message_id = any(?) and status = ?`,
-      [`{${messageIds.join(',')}}`, QUEUED_SMS],
+    const rows = await sqlRows<{ message_id: string }>(
+      this.em,
+      `select distinct message_id from sms where message_id = any($1::text[]) and status = $2`,
+      [textArray(messageIds), QUEUED_SMS],
     );
     return new Set(rows.map((r) => r.message_id));
   }
 
   /** The messages with texts of this number still queued. */
   async messagesQueuedOn(smsNumberId: string): Promise<string[]> {
-    const rows = await this.em.execute<{ message_id: string }[]>(
-      `select distinct message_id from sms where sms_number_id = ? and status = ?`,
+    const rows = await sqlRows<{ message_id: string }>(
+      this.em,
+      `select distinct message_id from sms where sms_number_id = $1 and status = $2`,
       [smsNumberId, QUEUED_SMS],
     );
     return rows.map((r) => r.message_id);

@@ -1,12 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { isUniqueViolation } from '../../db/unique.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
 import { HashingBusy, passwordHashingOf } from '../../lib/password-hashing.js';
 import { randomSecret } from '../../lib/secrets.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
-import { created, diff, recordAudit, recordUpdate, removed } from '../audit/record.js';
+import { created, diff, recordAudit, recordUpdate, removed } from '../audit/audit.record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { SmtpUser } from './smtp-user.entity.js';
 import type { CreateSmtpUserArgs, SmtpUserListArgs, UpdateSmtpUserArgs } from './smtp-user.inputs.js';
@@ -90,7 +90,7 @@ export class SmtpUserService {
         return { user, password };
       } catch (err) {
         // Another request took the same name between our check and the insert: draw again.
-        if (!(err instanceof UniqueConstraintViolationException) || attempt >= USERNAME_ATTEMPTS) throw err;
+        if (!isUniqueViolation(err) || attempt >= USERNAME_ATTEMPTS) throw err;
         user.username = await this.freeUsername(domain.name);
       }
     }

@@ -6,7 +6,7 @@ const PATTERN_MAX = 191;
 const DEFAULT_HOLD_MS = 30 * 86_400_000;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** Compiling costs about 3 µs per program instruction; this bounds one request to about 150 ms of it. */
+/** Compiling costs time in proportion to the program's instructions: this bounds what one request makes it compile (test/suppressions/redos.test.ts). */
 const REQUEST_PROGRAM_MAX = 50_000;
 
 /**

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedRows } from '../../db/prepared.js';
-import { asDate, textArray } from '../../db/sql.js';
-import { PENDING_EMAIL, type EmailStatus } from '../messages/status.js';
+import { asDate, sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
+import { PENDING_EMAIL, type EmailStatus } from '../messages/message.status.js';
 import type { Template } from './template.entity.js';
 
 /** A template as its list shows it: the columns the list item is made of, plain (no bodies). */
@@ -45,34 +44,34 @@ export class TemplateRepository {
     limit: number,
     offset: number,
   ): Promise<{ rows: TemplateListRow[]; total: number }> {
-    const where = [scope.accountId, scope.domainIds, scope.templateIds];
-    const rows = await preparedRows<TemplateListRow & { total: string }>(this.em, 'templates.list', LIST_SQL, [...where, limit, offset]);
+    const where = [scope.accountId, scope.domainIds && textArray(scope.domainIds), scope.templateIds && textArray(scope.templateIds)];
+    const rows = await sqlRows<TemplateListRow & { total: string }>(this.em, { name: 'templates.list', text: LIST_SQL }, [...where, limit, offset]);
     // A page past the end has no row to carry the total: only then is it counted on its own.
-    const total = rows.length ? Number(rows[0].total) : offset ? (await preparedRows<{ n: number }>(this.em, 'templates.count', COUNT_SQL, where))[0].n : 0;
+    const total = rows.length ? Number(rows[0].total) : offset ? ((await sqlRow<{ n: number }>(this.em, { name: 'templates.count', text: COUNT_SQL }, where))?.n ?? 0) : 0;
     return { rows: rows.map(({ total: _total, ...r }) => ({ ...r, created_at: asDate(r.created_at), updated_at: asDate(r.updated_at) })), total };
   }
 
   /** Takes a deleted category out of the account's templates (its id is not reused, but kept tidy). */
   async forgetCategory(accountId: string, categoryId: string): Promise<void> {
-    await this.em.execute(
-      `update templates set category_ids = array_remove(category_ids, ?) where account_id = ? and ? = any(category_ids)`,
-      [categoryId, accountId, categoryId],
-    );
+    await sqlCount(this.em, 'update templates set category_ids = array_remove(category_ids, $1) where account_id = $2 and $1 = any(category_ids)', [
+      categoryId,
+      accountId,
+    ]);
   }
 
   /** What the account's emails sent with the template have become, in one pass over them. */
   async stats(templateId: string, accountId: string): Promise<TemplateStatsRow> {
-    const sent = textArray(SENT);
-    const [stats] = await this.em.execute<TemplateStatsRow[]>(
+    const [stats] = await sqlRows<TemplateStatsRow>(
+      this.em,
       `select count(*)::int as total,
-          count(*) filter (where e.status = any(?::text[]))::int as queued,
-          count(*) filter (where e.status = any(?::text[]))::int as sent,
-          count(*) filter (where e.status = any(?::text[]))::int as rejected,
-          count(*) filter (where e.status = ?)::int as delivered,
-          max(e.created_at) filter (where e.status = any(?::text[])) as last_email_sent_at
+          count(*) filter (where e.status = any($1::text[]))::int as queued,
+          count(*) filter (where e.status = any($2::text[]))::int as sent,
+          count(*) filter (where e.status = any($3::text[]))::int as rejected,
+          count(*) filter (where e.status = $4)::int as delivered,
+          max(e.created_at) filter (where e.status = any($2::text[])) as last_email_sent_at
         from emails e join messages m on m.id = e.message_id
-        where m.template_id = ? and m.account_id = ?`,
-      [textArray(PENDING_EMAIL), sent, textArray(REJECTED), DELIVERED, sent, templateId, accountId],
+        where m.template_id = $5 and m.account_id = $6`,
+      [textArray(PENDING_EMAIL), textArray(SENT), textArray(REJECTED), DELIVERED, templateId, accountId],
     );
     return stats;
   }

@@ -7,7 +7,7 @@ export const templateRoutes: RouteTable = {
   'Mutation.create_template': { method: 'POST', path: '/templates', status: 201, envelope: 'data' },
   'Mutation.update_template': { method: 'PUT', path: '/templates/:template_id', envelope: 'data' },
   'Mutation.delete_template': { method: 'DELETE', path: '/templates/:template_id', status: 204, envelope: 'none' },
-  // Translations (issue 17; SPEC.md has none): nested under their template, one per language.
+  // Translations (SPEC.md has none): nested under their template, one per language.
   'Query.template_translations': { method: 'GET', path: '/templates/:template_id/translations', envelope: 'data' },
   'Query.template_translation': { method: 'GET', path: '/templates/:template_id/translations/:language', envelope: 'data' },
   'Mutation.create_template_translation': { method: 'POST', path: '/templates/:template_id/translations', status: 201, envelope: 'data' },

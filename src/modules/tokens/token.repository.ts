@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedRows } from '../../db/prepared.js';
-import { asDate } from '../../db/sql.js';
+import { asDate, sqlRow, sqlRows } from '../../db/sql.js';
 import type { TokenStatus } from './token.entity.js';
 
 /** A token as lists read it: the columns the API shows, plain. */
@@ -43,20 +42,19 @@ export class TokenRepository {
 
   private rows(accountId: string, domainId: string | null, limit: number, offset: number): Promise<StoredRow[]> {
     return domainId
-      ? preparedRows<StoredRow>(
+      ? sqlRows<StoredRow>(
           this.em,
-          'tokens.list.domain',
-          `select ${COLUMNS} from api_tokens where account_id = $1 and domain_id = $4 ${ORDER}`,
+          { name: 'tokens.list.domain', text: `select ${COLUMNS} from api_tokens where account_id = $1 and domain_id = $4 ${ORDER}` },
           [accountId, limit, offset, domainId],
         )
-      : preparedRows<StoredRow>(this.em, 'tokens.list', `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}`, [accountId, limit, offset]);
+      : sqlRows<StoredRow>(this.em, { name: 'tokens.list', text: `select ${COLUMNS} from api_tokens where account_id = $1 ${ORDER}` }, [accountId, limit, offset]);
   }
 
   /** How many tokens `list` pages through, for the full pager's `total`. */
   async count(accountId: string, domainId: string | null): Promise<number> {
-    const [row] = domainId
-      ? await preparedRows<{ n: number }>(this.em, 'tokens.count.domain', 'select count(*)::int as n from api_tokens where account_id = $1 and domain_id = $2', [accountId, domainId])
-      : await preparedRows<{ n: number }>(this.em, 'tokens.count', 'select count(*)::int as n from api_tokens where account_id = $1', [accountId]);
+    const row = domainId
+      ? await sqlRow<{ n: number }>(this.em, { name: 'tokens.count.domain', text: 'select count(*)::int as n from api_tokens where account_id = $1 and domain_id = $2' }, [accountId, domainId])
+      : await sqlRow<{ n: number }>(this.em, { name: 'tokens.count', text: 'select count(*)::int as n from api_tokens where account_id = $1' }, [accountId]);
     return row?.n ?? 0;
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ActivityEmail } from '../activity/record.js';
+import { sqlCount, sqlRow } from '../../db/sql.js';
+import type { ActivityEmail } from '../activity/activity.record.js';
 
 /** An email as tracking reads it: what its activities need, its status and what was recorded first. */
 export interface TrackedEmail extends ActivityEmail {
@@ -22,29 +23,29 @@ export class TrackingRepository {
    * reference this email.
    */
   async lock(emailId: string): Promise<TrackedEmail | null> {
-    const rows = await this.em.execute<TrackedEmail[]>(
+    return sqlRow<TrackedEmail>(
+      this.em,
       `select id, account_id, domain_id, message_id, subject, to_email, tags, status, recipient_id,
               opened_at, clicked_at, unsubscribed_at
-         from emails where id = ? for no key update`,
+         from emails where id = $1 for no key update`,
       [emailId],
     );
-    return rows[0] ?? null;
   }
 
   /** What an unsubscribe link shows before anything is written. */
   async unsubscribeState(emailId: string): Promise<Pick<TrackedEmail, 'status' | 'to_email' | 'unsubscribed_at'> | null> {
-    const rows = await this.em.execute<Pick<TrackedEmail, 'status' | 'to_email' | 'unsubscribed_at'>[]>(
-      'select status, to_email, unsubscribed_at from emails where id = ?',
+    return sqlRow<Pick<TrackedEmail, 'status' | 'to_email' | 'unsubscribed_at'>>(
+      this.em,
+      'select status, to_email, unsubscribed_at from emails where id = $1',
       [emailId],
     );
-    return rows[0] ?? null;
   }
 
   /** Sets each stamp not set yet (the first open, click or unsubscribe stays). */
   async stamp(emailId: string, stamps: Stamp[]): Promise<void> {
     if (!stamps.length) return;
     const set = stamps.map((c) => `${c} = coalesce(${c}, now())`).join(', ');
-    await this.em.execute(`update emails set ${set}, updated_at = now() where id = ?`, [emailId]);
+    await sqlCount(this.em, `update emails set ${set}, updated_at = now() where id = $1`, [emailId]);
   }
 
   /**
@@ -53,12 +54,13 @@ export class TrackingRepository {
    * domain's. Domain names and subdomains are stored lowercase; `domains.name` is unique (indexed).
    */
   async hostHonours(emailId: string, label: string, parent: string): Promise<boolean> {
-    const rows = await this.em.execute<{ ok: boolean }[]>(
-      `select not exists (select 1 from domains d where d.name = ? and lower(d.settings->>'custom_tracking_subdomain') = ?)
+    const row = await sqlRow<{ ok: boolean }>(
+      this.em,
+      `select not exists (select 1 from domains d where d.name = $1 and lower(d.settings->>'custom_tracking_subdomain') = $2)
            or exists (select 1 from emails e join domains d on d.id = e.domain_id
-                       where e.id = ? and d.name = ? and lower(d.settings->>'custom_tracking_subdomain') = ?) as ok`,
-      [parent, label, emailId, parent, label],
+                       where e.id = $3 and d.name = $1 and lower(d.settings->>'custom_tracking_subdomain') = $2) as ok`,
+      [parent, label, emailId],
     );
-    return rows[0]?.ok ?? false;
+    return row?.ok ?? false;
   }
 }

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityData } from '../activity/activity.entity.js';
-import { recordActivities, type NewActivity } from '../activity/record.js';
-import { isIn, TRACKABLE_EMAIL } from '../messages/status.js';
+import { recordActivities, type NewActivity } from '../activity/activity.record.js';
+import { isIn, TRACKABLE_EMAIL } from '../messages/message.status.js';
 import { suppressRecipient } from '../suppressions/suppression.add.js';
 import { TrackingRepository, type Stamp, type TrackedEmail } from './tracking.repository.js';
 

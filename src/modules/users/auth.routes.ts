@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { csrfRefusal, originAllowed, sessionCookieOf } from './csrf.js';
 import { BUSY_RETRY_SECONDS, guarded, type Guarded, type UserGuards } from './guards.js';
 import { LoginService } from './login.service.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { InviteService } from './invite.service.js';
-import { registerFormRoutes } from '../../http/form-routes.js';
+import { registerFormRoutes } from '../../lib/form-routes.js';
 import { msg } from '../../core/errors.js';
 import { passwordField } from './invite.mail.js';
 import { passwordProblem } from './login.service.js';

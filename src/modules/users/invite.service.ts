@@ -1,11 +1,11 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { enqueue } from '../../jobs/boss.js';
 import { signToken, verifyToken } from '../../lib/secrets.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
-import { accessOf, created, memberSubject, recordAudit } from '../audit/record.js';
+import { accessOf, created, memberSubject, recordAudit } from '../audit/audit.record.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
 import { assertCovers, assertVisible, reachableBy, resolveAccess } from './access.js';
 import { inviteMail } from './invite.mail.js';
@@ -13,7 +13,7 @@ import { initialPassword } from './login.service.js';
 import type { PasswordHashing } from '../../lib/password-hashing.js';
 import { AccountUser, Invite } from './user.entity.js';
 import type { InviteListArgs, InviteUserArgs } from './user.inputs.js';
-import { takenIfDuplicate } from '../../db/unique.js';
+import { isUniqueViolation, takenIfDuplicate } from '../../db/unique.js';
 import { type Actor } from '../../core/actor.js';
 import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf, pageMeta, type Page } from '../../core/page.js';
@@ -144,7 +144,7 @@ export class InviteService {
         return { kind: 'ok', user, accountName: invite.account.name };
       });
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) return { kind: 'gone' };
+      if (isUniqueViolation(err)) return { kind: 'gone' };
       throw err;
     }
   }

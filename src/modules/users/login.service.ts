@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueue } from '../../jobs/boss.js';
 import { hashPassword, randomSecret, sha256Hex } from '../../lib/secrets.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { systemMailJob } from '../mail/system-mail.job.js';
 import { resetMail } from './invite.mail.js';
 import { SessionRepository } from './session.repository.js';

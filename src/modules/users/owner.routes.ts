@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { OwnerService, type OwnerFieldErrors, type OwnerProfile } from './owner.service.js';
-import { registerFormRoutes } from '../../http/form-routes.js';
+import { registerFormRoutes } from '../../lib/form-routes.js';
 import { passwordField } from './invite.mail.js';
 import { guarded, type UserGuards } from './guards.js';
 import { sendRefusalPage } from './link-pages.js';

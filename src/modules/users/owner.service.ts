@@ -3,7 +3,7 @@ import isEmail from 'validator/lib/isEmail.js';
 import { signToken, verifyToken } from '../../lib/secrets.js';
 import type { Config } from '../../config/index.js';
 import { Account } from '../accounts/account.entity.js';
-import { created, memberSubject, recordAudit } from '../audit/record.js';
+import { created, memberSubject, recordAudit } from '../audit/audit.record.js';
 import { ADMIN_ROLE } from './roles.js';
 import { AccountUser } from './user.entity.js';
 import { UserRepository } from './user.repository.js';

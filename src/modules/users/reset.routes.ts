@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
-import { registerFormRoutes } from '../../http/form-routes.js';
+import { registerFormRoutes } from '../../lib/form-routes.js';
 import { LoginService, PASSWORD_MIN } from './login.service.js';
 import { requestResetWithin } from './auth.routes.js';
 import { guarded, type UserGuards } from './guards.js';

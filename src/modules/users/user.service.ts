@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned, visibleTo } from '../../db/scoped.js';
-import { accessOf, diff, memberSubject, recordAudit, recordUpdate, removed } from '../audit/record.js';
+import { accessOf, diff, memberSubject, recordAudit, recordUpdate, removed } from '../audit/audit.record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Template } from '../templates/template.entity.js';
 import { assertCovers, assertVisible, reachableBy, resolveAccess } from './access.js';

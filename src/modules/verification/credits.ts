@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { EmailVerificationList } from './list.entity.js';
 import { VerificationRepository } from './verification.repository.js';
 import { errors } from '../../core/errors.js';
 
@@ -30,4 +31,16 @@ export async function takeCredits(em: EntityManager, accountId: string, needed: 
 
 export async function refundCredits(em: EntityManager, accountId: string, credits: number): Promise<void> {
   await new VerificationRepository(em).addCredits(accountId, credits);
+}
+
+/**
+ * Brings the reserved credits down to what the list actually used (addresses with a result other
+ * than `failed`) and refunds the rest. Idempotent: a second call finds nothing left to refund.
+ */
+export async function settleCredits(tx: EntityManager, listId: string): Promise<void> {
+  const { accountId, reserved, used } = await new VerificationRepository(tx).lockCreditUse(listId);
+  const refund = reserved - used;
+  if (refund <= 0) return;
+  await tx.nativeUpdate(EmailVerificationList, { id: listId }, { credits_reserved: used });
+  await refundCredits(tx, accountId, refund);
 }

@@ -5,8 +5,6 @@ import { VerificationResolver } from './verification.resolver.js';
 import { VerificationListResolver } from './list.resolver.js';
 import { verificationJob } from './verification.job.js';
 import { verificationListJob } from './list.job.js';
-import { verificationWorker } from './verification.worker.js';
-import { verificationListWorker } from './list.worker.js';
 import { verificationRoutes } from './verification.rest.js';
 import { verificationListRoutes } from './list.rest.js';
 
@@ -15,7 +13,6 @@ export const verificationModule: ModuleManifest = {
   entities: [EmailVerification, EmailVerificationList],
   resolvers: [VerificationResolver, VerificationListResolver],
   jobs: [verificationJob, verificationListJob],
-  workers: [verificationWorker, verificationListWorker],
   rest: [
     { name: 'Email verification', description: 'Verifying single addresses and lists of them.', routes: { ...verificationRoutes, ...verificationListRoutes } },
   ],

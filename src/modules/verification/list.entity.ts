@@ -2,7 +2,7 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
-import type { ListStatus } from './statuses.js';
+import type { ListStatus } from './verification.statuses.js';
 
 /**
  * An email verification list. Its addresses are `email_verifications` rows (kind `list`) carrying

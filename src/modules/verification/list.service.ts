@@ -1,15 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { enqueue } from '../../jobs/boss.js';
-import type { AppServices } from '../../services.js';
-import { takeCredits } from './credits.js';
+import type { AppServices } from '../../core/services.js';
+import { settleCredits, takeCredits } from './credits.js';
 import { EmailVerificationList } from './list.entity.js';
 import type { AddVerificationListEmailsArgs, CreateVerificationListArgs, VerificationListArgs, VerificationListResultsArgs, VerificationListsArgs } from './list.inputs.js';
 import { verificationListJob } from './list.job.js';
 import { newId } from '../../lib/ids.js';
-import { settleCredits } from './list.run.js';
 import { listPageMeta, toVerificationList, type ListPageMeta, type ListResultsPage, type ListView } from './list.view.js';
-import { isIn, LIST_ADDRESS, STARTABLE_LIST, UPLOADING, VERIFYING, type ListStatus, type VerificationResult } from './statuses.js';
+import { isIn, LIST_ADDRESS, STARTABLE_LIST, UPLOADING, VERIFYING, type ListStatus, type VerificationResult } from './verification.statuses.js';
 import { appendChunk, emptyUpload, storeAddresses } from './list.upload.js';
 import { EmailVerification } from './verification.entity.js';
 import { VerificationRepository } from './verification.repository.js';

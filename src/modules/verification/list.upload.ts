@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { EmailVerificationList } from './list.entity.js';
 import { LIST_MAX_TOTAL } from './list.inputs.js';
-import { LIST_ADDRESS, UPLOADING } from './statuses.js';
+import { LIST_ADDRESS, UPLOADING } from './verification.statuses.js';
 import { EmailVerification } from './verification.entity.js';
 import { VerificationRepository } from './verification.repository.js';
 import { errors, msg } from '../../core/errors.js';

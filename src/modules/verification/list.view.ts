@@ -1,6 +1,6 @@
 import { VERIFICATION_RESULTS, type VerificationList } from '../events/verification-events.js';
 import type { EmailVerificationList } from './list.entity.js';
-import type { VerificationResult } from './statuses.js';
+import type { VerificationResult } from './verification.statuses.js';
 import type { ResultCounts } from './verification.repository.js';
 
 /**

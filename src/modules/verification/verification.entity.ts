@@ -2,7 +2,7 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
 import { Account } from '../accounts/account.entity.js';
-import type { VerificationKind, VerificationStatus } from './statuses.js';
+import type { VerificationKind, VerificationStatus } from './verification.statuses.js';
 
 /**
  * One checked address. Single, async and list verifications share this row so the check engine

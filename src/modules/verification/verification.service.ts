@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { enqueue } from '../../jobs/boss.js';
-import type { AppServices } from '../../services.js';
-import { emailSingleVerifiedData, recordVerificationEvent } from '../events/verification-events.js';
-import { verifyAddress, type CheckOutcome } from './check.js';
-import { assertCredits, refundCredits, takeCredits } from './credits.js';
-import { FAILED_RESULT, QUEUED_CHECK, statusOf, type VerificationResult } from './statuses.js';
+import type { AppServices } from '../../core/services.js';
+import { resultColumns, verifyAddress } from './verification.check.js';
+import { assertCredits, takeCredits } from './credits.js';
+import { FAILED_RESULT, type VerificationResult } from './verification.statuses.js';
 import { EmailVerification } from './verification.entity.js';
 import { verificationJob } from './verification.job.js';
 import { type Actor } from '../../core/actor.js';
@@ -45,36 +44,4 @@ export class VerificationService {
   async getAsync(auth: Actor, id: string): Promise<EmailVerification> {
     return findOwned(this.em, EmailVerification, auth, { id, kind: 'async' });
   }
-}
-
-function resultColumns(outcome: CheckOutcome) {
-  return {
-    status: statusOf(outcome.result),
-    result: outcome.result,
-    error: outcome.error ?? null,
-    suggestion: outcome.suggestion ?? null,
-    mx: outcome.mx ?? null,
-    verified_at: new Date(),
-  };
-}
-
-/**
- * The job's work: check the address, then in one transaction store the result, refund a
- * `failed` check and record `email_single.verified`. `giveUp` (the last attempt after an
- * unexpected error) ends the check as failed rather than leaving it queued forever.
- */
-export async function completeAsyncVerification(services: AppServices, id: string, giveUp?: string): Promise<void> {
-  const em = services.orm.em.fork();
-  const row = await em.findOne(EmailVerification, { id, kind: 'async' });
-  if (!row || row.status !== QUEUED_CHECK) return;
-  const outcome: CheckOutcome = giveUp ? { result: FAILED_RESULT, error: giveUp } : await verifyAddress(services, row.address);
-  await em.transactional(async (tx) => {
-    const columns = resultColumns(outcome);
-    // Only the run that moves it out of `queued` records the result (a retried or twice-run job).
-    const moved = await tx.nativeUpdate(EmailVerification, { id, status: QUEUED_CHECK }, columns);
-    if (!moved) return;
-    if (outcome.result === FAILED_RESULT) await refundCredits(tx, row.account.id, 1);
-    const done = { id: row.id, address: row.address, status: columns.status, result: columns.result, error: columns.error };
-    recordVerificationEvent(tx, row.account.id, 'email_single.verified', emailSingleVerifiedData(done));
-  });
 }

@@ -4,7 +4,7 @@ import { defineJob } from '../../jobs/job.js';
 /**
  * The webhook engine's heartbeat. Each tick turns undispatched domain_events into deliveries,
  * then attempts every due delivery (a poller over `state = 'pending' and next_attempt_at <= now`,
- * skip locked), then schedules the next tick a few seconds later (dispatch.worker.ts).
+ * skip locked), then schedules the next tick a few seconds later (engines/webhooks/webhook.worker.ts).
  *
  * Why a poller rather than one pg-boss job per attempt: the schedule lives in the deliveries
  * themselves (next_attempt_at), so a paused webhook's deliveries simply wait, a replay is an

@@ -4,7 +4,7 @@ import type { WebhookLogEntry } from './log.type.js';
 /** The pubsub topic of an account's webhook attempts (the `webhook_deliveries` subscription). */
 export const attemptTopic = (accountId: string) => `webhook_attempts:${accountId}`;
 
-/** What record.ts publishes once an attempt is committed, and what stream.resolver.ts filters on. */
+/** What the webhook engine (engines/webhooks/round.record.ts) publishes once an attempt is committed, and what stream.resolver.ts filters on. */
 export interface AttemptNotice {
   webhook_id: string;
   /** Null for SMS webhooks and SMS inbound forwards: not this subscription's, whatever the token. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
-import { parseInstant } from '../../lib/instant.js';
+import { parseMoment } from '../../lib/moment.js';
 import { WEBHOOK_KIND, Webhook, WebhookAttempt } from './webhook.entity.js';
 import { WebhookRepository } from './webhook.repository.js';
 import type { ReplayWebhookArgs, WebhookLogArgs } from './log.type.js';
@@ -8,6 +8,8 @@ import { type Actor } from '../../core/actor.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
 import { FieldErrorBag } from '../../core/errors.js';
 
+/** Replay bounds: Unix seconds, a day or any ISO 8601 date-time. */
+const parseBound = (value: string) => parseMoment(value, { day: true, iso: true })?.at ?? null;
 const notInstant = (f: string) => `The ${f} must be an ISO 8601 timestamp or a Unix timestamp.`;
 
 export class WebhookLogService {
@@ -32,9 +34,9 @@ export class WebhookLogService {
   async replay(auth: Actor, args: ReplayWebhookArgs): Promise<number> {
     const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: WEBHOOK_KIND.email });
     const bag = new FieldErrorBag();
-    const since = parseInstant(args.since);
+    const since = parseBound(args.since);
     if (!since) bag.add('since', notInstant('since'));
-    const until = args.until != null && args.until !== '' ? parseInstant(args.until) : new Date();
+    const until = args.until != null && args.until !== '' ? parseBound(args.until) : new Date();
     if (!until) bag.add('until', notInstant('until'));
     if (since && until && until.getTime() < since.getTime()) bag.add('until', 'The until must be a date after or equal to since.');
     bag.throwIfAny();

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { takenIfDuplicate } from '../../db/unique.js';
 import { encrypt, randomSecret } from '../../lib/secrets.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
-import { created, diff, recordAudit, recordUpdate, type AuditSubject } from '../audit/record.js';
-import { webhookUrlProblem } from './http.js';
+import { created, diff, recordAudit, recordUpdate, type AuditSubject } from '../audit/audit.record.js';
+import { webhookUrlProblem } from '../../lib/webhook-http.js';
 import { logTestRequest, sendTestRequest, testFailure } from './test-request.js';
 import { WEBHOOK_KIND, Webhook } from './webhook.entity.js';
 import { type Actor } from '../../core/actor.js';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
-import type { AppServices } from '../../services.js';
-import { postWebhook, type WebhookCallResult } from './http.js';
-import { signatureHeaders } from './sign.js';
+import type { AppServices } from '../../core/services.js';
+import { postWebhook, type WebhookCallResult } from '../../lib/webhook-http.js';
+import { signatureHeaders } from '../../lib/webhook-signature.js';
 import { WebhookAttempt } from './webhook.entity.js';
 import { isoTimestamp } from '../../lib/timestamps.js';
 

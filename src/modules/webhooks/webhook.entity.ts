@@ -86,7 +86,7 @@ export type DeliveryState = (typeof DELIVERY)[keyof typeof DELIVERY];
  */
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['webhook', 'event_id'] })
-// The claim's queue: pending deliveries by when they are due (engine.repository.ts CLAIM); the
+// The claim's queue: pending deliveries by when they are due (dispatch.repository.ts CLAIM); the
 // other states, most rows, need no entry.
 @Index({
   name: 'webhook_deliveries_due_index',

@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Plan } from '../accounts/plans.js';
+import type { Plan } from '../../config/plans.js';
+import { sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
 import { DELIVERY, type DeliveryState, type WebhookKind } from './webhook.entity.js';
-
-/** A text[] parameter of data (ids, types), sent as JSON so no value needs escaping and an empty list stays a list. */
-const TEXT_ARRAY = 'array(select jsonb_array_elements_text(?::jsonb))';
-const textArray = (values: readonly string[]) => JSON.stringify(values);
 
 /*
  * `w`: the webhooks of the deliveries in `rows` that still exist, locked (key share) until the
@@ -16,11 +13,7 @@ const textArray = (values: readonly string[]) => JSON.stringify(values);
 export const LOCK_WEBHOOKS = (rows: string) =>
   `w as (select id from webhooks where id in (select webhook_id from ${rows}) for key share)`;
 
-/*
- * A constant set of states or kinds is a plain array parameter in `in (?)`: MikroORM writes it
- * as its quoted items, so the server sees the same text as with literals (and plans it alike).
- */
-/** What a replay queues again. */
+/** What a replay queues again (one text[] parameter). */
 const REPLAYABLE: readonly DeliveryState[] = [DELIVERY.failed, DELIVERY.gaveUp];
 
 /** What a delivery round needs of a claimed delivery and its webhook. */
@@ -94,7 +87,7 @@ export interface NewDelivery {
 /**
  * The webhook engine's SQL on the entity manager (its transactions): recording failed attempts,
  * counting failures, replaying, an inbound route's deliveries. The hot statements (claim, record
- * successes, dispatch) are in engine.repository.ts. States and kinds come from
+ * successes, dispatch) are in dispatch.repository.ts. States and kinds come from
  * webhook.entity.ts and go in as parameters, never as literals in the text.
  */
 export class WebhookRepository {
@@ -105,8 +98,9 @@ export class WebhookRepository {
    * holds the webhook row too), with what the retry schedule needs.
    */
   lockDeliveries(ids: string[]): Promise<DeliveryProgress[]> {
-    return this.em.execute<DeliveryProgress[]>(
-      `select id, attempts, created_at from webhook_deliveries where id = any(${TEXT_ARRAY}) for update`,
+    return sqlRows<DeliveryProgress>(
+      this.em,
+      `select id, attempts, created_at from webhook_deliveries where id = any($1::text[]) for update`,
       [textArray(ids)],
     );
   }
@@ -114,9 +108,10 @@ export class WebhookRepository {
   /** Failed attempts logged and their deliveries moved on (state and next try decided by the caller); returns the deliveries written. */
   async recordFailed(rows: FailedRow[]): Promise<Set<string>> {
     if (!rows.length) return new Set();
-    const written = await this.em.execute<{ delivery_id: string }[]>(
+    const written = await sqlRows<{ delivery_id: string }>(
+      this.em,
       `with x as (
-         select * from jsonb_to_recordset(?::jsonb)
+         select * from jsonb_to_recordset($1::jsonb)
            as x(id text, delivery_id text, attempted_at timestamptz, status int, duration_ms int, response_excerpt text,
                 error text, state text, next_attempt_at timestamptz)
        ),
@@ -139,8 +134,9 @@ export class WebhookRepository {
 
   /** The latest successful test request of a webhook (a create or an update sends one). */
   async lastPassedTest(webhookId: string): Promise<Date | null> {
-    const [row] = await this.em.execute<{ at: Date | null }[]>(
-      `select max(attempted_at) as at from webhook_attempts where webhook_id = ? and delivery_id is null and success`,
+    const row = await sqlRow<{ at: Date | null }>(
+      this.em,
+      `select max(attempted_at) as at from webhook_attempts where webhook_id = $1 and delivery_id is null and success`,
       [webhookId],
     );
     return row?.at ? new Date(row.at) : null;
@@ -148,9 +144,10 @@ export class WebhookRepository {
 
   /** Failed delivery attempts (tests aside) of a webhook after `since`. */
   async failuresSince(webhookId: string, since: Date): Promise<number> {
-    const [row] = await this.em.execute<{ n: number }[]>(
+    const row = await sqlRow<{ n: number }>(
+      this.em,
       `select count(*)::int as n from webhook_attempts
-        where webhook_id = ? and delivery_id is not null and not success and attempted_at > ?::timestamptz`,
+        where webhook_id = $1 and delivery_id is not null and not success and attempted_at > $2::timestamptz`,
       [webhookId, since.toISOString()],
     );
     return row?.n ?? 0;
@@ -162,14 +159,13 @@ export class WebhookRepository {
    */
   async replay(webhookId: string, since: Date, until: Date): Promise<number> {
     const now = new Date().toISOString();
-    const rows = await this.em.execute<{ id: string }[]>(
-      `update webhook_deliveries set state = ?, attempts = 0, next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
-        where webhook_id = ? and state in (?)
-          and created_at >= ?::timestamptz and created_at <= ?::timestamptz
-        returning id`,
-      [DELIVERY.pending, now, now, webhookId, REPLAYABLE, since.toISOString(), until.toISOString()],
+    return sqlCount(
+      this.em,
+      `update webhook_deliveries set state = $1, attempts = 0, next_attempt_at = $2::timestamptz, updated_at = $2::timestamptz
+        where webhook_id = $3 and state = any($4::text[])
+          and created_at >= $5::timestamptz and created_at <= $6::timestamptz`,
+      [DELIVERY.pending, now, webhookId, textArray(REPLAYABLE), since.toISOString(), until.toISOString()],
     );
-    return rows.length;
   }
 
   /**
@@ -179,16 +175,15 @@ export class WebhookRepository {
    * (LOCK_WEBHOOKS).
    */
   async insertDeliveries(rows: NewDelivery[], now: string, due = now): Promise<void> {
-    await this.em.execute(
-      `with x as (select * from jsonb_to_recordset(?::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)),
+    await sqlCount(
+      this.em,
+      `with x as (select * from jsonb_to_recordset($1::jsonb) as x(id text, webhook_id text, event_id text, type text, body text)),
        ${LOCK_WEBHOOKS('x')}
        insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
-       select x.id, x.webhook_id, x.event_id, x.type, x.body, ?, 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
+       select x.id, x.webhook_id, x.event_id, x.type, x.body, $2, 0, $3::timestamptz, $4::timestamptz, $4::timestamptz
          from x join w on w.id = x.webhook_id
        on conflict (webhook_id, event_id) do nothing`,
-      [JSON.stringify(rows), DELIVERY.pending, due, now, now],
+      [JSON.stringify(rows), DELIVERY.pending, due, now],
     );
   }
-
-
 }

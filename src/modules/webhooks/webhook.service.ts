@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
-import type { AppServices } from '../../services.js';
-import { recordAudit, removed } from '../audit/record.js';
+import type { AppServices } from '../../core/services.js';
+import { recordAudit, removed } from '../audit/audit.record.js';
 import { Domain } from '../domains/domain.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from './registration.js';
 import { WEBHOOK_KIND, Webhook } from './webhook.entity.js';

@@ -1,0 +1,169 @@
+/**
+ * What each figure of a bench's `BENCH {...}` line means, what it is compared with in the same
+ * run, and its target: the vocabulary of docs/performance.md (scripts/performance-doc.ts). A
+ * figure's name is the key the bench prints, so it keeps its meaning from one run to the next.
+ */
+
+/** A target a figure meets or not; `figures` are the other figures of the same line. */
+export interface Target {
+  text: string;
+  met(value: number, figures: Record<string, number>): boolean;
+}
+
+export interface Figure {
+  meaning: string;
+  /** A comparison worth showing beside the value, from the other figures of the line. */
+  note?: (value: number, figures: Record<string, number>) => string | undefined;
+  /** What the figure is compared with, measured in the same run; `of` computes its value when it can. */
+  baseline?: { text: string; of?: (figures: Record<string, number>) => number | undefined };
+  target?: Target;
+}
+
+export interface Bench {
+  /** The npm script, `bench:<name>`. */
+  name: string;
+  what: string;
+  /** A key only this bench prints: how its line is told from the others'. */
+  signature: string;
+  figures: Record<string, Figure>;
+}
+
+/** A bound as a reader expects it: a ratio of 1 as `1.0`, a rate of 1500 as `1,500`. */
+const bound = (n: number, unit: string) => (!unit && Number.isInteger(n) ? n.toFixed(1) : n.toLocaleString('en-US')) + unit;
+const atLeast = (n: number, unit = ''): Target => ({ text: `≥ ${bound(n, unit)}`, met: (v) => v >= n });
+const atMost = (n: number, unit = ''): Target => ({ text: `≤ ${bound(n, unit)}`, met: (v) => v <= n });
+const MEMORY = atMost(250, ' MB');
+const ratioBase = (text: string, figure: string, ratio: string) => ({
+  text,
+  of: (f: Record<string, number>) => (f[figure] && f[ratio] ? Math.round(f[figure] / f[ratio]) : undefined),
+});
+
+const SENDING: Bench = {
+  name: 'sending',
+  what: 'POST /v1/email at 50 connections against bare fastify routes on their own pg pool, its GraphQL twin, then 2,000 DKIM-signed sends accepted and delivered by the api and the worker as separate processes into a local SMTP sink, against the same signed messages sent through one pooled nodemailer transport.',
+  signature: 'rest_ratio',
+  figures: {
+    rest_ratio: {
+      meaning: 'POST /v1/email requests per second ÷ the baseline route',
+      baseline: { text: 'a bare route doing the same writes as separate statements in one transaction (no auth, metering, validation or suppression check)' },
+      target: atLeast(1.0),
+    },
+    rest_p99_ratio: { meaning: "POST /v1/email's p99 latency ÷ the baseline route's", baseline: { text: 'the same bare route' }, target: atMost(1.5) },
+    rest_over_single_insert: {
+      meaning: 'POST /v1/email requests per second ÷ a bare route doing one INSERT per request, the floor of one durable write',
+      baseline: { text: 'a bare route, one INSERT per request' },
+      target: atLeast(0.4),
+    },
+    graphql_ratio: {
+      meaning: 'POST /graphql `send_email` requests per second ÷ the baseline route',
+      baseline: { text: 'the same bare route; compared with `rest_ratio`' },
+      note: (v, f) => (f.rest_ratio ? `${(v / f.rest_ratio).toFixed(2)} × \`rest_ratio\`` : undefined),
+      target: { text: 'within 10 % of `rest_ratio`', met: (v, f) => Boolean(f.rest_ratio) && Math.abs(v / f.rest_ratio - 1) <= 0.1 },
+    },
+    drain_msgs_per_s: { meaning: 'a backlog of 2,000 messages delivered per second, from the stopped worker\'s resumption until the sink holds them all (best of three runs)', target: atLeast(400, ' msgs/s') },
+    drain_ratio: {
+      meaning: 'the drain ÷ the pooled nodemailer loop (best of three runs each, alternated)',
+      baseline: ratioBase('the same signed messages through one pooled nodemailer transport into the same sink, msgs/s', 'drain_msgs_per_s', 'drain_ratio'),
+      target: atLeast(0.7),
+    },
+    end_to_end_msgs_per_s: { meaning: '2,000 sends accepted as fast as 50 connections go, per second from the first accept to the last delivery', target: atLeast(250, ' msgs/s') },
+    api_rss_mb: { meaning: "the api process's peak RSS, accepting and delivering", target: MEMORY },
+    worker_rss_mb: { meaning: "the worker process's peak RSS while delivering", target: MEMORY },
+  },
+};
+
+const DRAIN: Bench = {
+  name: 'drain',
+  what: 'The delivery drain alone: a warmed worker process drains a backlog of 3,000 DKIM-signed messages into a local SMTP sink, timed from its first delivery to its last, against the pooled nodemailer loop; with the CPU and statements each message costs.',
+  signature: 'bare_msgs_per_s',
+  figures: {
+    drain_msgs_per_s: { meaning: 'messages delivered per second', target: atLeast(400, ' msgs/s') },
+    bare_msgs_per_s: { meaning: 'the baseline: the same signed messages through one pooled nodemailer transport, per second' },
+    drain_ratio: { meaning: 'the drain ÷ the baseline', baseline: { text: 'the pooled nodemailer loop, msgs/s', of: (f) => f.bare_msgs_per_s }, target: atLeast(0.7) },
+    worker_cpu_ms_per_msg: { meaning: "the worker process's CPU (all threads) per message, ms" },
+    worker_queries_per_msg: { meaning: 'statements the worker sends per message' },
+    postgres_cpu_ms_per_msg: { meaning: "PostgreSQL's CPU per message, ms" },
+    bare_client_cpu_ms_per_msg: { meaning: "the baseline loop's own CPU per message (the sink's excluded), ms" },
+    worker_rss_mb: { meaning: "the worker process's peak RSS", target: MEMORY },
+  },
+};
+
+const MEMORY_BENCH: Bench = {
+  name: 'memory',
+  what: 'Resident memory of the api and the worker, each in its own process: idle, accepting and draining 2,000 DKIM-signed sends, then serving GET /v1/token at 20 connections; with the CPU each role spends per message or request.',
+  signature: 'api_idle_rss_mb',
+  figures: {
+    api_idle_rss_mb: { meaning: 'api RSS once started, idle', target: MEMORY },
+    worker_idle_rss_mb: { meaning: 'worker RSS once started, idle', target: MEMORY },
+    api_send_rss_mb: { meaning: 'api peak RSS while sends are accepted', target: MEMORY },
+    worker_rss_mb: { meaning: 'worker peak RSS while it drains', target: MEMORY },
+    api_list_rss_mb: { meaning: 'api peak RSS under the list load', target: MEMORY },
+    api_ms_per_send: { meaning: "the api process's CPU per accepted send, ms" },
+    api_main_ms_per_send: { meaning: "the api's main thread CPU per accepted send, ms" },
+    worker_ms_per_message: { meaning: "the worker process's CPU per delivered message, ms" },
+    worker_main_ms_per_message: { meaning: "the worker's main thread CPU per delivered message, ms" },
+    api_us_per_list: { meaning: "the api process's CPU per list request, µs" },
+    api_main_us_per_list: { meaning: "the api's main thread CPU per list request, µs" },
+  },
+};
+
+const ROUTING: Bench = {
+  name: 'routing',
+  what: '/v1 dispatch and lists against GET /health, and the GraphQL twin of a /v1 list, the api role in its own process at 20 connections.',
+  signature: 'token_list_ratio',
+  figures: {
+    token_list_ratio: { meaning: 'authenticated GET /v1/token (full pager) requests per second ÷ GET /health', baseline: { text: 'GET /health (fastify and `select 1`), req/s', of: (f) => f.health_rps }, target: atLeast(0.35) },
+    graphql_over_v1: { meaning: 'POST /graphql `{ tokens }` requests per second ÷ GET /v1/token' },
+    token_list_rps: { meaning: 'GET /v1/token requests per second' },
+    health_rps: { meaning: 'the baseline: GET /health requests per second' },
+    token_list_25_rps: { meaning: 'GET /v1/token with a page of 25 tokens, requests per second' },
+    api_rss_mb: { meaning: "the api process's peak RSS", target: MEMORY },
+  },
+};
+
+const WEBHOOKS: Bench = {
+  name: 'webhooks',
+  what: 'Webhook deliveries of 4,000 events to a local receiver that answers at once: the engine (dispatch, sign, post, record, account) against a bare loop posting the same signed bodies over kept-alive connections; six alternated runs a side after a warm-up, the best counting.',
+  signature: 'deliveries_per_s',
+  figures: {
+    deliveries_per_s: { meaning: "the engine's deliveries per second (best run)", target: atLeast(1500, '/s') },
+    ratio: { meaning: 'the engine ÷ the bare loop', baseline: ratioBase('a bare kept-alive signed-POST loop, requests/s', 'deliveries_per_s', 'ratio'), target: atLeast(0.8) },
+  },
+};
+
+const SCALE: Bench = {
+  name: 'scale',
+  what: 'The activity list and analytics of one domain at 10k, 100k and 1M stored activities, the api role in its own process at 10 connections, each against GET /health at that moment.',
+  signature: 'list_p1_p99_growth',
+  figures: {
+    list_p1_p99_growth: { meaning: "the first page's p99 at 1M activities ÷ its p99 at 10k: the list stays flat as data grows", target: atMost(1.5) },
+    list_p1_rps: { meaning: 'GET /v1/activity/{domain}, page 1 of 25, requests per second at 1M activities', target: atLeast(700, ' req/s') },
+    api_rss_mb: { meaning: "the api process's peak RSS", target: MEMORY },
+  },
+};
+
+const RETENTION: Bench = {
+  name: 'retention',
+  what: "The retention purge deleting messages past their retention with their emails and activities, in batches as its job runs it, against one plain DELETE of the same rows.",
+  signature: 'purge_rows_per_s',
+  figures: {
+    purge_rows_per_s: { meaning: 'rows the purge deletes per second' },
+    plain_rows_per_s: { meaning: 'the baseline: one `DELETE FROM messages WHERE created_at < x` of the same rows, rows per second' },
+    ratio: { meaning: 'the purge ÷ the plain delete: what batching costs', baseline: { text: 'the plain delete, rows/s', of: (f) => f.plain_rows_per_s } },
+    messages: { meaning: 'messages made, each with one email and two activities (run parameter)' },
+    rows: { meaning: 'rows deleted by each side (run parameter)' },
+    batch: { meaning: 'messages per delete statement, `RETENTION_PURGE_BATCH` (run parameter)' },
+  },
+};
+
+const SWEEP: Bench = {
+  name: 'sweep',
+  what: 'The bad-input sweep (docs/reliability.md), then the worst input of each parser and renderer sent alone to a service of every role, with the event loop\'s longest delay around each.',
+  signature: 'sweep_worst_loop_delay_ms',
+  figures: {
+    sweep_worst_loop_delay_ms: { meaning: "the event loop's longest delay over the worst inputs, ms", target: atMost(200, ' ms') },
+  },
+};
+
+/** Every bench that prints a `BENCH {...}` line, in the page's order. */
+export const BENCHES: readonly Bench[] = [SENDING, DRAIN, WEBHOOKS, ROUTING, MEMORY_BENCH, SCALE, RETENTION, SWEEP];

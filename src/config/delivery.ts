@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { bool } from './values.js';
+
+/** Domains, delivery and templates (docs/configuration.md). */
+export const deliverySettings = {
+  SPF_INCLUDE: z.string().default('_spf.postbox.local').describe("The `include:` a domain's SPF record must carry."),
+  DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]+$/).default('pb1').describe('DKIM selector of new domains.'),
+  RETURN_PATH_TARGET: z
+    .string()
+    .default('return.postbox.local')
+    .describe("CNAME target of each domain's return-path subdomain, and the envelope sender's host (`bounces+<email id>@<this>`) while a domain's return-path CNAME is not verified. It must receive mail for the smtp role (an MX or A record)."),
+  TRACKING_TARGET: z
+    .string()
+    .default('track.postbox.local')
+    .describe("CNAME target of each domain's tracking subdomain: a host that reaches the api role (or the proxy in front of it) on `PUBLIC_URL`'s scheme and standard port, with a TLS certificate for the tracking hosts when that scheme is https."),
+  INBOUND_MX_HOST: z
+    .string()
+    .default('inbound.postbox.local')
+    .describe("MX host of each domain's inbound subdomain, and the domain of every inbound route's own address (`<16 random>@<host>`)."),
+  DOMAIN_CHECK_CRON: z.string().default('*/15 * * * *').describe('When unverified domains are checked again (cron, UTC).'),
+  DOMAIN_REQUIRE_DNS: bool
+    .default(true)
+    .describe('New domain names must resolve (only a definite NXDOMAIN refuses). `false` for air-gapped installs whose resolver knows no outside names. The sandbox asks no DNS.'),
+  DOMAIN_VERIFICATION: z
+    .enum(['dns', 'trust'])
+    .optional()
+    .meta({
+      description: '`dns`: a domain is verified when its DKIM and SPF records are found. `trust`: the sandbox, where a new domain is verified on creation without DNS; allowed only with `MAIL_TRANSPORT=capture` (the service refuses to start otherwise). Started with `dns`, the service unverifies domains that were only trusted until their records are found, and a worker whose transport delivers refuses their messages.',
+      defaultText: '`trust` with `MAIL_TRANSPORT=capture`, else `dns`',
+    }),
+  MAIL_FROM: z.string().default('no-reply@postbox.local').describe('Sender of the mail the service writes itself (confirmations, invitations, resets, alerts).'),
+  MAIL_TRANSPORT: z
+    .string()
+    .regex(/^(capture|mx|smtps?:\/\/.+)$/, 'expected capture, mx, or an smtp:// or smtps:// URL')
+    .default('capture')
+    .describe("How mail leaves, the service's own and customers' alike: `capture` (kept in the database, readable with `operator_captured_mail` and `GET /v1/captured-emails`, counted as delivered; works offline), `mx` (straight to the recipients' MX hosts, found through `DNS_SERVERS`), or a smarthost URL `smtp://user:pass@host:port` or `smtps://...`."),
+  MX_PORT: z.coerce.number().int().min(1).max(65535).default(25).describe('Port of MX hosts for `MAIL_TRANSPORT=mx`.'),
+  MX_ALLOW_PRIVATE: bool
+    .default(false)
+    .describe('Lets MX delivery and verification probes connect to loopback, private, link-local, CGNAT and reserved addresses. Leave it off in production; for tests and mail servers inside a private network.'),
+  MAIL_HELO_NAME: z.string().optional().meta({ description: 'Name the service gives in EHLO when it delivers.', defaultText: "the machine's host name" }),
+  DELIVERY_RETRY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .default(8)
+    .describe('Retries of a message whose emails were deferred (4xx, timeout, connection failure) before they count as soft bounces.'),
+  DELIVERY_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(60).describe('First retry delay of a deferred message; it doubles each time, with jitter.'),
+  DELIVERY_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(64)
+    .describe('Emails a worker process has in flight at once: each is built, DKIM-signed, handed to the transport and its outcome committed before its slot is free, so it also bounds what a killed worker can leave between a 250 and its record.'),
+  DELIVERY_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(50)
+    .describe("`email.deliver` jobs (messages) one fetch takes; a batch's messages are taken, their emails claimed and their suppressions read in a few statements for the whole batch."),
+  DELIVERY_CONNECTIONS_PER_HOST: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .describe('SMTP connections kept open and reused per destination: the smarthost, or each MX address with `MAIL_TRANSPORT=mx` (a pool unused for a minute is closed).'),
+  WORKER_DB_POOL: z.coerce.number().int().min(2).max(100).default(10).describe("Database connections of the worker role's own pool, apart from the API's 10."),
+  DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000).describe('SMTP connection, greeting and socket timeout of deliveries.'),
+  TEMPLATE_RENDER_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(60_000)
+    .default(500)
+    .describe("Time budget of template rendering: for all of a send's recipients when it is accepted (past it: 422), and for each email at delivery. A render past it is terminated."),
+  TEMPLATE_MEMORY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(20_000_000)
+    .describe("liquidjs `memoryLimit` of one render: the characters and items its filters, ranges and `{% capture %}` may allocate (`(1..N)`, `join`, `append`, ...)."),
+  TEMPLATE_OUTPUT_MAX_CHARS: z.coerce.number().int().min(1024).default(4 * 1024 * 1024).describe('Characters one rendered subject, html or text may have.'),
+  TEMPLATE_MAX_STEPS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(20_000)
+    .describe('Blocks one render may render: each loop iteration and each `if`/`else` branch taken counts one.'),
+  RENDER_POOL_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(2)
+    .describe('Worker threads of the render pool, where every render but plain `{{var}}` over small data runs (terminated past `TEMPLATE_RENDER_MS`).'),
+  RENDER_POOL_QUEUE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(200)
+    .describe('Renders that may wait for a thread; more get 503 at once. Keep it at or above `DELIVERY_CONCURRENCY`.'),
+  RENDER_POOL_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(10_000)
+    .describe('How long a render may wait for a thread before the send gets 503 (delivery retries later).'),
+};

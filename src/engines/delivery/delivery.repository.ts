@@ -1,0 +1,274 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
+import { afterCommit } from '../../lib/pubsub.js';
+import { activityNotices } from '../../modules/activity/activity.notice.js';
+import { ACTIVITY_INPUT, activityWrites, type ActivityInsert } from '../../modules/activity/activity.repository.js';
+import type { DomainSettings } from '../../modules/domains/domain.entity.js';
+import type { Address, MessageContentRow, MessageSettings } from '../../modules/messages/message.entity.js';
+import { DELIVERABLE_MESSAGE, PENDING_EMAIL, type EmailStatus, type MessageStatus } from '../../modules/messages/message.status.js';
+
+const SENDING = 'sending' satisfies MessageStatus;
+const SENT = 'sent' satisfies MessageStatus;
+
+/** A pending email delivery claimed, with what its MIME message needs of it. */
+export interface ClaimedEmail {
+  id: string;
+  message_id: string;
+  position: number;
+  to_email: string;
+  to_name: string | null;
+  subject: string;
+  tags: string[];
+  recipient_id: string;
+  /** The Message-ID header it goes out with (`<email id@domain>`), fixed at acceptance (accept.rows.ts). */
+  smtp_message_id: string;
+}
+
+/** A message delivery took (now `sending`), its content (the template's where the message has none) and its domain. */
+export interface TakenMessage extends MessageContentRow {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  domain_name: string;
+  domain_settings: DomainSettings;
+  /** The domain's tracking CNAME is verified: its links may use its own tracking host. */
+  domain_cname_verified: boolean;
+  /** Verified with its return-path CNAME found (domains.is_dns_active): bounces to its return-path host reach us. */
+  domain_dns_active: boolean;
+  dkim_selector: string;
+  dkim_private_key_enc: string;
+  has_attachments: boolean;
+  /** Its pending emails before this claim; more than `emails` when another worker holds some. */
+  pending: number;
+  emails: ClaimedEmail[];
+}
+
+/** Why delivery did not take a message it was asked for. */
+export interface Blocked {
+  id: string;
+  paused: boolean;
+  trusted: boolean;
+  template_missing: boolean;
+}
+
+/** An email's outcome as recorded: its new status and what the email log shows of the attempt. */
+export interface OutcomeRow {
+  id: string;
+  status: EmailStatus;
+  suppression_reason: string | null;
+  /** 1 when the transport was tried this time. */
+  tried: number;
+  response: string | null;
+}
+
+/** The emails' new state, as `record` writes it, from the outcomes in `x`. */
+const SET_OUTCOME = `status = x.status, suppression_reason = coalesce(x.suppression_reason, e.suppression_reason),
+  attempts = e.attempts + x.tried,
+  last_response = coalesce(x.response, e.last_response), lease_until = null, updated_at = now()`;
+const OUTCOME_INPUT = `jsonb_to_recordset($1::jsonb) as x(id text, status text, suppression_reason text, tried int, response text)`;
+
+/**
+ * recordWithActivities' statement: the outcomes of the emails still pending, and the activities
+ * (with their daily counts and events) of those emails only, so an email recorded meanwhile by
+ * another worker gets neither a second outcome nor a second set of activities. The ids come
+ * apart as well ($4): a prepared statement's generic plan then finds the emails by their key,
+ * whatever it guesses of the JSON's rows.
+ */
+const RECORD_WITH_ACTIVITIES = `with updated as (
+    update emails e set ${SET_OUTCOME}
+      from ${OUTCOME_INPUT}
+     where e.id = any($4::text[]) and e.id = x.id and e.status = any($2::text[])
+    returning e.id
+  ),
+  ${ACTIVITY_INPUT('given', '$3::json')},
+  input as (select g.* from given g where g.email_id in (select id from updated)),
+  ${activityWrites('input')}
+  select id from updated`;
+
+/** take's statement (its parameters in take's order). */
+const TAKE = `with taken as (
+    update messages m set status = $1, updated_at = now()
+      from domains d
+     where m.id = any($2::text[]) and d.id = m.domain_id and m.status = any($3::text[])
+       and not coalesce((d.settings->>'send_paused')::boolean, false)
+       and ($4::boolean or not d.trusted)
+       and (m.template_id is null or exists (select 1 from templates t where t.id = m.template_id))
+     returning m.id
+  ),
+  -- Neither this claim nor the outcome changes an indexed column of the email (its Message-ID
+  -- is fixed at acceptance), so with the room emails' fillfactor leaves in the page both can
+  -- be HOT updates: a new row version, no new index entries.
+  claimed as (
+    update emails e set lease_until = now() + make_interval(secs => $5::int)
+     where e.message_id in (select id from taken) and e.status = any($6::text[])
+       and (e.lease_until is null or e.lease_until < now())
+     returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id, e.smtp_message_id
+  )
+  select m.id, m.account_id, m.domain_id, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
+         coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
+         m.personalization, m.settings, m.headers, m.in_reply_to, m.references, m.list_unsubscribe, m.precedence_bulk,
+         d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified,
+         d.is_dns_active as domain_dns_active, d.dkim_selector, d.dkim_private_key_enc,
+         exists (select 1 from message_attachments a where a.message_id = m.id) as has_attachments,
+         (select count(*)::int from emails p where p.message_id = m.id and p.status = any($7::text[])) as pending,
+         coalesce((select json_agg(c order by c.position) from claimed c where c.message_id = m.id), '[]'::json) as emails
+    from messages m
+    join domains d on d.id = m.domain_id
+    left join templates t on t.id = m.template_id
+    -- The translation in the send's language, when the template has one (SPEC.md's language).
+    left join template_translations tr on tr.template_id = m.template_id and tr.language = m.language
+   where m.id in (select id from taken)`;
+
+/**
+ * Delivery's statements, each for many messages or emails at once. Emails are claimed with a
+ * lease (`lease_until`) rather than a row lock held across the SMTP exchange: the claim, the
+ * renewals and the outcomes are short statements, and a worker that dies stops renewing, so its
+ * emails are free again when the lease runs out.
+ */
+export class DeliveryRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * One statement: moves to `sending` the messages that may go now (still deliverable, domain not
+   * paused, not a sandbox-trusted domain unless `allowTrusted`, template still there), claims
+   * their pending emails that no live lease holds, and returns both with the content to build.
+   * A named prepared statement on the pool (parsed and planned once per connection): its callers
+   * pass a plain fork, so it runs alone, as its own transaction, never inside another.
+   */
+  async take(messageIds: string[], leaseSeconds: number, allowTrusted: boolean): Promise<TakenMessage[]> {
+    return sqlRows<TakenMessage>(
+      this.em,
+      { name: 'postbox_delivery_take', text: TAKE },
+      [
+        SENDING,
+        textArray(messageIds),
+        textArray(DELIVERABLE_MESSAGE),
+        allowTrusted,
+        leaseSeconds,
+        textArray(PENDING_EMAIL),
+        textArray(PENDING_EMAIL),
+      ],
+    );
+  }
+
+  /** Of messages `take` did not take, those still deliverable, with what held them back. */
+  async blocked(messageIds: string[]): Promise<Blocked[]> {
+    if (!messageIds.length) return [];
+    return sqlRows<Blocked>(
+      this.em,
+      `select m.id, coalesce((d.settings->>'send_paused')::boolean, false) as paused, d.trusted,
+              (m.template_id is not null and not exists (select 1 from templates t where t.id = m.template_id)) as template_missing
+         from messages m join domains d on d.id = m.domain_id
+        where m.id = any($1::text[]) and m.status = any($2::text[])`,
+      [textArray(messageIds), textArray(DELIVERABLE_MESSAGE)],
+    );
+  }
+
+  /**
+   * The attachments of these messages, in order. Their content crosses as base64 text, not as
+   * bytea: the driver reads bytea's hex form (twice the bytes) into a Buffer in one task on the
+   * event loop, where base64 is decoded natively (bench/worst-inputs.ts, the 25 MB attachment).
+   */
+  async attachments(messageIds: string[]) {
+    if (!messageIds.length) return [];
+    const rows = await sqlRows<{ message_id: string; filename: string; disposition: 'inline' | 'attachment'; content_id: string | null; content: string }>(
+      this.em,
+      `select message_id, filename, disposition, content_id, encode(content, 'base64') as content from message_attachments
+        where message_id = any($1::text[]) order by message_id, position`,
+      [textArray(messageIds)],
+    );
+    return rows.map((r) => ({ ...r, content: Buffer.from(r.content, 'base64') }));
+  }
+
+  /** Keeps the leases of emails still being worked on. */
+  async renew(emailIds: string[], leaseSeconds: number): Promise<void> {
+    if (!emailIds.length) return;
+    await sqlCount(
+      this.em,
+      `update emails set lease_until = now() + make_interval(secs => $1::int)
+        where id = any($2::text[]) and status = any($3::text[])`,
+      [leaseSeconds, textArray(emailIds), textArray(PENDING_EMAIL)],
+    );
+  }
+
+  /**
+   * Records outcomes in one statement and frees their leases. Only emails still pending move: one
+   * recorded meanwhile (by a worker that took it after a lease ran out) keeps its outcome, and is
+   * left out of the ids returned, so its activities are not recorded twice.
+   */
+  async record(rows: OutcomeRow[]): Promise<string[]> {
+    if (!rows.length) return [];
+    const updated = await sqlRows<{ id: string }>(
+      this.em,
+      `update emails e set ${SET_OUTCOME}
+         from ${OUTCOME_INPUT}
+        where e.id = x.id and e.status = any($2::text[])
+        returning e.id`,
+      [JSON.stringify(rows), textArray(PENDING_EMAIL)],
+    );
+    return updated.map((r) => r.id);
+  }
+
+  /**
+   * `record` and recordActivities in one statement, outside any transaction (a single statement
+   * commits as a whole): one round trip and one commit for a group of outcomes instead of BEGIN,
+   * two statements and COMMIT, as a named prepared statement parsed once per connection. Answers
+   * the emails recorded; live `activity` subscribers hear of their activities once it committed.
+   */
+  async recordWithActivities(rows: OutcomeRow[], activities: ActivityInsert[]): Promise<string[]> {
+    if (!rows.length) return [];
+    const updated = await sqlRows<{ id: string }>(this.em, { name: 'postbox_delivery_record', text: RECORD_WITH_ACTIVITIES }, [
+      JSON.stringify(rows),
+      textArray(PENDING_EMAIL),
+      JSON.stringify(activities),
+      textArray(rows.map((r) => r.id)),
+    ]);
+    const done = new Set(updated.map((r) => r.id));
+    for (const [topic, notice] of activityNotices(activities.filter((a) => done.has(a.email_id)))) afterCommit(this.em, topic, notice);
+    return [...done];
+  }
+
+  /** Frees leases without an outcome (a batch that failed before sending them). */
+  async release(emailIds: string[]): Promise<void> {
+    if (!emailIds.length) return;
+    await sqlCount(this.em, 'update emails set lease_until = null where id = any($1::text[])', [textArray(emailIds)]);
+  }
+
+  /**
+   * `sent` for those of these messages with no email pending any more, in one statement that also
+   * drops the bodies of those whose track_content is off (the send's `settings.track_content`,
+   * else its domain's): html, text, personalization and the attachments. Until then they are kept,
+   * so a message is whole for every retry; once all its emails are settled nothing reads them.
+   * Answers how many messages had their bodies dropped.
+   */
+  async finishDone(messageIds: string[]): Promise<{ dropped: number }> {
+    if (!messageIds.length) return { dropped: 0 };
+    const row = await sqlRow<{ dropped: number }>(
+      this.em,
+      `with fin as (
+         select m.id,
+                not coalesce((m.settings->>'track_content')::boolean, (d.settings->>'track_content')::boolean, true) as drop_content
+           from messages m join domains d on d.id = m.domain_id
+          where m.id = any($1::text[]) and m.status = $2
+            and not exists (select 1 from emails e where e.message_id = m.id and e.status = any($3::text[]))
+       ),
+       done as (
+         update messages m
+            set status = $4, updated_at = now(),
+                html = case when fin.drop_content then null else m.html end,
+                text = case when fin.drop_content then null else m.text end,
+                personalization = case when fin.drop_content then '{}'::jsonb else m.personalization end,
+                content_cleared_at = case when fin.drop_content then now() else m.content_cleared_at end
+           from fin
+          where m.id = fin.id and m.status = $2
+          returning m.id, fin.drop_content
+       ),
+       attachments_dropped as (
+         delete from message_attachments a using done where a.message_id = done.id and done.drop_content
+       )
+       select (count(*) filter (where drop_content))::int as dropped from done`,
+      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT],
+    );
+    return { dropped: row?.dropped ?? 0 };
+  }
+}

@@ -1,0 +1,7 @@
+import type { EngineManifest } from '../engine.js';
+import { deliverWorker } from './delivery.worker.js';
+
+export const deliveryEngine: EngineManifest = {
+  name: 'delivery',
+  workers: [deliverWorker],
+};

@@ -1,0 +1,39 @@
+/**
+ * What sending mail looks like to whoever sends (the service container's `mail`): the transports
+ * themselves (capture, MX, a smarthost) live in modules/mail.
+ */
+
+export interface OutgoingMail {
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html?: string;
+  kind?: string;
+}
+
+/** A finished MIME message (signed), with its SMTP envelope. `envelope.to[0]` is the email's own recipient. */
+export interface RawMail {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
+  /** For the capture transport: what the stored copy is listed by. */
+  meta: { email_id: string; to: string; from: string; subject: string; text: string; html: string | null };
+}
+
+export interface SendInfo {
+  id: string;
+  /** The server's final answer (`250 2.0.0 queued as ...`), or `captured`. */
+  response: string;
+}
+
+/**
+ * How the service hands over mail: mail it writes itself (identity confirmations, invites, alerts)
+ * through `send`, customers' messages, already built and signed, through `sendRaw`.
+ * `capture` keeps the message in the database, readable by operators and through the email log,
+ * so a fresh install works offline; `mx` and smtp:// deliver it for real (smtp-transport.ts).
+ * Failures are PermanentMailError (5xx, give up) or TemporaryMailError (retry later).
+ */
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<SendInfo>;
+  sendRaw(mail: RawMail): Promise<SendInfo>;
+}

@@ -1,5 +1,0 @@
-import type { ModuleManifest } from '../module.js';
-
-export const bouncesModule: ModuleManifest = {
-  name: 'bounces',
-};

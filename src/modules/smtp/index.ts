@@ -1,5 +1,0 @@
-import type { ModuleManifest } from '../module.js';
-
-export const smtpModule: ModuleManifest = {
-  name: 'smtp',
-};
