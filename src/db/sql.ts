@@ -60,18 +60,30 @@ async function run<T>(on: SqlRunner, statement: string | Statement, values: read
 export async function inClientTransaction<T>(pool: Pool, begin: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken = false;
+  // A checked-out client has no listener of the pool's: a connection ended while no statement
+  // runs (a database restart between two statements) would be an unhandled 'error' that ends the
+  // process. It is noted here instead; the next statement fails, and the client is not reused
+  // (bench:faults restarts PostgreSQL under load).
+  const lost = (): void => {
+    broken = true;
+  };
+  client.on('error', lost);
   try {
     await client.query(begin);
     const result = await work(client);
     await client.query('commit');
     return result;
   } catch (err) {
-    broken = await client.query('rollback').then(
-      () => false,
-      () => true,
-    );
+    if (!broken) {
+      broken = await client.query('rollback').then(
+        () => false,
+        () => true,
+      );
+    }
     throw err;
   } finally {
+    // A lost client keeps the listener until it is destroyed: its socket may still report.
+    if (!broken) client.removeListener('error', lost);
     client.release(broken);
   }
 }
