@@ -199,11 +199,15 @@ describe('what stays on the event loop', () => {
     expect(await renders('event_loop')).toBe(inline + 12);
     expect(await renders('pool')).toBe(pooled);
 
-    // One output more, or one filter, and the render is the pool's.
+    // One output more, or one filter, and the render is the pool's, when accepted and when delivered.
     const to = rcpt('pooled');
+    const filtered = rcpt('filter');
     expect((await send({ to: [{ email: to }], html: `${cases[0][0]}{{ k0 }}`, personalization: [{ email: to, data: distinct }] })).status).toBe(202);
-    expect((await send({ to: [{ email: rcpt('filter') }], html: '<p>{{ name | upcase }}</p>' })).status).toBe(202);
-    expect(await renders('pool')).toBe(pooled + 2);
+    expect((await send({ to: [{ email: filtered }], html: '<p>{{ name | upcase }}</p>' })).status).toBe(202);
+    await sink.waitFor(to);
+    await sink.waitFor(filtered);
+    expect(await renders('pool')).toBe(pooled + 4);
+    expect(await renders('event_loop')).toBe(inline + 12);
   });
 });
 
