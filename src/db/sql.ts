@@ -127,13 +127,13 @@ export class Where {
   add(sql: string, ...params: unknown[]): this {
     let given = 0;
     const numbered = sql.replace(/\?(?![|&])/g, () => `$${this.params.length + ++given}`);
-    if (given !== params.length) throw new Error(`a condition with ${given} placeholders was given ${params.length} parameters`);
+    if (given !== params.length) throw new Error(`a condition with ${given} parameter marks was given ${params.length} values`);
     this.parts.push(numbered);
     this.params.push(...params);
     return this;
   }
 
-  /** The placeholder of one more parameter, after the conditions'. */
+  /** Adds one more parameter, after the conditions', and answers its `$n` for the statement's text. */
   param(value: unknown): string {
     this.params.push(value);
     return `$${this.params.length}`;

@@ -7,7 +7,7 @@ import { ACTIVITY_TYPES, type ActivityData, type ActivityType } from './activity
 /**
  * Activities recorded together share a timestamp (sent and delivered, opened and opened_unique);
  * the type's place in the life of an email (ACTIVITY_TYPES' order) breaks the tie, so the order
- * never depends on ids. `param` is the placeholder of LIFECYCLE.
+ * never depends on ids. `param` is the `$n` that carries LIFECYCLE.
  */
 export const lifecycleRank = (param: string): string => `array_position(${param}::text[], a.type::text)`;
 export const LIFECYCLE = textArray(ACTIVITY_TYPES);
