@@ -14,7 +14,7 @@
  *   - every email's two webhook events reach the receiver at least once, every copy of one event
  *     with the same `webhook-id` and a valid signature;
  *   - nothing is stuck: no email pending, no delivery job left, no webhook delivery pending.
- * The API and the worker are separate processes (dist/src/main.js, so `npm run build` first);
+ * The API and the worker are separate processes (dist/src/main.api.js and main.worker.js, so `npm run build` first);
  * the API is never killed, and a send it refuses while PostgreSQL is down is sent again by the
  * client, as a real client does on a 5xx.
  * Used by bench/faults.ts (npm run bench:faults) and, bounded, by test/reliability/faults.test.ts.
@@ -155,7 +155,7 @@ export async function runFaults(opts: FaultOptions): Promise<FaultReport> {
     };
     const stderrTails = new Map<ChildProcess, string>();
     const spawnRole = (role: 'api' | 'worker', extra: Record<string, string> = {}) => {
-      const child = spawn(process.execPath, ['dist/src/main.js', '--role', role], {
+      const child = spawn(process.execPath, [`dist/src/main.${role}.js`], {
         env: { ...baseEnv, ...extra },
         stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'pipe'],
       });

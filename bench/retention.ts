@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrm, migrate } from '../src/db/orm.js';
-import { entities } from '../src/manifests.js';
+import { entities } from '../src/roles/tables.js';
 import { parseConfig } from '../src/config/index.js';
 import type { AppServices } from '../src/core/services.js';
 import { purgeExpired } from '../src/modules/retention/retention.purge.js';

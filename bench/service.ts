@@ -1,6 +1,6 @@
 /**
- * The service as a bench measures it: each role in its own process (`node dist/src/main.js
- * --role <role>`), on an embedded PostgreSQL this process starts, so the load generator, the sink
+ * The service as a bench measures it: each role in its own process (`node dist/src/main.<role>.js`,
+ * as compose runs it), on an embedded PostgreSQL this process starts, so the load generator, the sink
  * and the baselines never share the service's event loop or heap, and each role's memory is its
  * own (read from /proc).
  */
@@ -12,8 +12,12 @@ import { rmSync } from 'node:fs';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
 import { NO_API_LIMITS } from './limits.js';
 
-/** The compiled entry point beside this compiled file (dist/bench/service.js → dist/src/main.js). */
-const MAIN = path.join(import.meta.dirname, '../src/main.js');
+/**
+ * The compiled entry points beside this compiled file (dist/bench/service.js → dist/src/main.js):
+ * a role's own entry for one role, as compose runs it, main.js for several.
+ */
+const entryOf = (role: string): string[] =>
+  role.includes(',') ? [path.join(import.meta.dirname, '../src/main.js'), '--role', role] : [path.join(import.meta.dirname, `../src/main.${role}.js`)];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,7 +97,7 @@ export async function spawnRole(role: string, env: Record<string, string>, ready
   const verbose = Boolean(process.env.BENCH_LOG_LEVEL);
   // BENCH_PROF_DIR: each role writes a V8 CPU profile there when it exits (to read where its time goes).
   const prof = process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`, `--cpu-prof-name=${role}-${Date.now()}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof, MAIN, '--role', role], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof, ...entryOf(role)], {
     env: { ...process.env, ...SERVICE_MALLOC_ENV, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, ...(port ? { PORT: String(port) } : {}) },
     stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'],
   });

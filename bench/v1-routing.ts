@@ -25,7 +25,7 @@ import pino from 'pino';
 import { buildAppSchema } from '../src/graphql/schema.js';
 import { createRestSurface } from '../rest-mapping/adapter.js';
 import { routeTableOf } from '../rest-mapping/index.js';
-import { resolvers, rest as contract } from '../src/manifests.js';
+import { resolvers, rest as contract } from '../src/modules/index.js';
 import { NO_API_LIMITS } from './limits.js';
 import { peakRssOf, printBench, spawnRole, startDb, type RoleProcess } from './service.js';
 

@@ -1,5 +1,6 @@
 // Builds the console into console/dist: typed operations (the console target of codegen.yml), a
-// type check over console/ (so a schema change that breaks a console query fails here), then Vite.
+// type check over console/ (so a schema change that breaks a console query fails here), Vite,
+// then the GraphiQL page served at GET /graphql (graphiql.mjs).
 // Skipped when nothing it reads changed since the last build (console/dist/.stamp holds a hash of
 // the sources, the schema and the lockfile). `--if-possible` (postinstall) skips quietly when the
 // dev dependencies are absent, as in a production-only install; `--force` rebuilds regardless.
@@ -64,5 +65,8 @@ try {
 }
 run('type check', bin('tsc'), ['--noEmit', '-p', path.join(here, 'tsconfig.json')]);
 run('vite build', bin('vite'), ['build', '--config', path.join(here, 'vite.config.ts'), '--logLevel', 'warn']);
+console.log('console: GraphiQL page');
+const { writeGraphiqlPage } = await import(path.join(here, 'graphiql.mjs'));
+writeGraphiqlPage(path.join(here, 'dist'));
 writeFileSync(stamp, digest);
 console.log('console: built into console/dist');

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { renderArtifacts } from '../src/artifacts.js';
-import { resolvers, rest } from '../src/manifests.js';
+import { resolvers, rest } from '../src/modules/index.js';
 
 const { sdl, openapi } = await renderArtifacts(resolvers, rest);
 writeFileSync('schema/schema.graphql', sdl);

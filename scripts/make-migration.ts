@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { createOrm } from '../src/db/orm.js';
-import { entities } from '../src/manifests.js';
+import { entities } from '../src/roles/tables.js';
 
 const name = process.argv[2] ?? 'change';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-mig-'));

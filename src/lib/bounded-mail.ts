@@ -1,17 +1,5 @@
 import { Readable } from 'node:stream';
-import type * as MailParserModule from 'mailparser';
-import type { AddressObject, MailParserData, ParsedMail, ParserOptions } from 'mailparser';
-import { lazy } from './lazy.js';
-
-const mailparser = lazy<typeof MailParserModule>('mailparser');
-
-/**
- * Loads the parser now. A pool thread calls it when it loads its task module, before its first
- * task begins, so that loading the parser counts in no task's time limit.
- */
-export function loadMailParser(): void {
-  mailparser();
-}
+import { MailParser, type AddressObject, type MailParserData, type ParsedMail, type ParserOptions } from 'mailparser';
 
 /** What one parse of an untrusted message may cost, counted while it is read. */
 export interface MailLimits {
@@ -49,7 +37,7 @@ const HEADER_FIELDS = { subject: 'subject', references: 'references', from: 'fro
  */
 export function parseMailBounded(raw: Buffer, limits: MailLimits, options: ParserOptions = {}): Promise<ParsedMail> {
   return new Promise((resolve, reject) => {
-    const parser = new (mailparser().MailParser)({ ...options, skipTextToHtml: true, skipImageLinks: true, maxChildNodes: limits.maxParts });
+    const parser = new MailParser({ ...options, skipTextToHtml: true, skipImageLinks: true, maxChildNodes: limits.maxParts });
     const source = Readable.from(chunksOf(raw));
     const mail: ParsedMail = { headerLines: [], attachments: [] };
     let decoded = 0;
@@ -101,7 +89,7 @@ function* chunksOf(raw: Buffer): Generator<Buffer> {
  * next part, as simpleParser does; each chunk of it is counted as it arrives, and attachments are
  * counted as they begin.
  */
-function partReader(parser: MailParserModule.MailParser, mail: ParsedMail, limits: MailLimits, count: (bytes: number) => void, fail: (err: Error) => void) {
+function partReader(parser: MailParser, mail: ParsedMail, limits: MailLimits, count: (bytes: number) => void, fail: (err: Error) => void) {
   let reading = false;
   let attachments = 0;
   const next = (): void => {

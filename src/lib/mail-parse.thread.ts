@@ -1,5 +1,5 @@
 import type { ParsedMail, ParserOptions } from 'mailparser';
-import { loadMailParser, MailLimitError, parseMailBounded, type MailLimitReason, type MailLimits } from './bounded-mail.js';
+import { MailLimitError, parseMailBounded, type MailLimitReason, type MailLimits } from './bounded-mail.js';
 import { poolTask } from './untrusted-thread.js';
 
 /**
@@ -7,9 +7,6 @@ import { poolTask } from './untrusted-thread.js';
  * parse of a message, off the event loop and within its limits. Inputs and results cross the
  * thread boundary by structured clone: Buffers arrive as Uint8Arrays.
  */
-
-// When a thread loads this module, before its first task begins (bounded-mail.ts says why).
-loadMailParser();
 
 export type BoundedParse =
   | { mail: ParsedMail; refusal: null }

@@ -1,7 +1,6 @@
 import type { LookupFunction, Socket } from 'node:net';
-import type * as Undici from 'undici';
+import { Agent, buildConnector } from 'undici';
 import type { Dns } from './dns.js';
-import { lazy } from './lazy.js';
 import { refusal } from './public-address.js';
 
 /** A failure raised before any response (DNS, SSRF): it carries whether a retry could help. */
@@ -37,12 +36,6 @@ function guardedLookup(dns: Dns, allowPrivate: boolean): LookupFunction {
   }) as LookupFunction;
 }
 
-/**
- * undici loads with the first receiver agent: an api process that never tests a webhook URL or
- * posts to one does not hold it (test/platform/role-modules.test.ts).
- */
-const undici = lazy<typeof Undici>('undici');
-
 /** Waiters for one origin's connections. */
 interface Slots {
   busy: number;
@@ -56,7 +49,7 @@ interface Slots {
  * request's timeout starts when it has a connection, not while it queues behind the origin's others.
  */
 export class ReceiverAgent {
-  readonly dispatcher: Undici.Agent;
+  readonly dispatcher: Agent;
   private readonly slots = new Map<string, Slots>();
 
   constructor(
@@ -65,7 +58,6 @@ export class ReceiverAgent {
     private readonly connections: number,
     connectTimeoutMs: number,
   ) {
-    const { Agent, buildConnector } = undici();
     const connector = buildConnector({ lookup: guardedLookup(dns, allowPrivate), timeout: connectTimeoutMs });
     this.dispatcher = new Agent({
       connections,

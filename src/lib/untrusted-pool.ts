@@ -1,9 +1,6 @@
-import type * as PiscinaModule from 'piscina';
-import { lazy } from './lazy.js';
+import { Piscina } from 'piscina';
 import type { ThreadTask } from './untrusted-thread.js';
 
-/** Loaded on first use (lib/lazy.ts): a role that never parses untrusted input starts no pool. */
-const piscina = lazy<typeof PiscinaModule>('piscina');
 
 export interface PoolLimits {
   /** Threads working at once; more tasks wait for one. */
@@ -114,7 +111,7 @@ class TaskClock {
  * 0, and idle threads end.
  */
 export class UntrustedPool {
-  private pool: PiscinaModule.Piscina | null = null;
+  private pool: Piscina | null = null;
   /** Tasks given and not answered yet: those running, and those waiting for a thread. */
   private readonly clocks = new Set<TaskClock>();
   private running = 0;
@@ -209,10 +206,10 @@ export class UntrustedPool {
     return null;
   }
 
-  private threads(): PiscinaModule.Piscina {
+  private threads(): Piscina {
     if (this.pool) return this.pool;
     const fromSources = this.file.pathname.endsWith('.ts');
-    this.pool = new (piscina().Piscina)({
+    this.pool = new Piscina({
       // piscina loads it when a thread starts, before the thread takes its first task.
       filename: this.file.href,
       minThreads: 0,
@@ -232,7 +229,7 @@ const closedOwners = new WeakSet<object>();
 
 /**
  * The pool `name` of `owner`, made by `make` on first use. An app's pools are its config's, so
- * that closing the app ends their threads (closePoolsOf, from app.ts).
+ * that closing the app ends their threads (closePoolsOf, from src/roles/runtime.ts).
  */
 export function poolOf(owner: object, name: string, make: () => UntrustedPool): UntrustedPool {
   if (closedOwners.has(owner)) {

@@ -1,10 +1,6 @@
 import type { RestContract } from '../../rest-mapping/types.js';
-import type { ModuleManifest } from './module.js';
-import { accountsModule } from './accounts/index.js';
+import type { ModuleManifest, PlainRoutes } from './module.js';
 import { operatorModule } from './operator/index.js';
-import { eventsModule } from './events/index.js';
-import { mailModule } from './mail/index.js';
-import { messagesModule } from './messages/index.js';
 import { tokensModule } from './tokens/index.js';
 import { domainsModule } from './domains/index.js';
 import { identitiesModule } from './identities/index.js';
@@ -30,19 +26,15 @@ import { smsInboundModule } from './sms-inbound/index.js';
 import { quotaModule } from './quota/index.js';
 import { auditModule } from './audit/index.js';
 import { trackingModule } from './tracking/index.js';
-import { retentionModule } from './retention/index.js';
 
 /**
- * Every module of the app, in one list: the schema's resolvers and the /v1 tables (in this order
- * in the OpenAPI document) come from here, and with the engines' (src/manifests.ts) the ORM's
- * entities, the jobs and workers and the plain routes. A new resource is a folder with its index.ts, and a line in this list.
+ * Every module the api role serves, in one list: the schema's resolvers, the /v1 tables (in this
+ * order in the OpenAPI document) and the routes outside both come from here. A new resource is a
+ * folder with its index.ts and a line in this list; its tables, jobs and workers have a line each
+ * in tables.ts, jobs.ts and workers.ts (docs/architecture.md).
  */
 export const modules: readonly ModuleManifest[] = [
-  accountsModule,
   operatorModule,
-  eventsModule,
-  mailModule,
-  messagesModule,
   tokensModule,
   domainsModule,
   identitiesModule,
@@ -68,7 +60,6 @@ export const modules: readonly ModuleManifest[] = [
   quotaModule,
   auditModule,
   trackingModule,
-  retentionModule,
 ];
 
 /** Every resolver of the schema, handed to buildAppSchema. */
@@ -79,3 +70,6 @@ export const rest: RestContract = {
   resources: modules.flatMap((m) => m.rest ?? []),
   hidden: modules.flatMap((m) => m.hiddenOnRest ?? []),
 };
+
+/** Routes outside GraphQL and /v1 (links opened from mail, provider callbacks), handed to the HTTP server. */
+export const plainRoutes: readonly PlainRoutes[] = modules.flatMap((m) => (m.routes ? [m.routes] : []));

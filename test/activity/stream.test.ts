@@ -8,7 +8,7 @@ import { subscribe } from '../support/sse.js';
 
 /**
  * `subscription { activity(domain_id) }` over SSE: the API process holds the stream while a worker
- * running as its own process (dist/src/main.js --role worker, built by `npm test`) delivers the
+ * running as its own process (dist/src/main.worker.js, built by `npm test`) delivers the
  * mail; its activity reaches the stream through Postgres LISTEN/NOTIFY, once committed.
  */
 let s: TestServer;
@@ -20,7 +20,7 @@ let other: { id: string; name: string };
 beforeAll(async () => {
   s = await startTestServer({ roles: ['api'] });
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'pb-stream-'));
-  worker = spawn(process.execPath, ['dist/src/main.js', '--role', 'worker'], {
+  worker = spawn(process.execPath, ['dist/src/main.worker.js'], {
     env: { ...process.env, DATABASE_URL: s.dbUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_SECRET: s.app.services.config.APP_SECRET },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -3,7 +3,7 @@ import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { routeTableOf } from '../../rest-mapping/index.js';
-import { resolvers, rest } from '../../src/manifests.js';
+import { resolvers, rest } from '../../src/modules/index.js';
 
 const routeTable = routeTableOf(rest);
 import { OPERATOR_TOKEN, startTestServer, tokenWith, type TestServer } from '../support/server.js';

@@ -46,12 +46,12 @@ function variables(text: string): Set<string> {
 const interpolate = (s: string) => s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}/g, 'x');
 
 describe('compose.yaml', () => {
-  it('has postgres and the three roles, each app service built here and given its --role', () => {
+  it('has postgres and the three roles, each app service built here and started from its role\'s entry', () => {
     for (const name of ['postgres', ...APP_SERVICES]) expect(Object.keys(compose.services)).toContain(name);
     for (const name of APP_SERVICES) {
       const s = compose.services[name]!;
       expect(s.build).toBeDefined();
-      expect(s.command).toEqual(['node', 'dist/src/main.js', '--role', name]);
+      expect(s.command).toEqual(['node', `dist/src/main.${name}.js`]);
       expect(s.restart).toMatch(/^(always|unless-stopped|on-failure)/);
       expect(s.depends_on?.postgres?.condition).toBe('service_healthy');
     }

@@ -113,7 +113,7 @@ describe('main.js', () => {
     const p = start(['--role=worker']);
     await p.waitFor((l) => l.msg === 'worker started');
     expect(p.logs.some((l) => l.msg === 'api listening')).toBe(false);
-    // A process without the api role leaves its heap more room (main.ts heapGrowingPercent).
+    // A process without the api role leaves its heap more room (src/roles/process.ts heapGrowingPercent).
     expect(p.logs.find((l) => l.msg === 'starting')).toMatchObject({ roles: ['worker'], heap_growing_percent: 45, maglev: true });
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);

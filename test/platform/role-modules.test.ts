@@ -5,10 +5,10 @@ import path from 'node:path';
 import { createTestDatabase } from '../support/db.js';
 
 /**
- * What the api role keeps resident is mostly the code it loads (docs/performance.md, Memory), so
- * the packages only some requests or other roles need load on first use (src/lib/lazy.ts). This
- * runs the real entry point (dist/src/main.js, as `npm start`) with a preload that lists every
- * module the process loads, ESM imports and `require` alike, and writes the list on SIGUSR2.
+ * Each role's entry (dist/src/main.<role>.js, as `npm run start:<role>`) loads the code of that
+ * role only: what a process keeps resident is mostly the code it loads (bench:memory). This runs
+ * each entry with a preload that lists every module the process loads, ESM imports and `require`
+ * alike, and writes the list on SIGUSR2.
  */
 const PRELOAD = `
 import { registerHooks } from 'node:module';
@@ -18,46 +18,50 @@ registerHooks({ load(url, context, next) { seen.add(url); return next(url, conte
 process.on('SIGUSR2', () => writeFileSync(process.env.PB_LOADED_MODULES, [...seen].join('\\n')));
 `;
 
-/** Loaded on first use, so a running api role that was not asked for them holds none of them. */
-const ON_FIRST_USE = ['liquidjs', 'sanitize-html', 're2js', 'tldts', 'otpauth', 'smtp-server', 'mailparser', 'fast-xml-parser', 'fflate', 'selfsigned', 'undici', 'nodemailer'];
-
 const token = 'mlsn.role-modules-test-token-00000000000000000000000000000000000';
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let dir: string;
-let child: ChildProcess | null = null;
+const children: ChildProcess[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   dir = mkdtempSync(path.join(os.tmpdir(), 'pb-role-modules-'));
 });
 afterAll(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   await db?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The packages (node_modules/<name>) the process has loaded so far. */
-async function loadedPackages(p: ChildProcess, file: string): Promise<Set<string>> {
+interface Loaded {
+  /** The packages (node_modules/<name>). */
+  packages: Set<string>;
+  /** Our own files, as paths under dist/ (`src/engines/smtp/server.js`). */
+  files: string[];
+}
+
+async function loaded(p: ChildProcess, file: string): Promise<Loaded> {
   rmSync(file, { force: true });
   p.kill('SIGUSR2');
   for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(50);
-  const names = readFileSync(file, 'utf8')
-    .split('\n')
-    .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
-    .filter((n): n is string => Boolean(n));
-  return new Set(names);
+  const urls = readFileSync(file, 'utf8').split('\n');
+  const packages = urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((n): n is string => Boolean(n));
+  const files = urls.map((url) => /\/dist\/((?:src|rest-mapping)\/.*\.js)$/.exec(url)?.[1]).filter((n): n is string => Boolean(n));
+  return { packages: new Set(packages), files };
 }
 
-it('the api role serves lists and GraphQL without loading the packages kept for first use, and loads one when asked', async () => {
-  const list = path.join(dir, 'loaded.txt');
-  child = spawn(process.execPath, [`--import=data:text/javascript,${encodeURIComponent(PRELOAD)}`, 'dist/src/main.js', '--role', 'api'], {
+/** Starts dist/src/main.<role>.js and resolves once it logs `ready`, with what the log said. */
+async function start(role: string, ready: string): Promise<{ child: ChildProcess; out: () => string; list: string; exit: Promise<number | null> }> {
+  const list = path.join(dir, `${role}.txt`);
+  const child = spawn(process.execPath, [`--import=data:text/javascript,${encodeURIComponent(PRELOAD)}`, `dist/src/main.${role}.js`], {
     env: {
       ...process.env,
       DATABASE_URL: db.url,
       DATA_DIR: dir,
       PORT: '0',
       HOST: '127.0.0.1',
+      SMTP_PORT: '0',
       LOG_LEVEL: 'info',
       ADMIN_TOKEN: token,
       APP_SECRET: 'role-modules-test-secret-0123456789abcdef',
@@ -66,37 +70,65 @@ it('the api role serves lists and GraphQL without loading the packages kept for 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exit = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+  children.push(child);
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let out = '';
   child.stderr!.on('data', (chunk) => (out += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the api did not start: ${out}`)), 60_000);
-    child!.stdout!.on('data', (chunk) => {
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the ${role} role did not start: ${out}`)), 60_000);
+    child.stdout!.on('data', (chunk) => {
       out += chunk;
-      const m = /"msg":"api listening"[^\n]*"url":"([^"]+)"|"url":"([^"]+)"[^\n]*"msg":"api listening"/.exec(out);
-      if (m) {
+      if (out.includes(`"msg":"${ready}"`)) {
         clearTimeout(timer);
-        resolve(m[1] ?? m[2]!);
+        resolve();
       }
     });
   });
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  return { child, out: () => out, list, exit };
+}
 
+/** The stack every role runs on, so a list that misses it says the instrument is broken. */
+const GROUND = ['@mikro-orm/core', 'pg', 'pg-boss', 'pino'];
+const HTTP_STACK = ['fastify', '@apollo/server', 'graphql-yoga', 'sofa-api'];
+/** The schema's packages: the worker's bulk sends validate each item with the input classes of /v1/email, which carry them. */
+const SCHEMA = ['graphql', 'type-graphql'];
+const SMTP_LISTENER = ['smtp-server', 'mailauth', 'selfsigned'];
+
+it('the api entry serves /v1 and GraphQL without the code of the engines, the worker or the SMTP listener', async () => {
+  const api = await start('api', 'api listening');
+  const url = /"url":"([^"]+)"[^\n]*"msg":"api listening"|"msg":"api listening"[^\n]*"url":"([^"]+)"/.exec(api.out())!.slice(1).find(Boolean)!;
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   expect((await fetch(`${url}/v1/token`, { headers: auth })).status).toBe(200);
   const gql = await fetch(`${url}/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query: '{ tokens(limit: 10) { id } }' }) });
   expect(gql.status).toBe(200);
-  const before = await loadedPackages(child, list);
-  // The instrument sees the stack every request uses.
-  expect([...before]).toEqual(expect.arrayContaining(['fastify', 'graphql', '@mikro-orm/core', 'pg']));
-  expect(ON_FIRST_USE.filter((name) => before.has(name))).toEqual([]);
 
-  // Adding a domain checks its name against the public suffix list: tldts loads then, and the
-  // list shows a package loaded by `require` on first use as well.
-  const added = await fetch(`${url}/v1/domains`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'role-modules.example.com' }) });
-  expect(added.status).toBe(201);
-  const after = await loadedPackages(child, list);
-  expect(after.has('tldts')).toBe(true);
+  const { packages, files } = await loaded(api.child, api.list);
+  expect([...packages]).toEqual(expect.arrayContaining([...GROUND, ...HTTP_STACK, ...SCHEMA]));
+  expect(SMTP_LISTENER.filter((name) => packages.has(name))).toEqual([]);
+  // Every role maps every table, the engines' leases too; no other engine file loads.
+  const engineCode = files.filter((f) => f.startsWith('src/engines/') && f !== 'src/engines/tables.js' && !f.endsWith('.entity.js'));
+  expect([...engineCode, ...files.filter((f) => /\.worker\.js$|^src\/roles\/(worker|smtp)\.js$/.test(f))]).toEqual([]);
+  api.child.kill('SIGTERM');
+  expect(await api.exit).toBe(0);
+}, 90_000);
 
-  child.kill('SIGTERM');
-  expect(await exit).toBe(0);
+it('the worker entry runs jobs without the HTTP surface, GraphQL, resolvers or the SMTP listener', async () => {
+  const worker = await start('worker', 'worker started');
+  const { packages, files } = await loaded(worker.child, worker.list);
+  expect([...packages]).toEqual(expect.arrayContaining([...GROUND, 'nodemailer']));
+  expect([...HTTP_STACK, ...SMTP_LISTENER].filter((name) => packages.has(name))).toEqual([]);
+  expect(files).toEqual(expect.arrayContaining(['src/engines/delivery/delivery.worker.js']));
+  expect(files.filter((f) => /^(src\/graphql\/schema|src\/http\/server)\.js$|^rest-mapping\/|\.resolver\.js$|^src\/engines\/smtp\//.test(f))).toEqual([]);
+  worker.child.kill('SIGTERM');
+  expect(await worker.exit).toBe(0);
+}, 90_000);
+
+it('the smtp entry listens without the HTTP surface, GraphQL, resolvers or job handlers', async () => {
+  const smtp = await start('smtp', 'smtp listening');
+  const { packages, files } = await loaded(smtp.child, smtp.list);
+  expect([...packages]).toEqual(expect.arrayContaining([...GROUND, 'smtp-server']));
+  expect([...HTTP_STACK, ...SCHEMA].filter((name) => packages.has(name))).toEqual([]);
+  expect(files.filter((f) => /^(src\/graphql|rest-mapping)\/|\.resolver\.js$|\.worker\.js$/.test(f))).toEqual([]);
+  smtp.child.kill('SIGTERM');
+  expect(await smtp.exit).toBe(0);
 }, 90_000);

@@ -8,7 +8,7 @@ import { bulkJob } from '../../src/modules/bulk/bulk.job.js';
 import { bulkWorker } from '../../src/modules/bulk/bulk.worker.js';
 import { newId } from '../../src/lib/ids.js';
 import { routeTableOf } from '../../rest-mapping/index.js';
-import { resolvers, rest as restContract } from '../../src/manifests.js';
+import { resolvers, rest as restContract } from '../../src/modules/index.js';
 
 const routeTable = routeTableOf(restContract);
 import { ADMIN_TOKEN, type HttpAnswer } from '../support/server.js';

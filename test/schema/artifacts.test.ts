@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { generate, loadCodegenConfig } from '@graphql-codegen/cli';
 import { renderArtifacts } from '../../src/artifacts.js';
-import { resolvers, rest } from '../../src/manifests.js';
+import { resolvers, rest } from '../../src/modules/index.js';
 import { routeTableOf } from '../../rest-mapping/index.js';
 
 const STALE = 'is stale: run `npm run emit:schema` and commit the result';

@@ -9,7 +9,7 @@ import { sql, until } from './helpers.js';
 
 /**
  * An accepted message is never lost and never sent twice, even when the worker is killed in the
- * middle of a batch. The worker runs as its own process (dist/src/main.js --role worker, built by
+ * middle of a batch. The worker runs as its own process (dist/src/main.worker.js, built by
  * `npm test`) so that it can be SIGKILLed; the sink holds each message before its 250 so that
  * the kill lands while a message is in flight (a message whose client died before the 250 was
  * never accepted, as with a real MTA).
@@ -24,7 +24,7 @@ const TOTAL = 24;
 const RECOVERY = { JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '2', DELIVERY_RETRY_DELAY_SECONDS: '1' };
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['dist/src/main.js', '--role', 'worker'], {
+  const child = spawn(process.execPath, ['dist/src/main.worker.js'], {
     env: {
       ...process.env,
       DATABASE_URL: s.dbUrl,

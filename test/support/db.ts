@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { createOrm, migrate } from '../../src/db/orm.js';
-import { entities } from '../../src/manifests.js';
+import { entities } from '../../src/roles/tables.js';
 import { migrationsList } from '../../src/db/migrations/index.js';
 
 function withDb(url: string, db: string): string {

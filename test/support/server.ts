@@ -4,7 +4,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Logger } from 'pino';
 import os from 'node:os';
 import path from 'node:path';
-import { startApp, type RunningApp, type Role } from '../../src/app.js';
+import { startApp, type RunningApp, type RoleName as Role } from '../../src/app.js';
 import { createTestDatabase } from './db.js';
 import { startDnsServer, type TestDns } from './dns.js';
 

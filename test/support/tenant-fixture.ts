@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { jobs } from '../../src/manifests.js';
+import { jobDefinitions as jobs } from '../../src/modules/jobs.js';
 import { accountIdOf, seedDomain } from './factories.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { OPERATOR_TOKEN, createAccount, startTestServer, tokenWith, type TestServer } from './server.js';

@@ -179,7 +179,7 @@ describe('what stays on the event loop', () => {
       expect(html.length).toBeLessThan(256 * 1024);
       expect(JSON.stringify(data).length).toBeLessThan(16 * 1024);
     }
-    // Once first, so that loading the engine and the html cleaner on first use is not measured.
+    // Once first, so that the engine's and the html cleaner's first runs (compiling) are not measured.
     const first = rcpt('warm');
     expect((await send({ to: [{ email: first }], html: cases[0][0], personalization: [{ email: first, data: distinct }] })).status).toBe(202);
     await sink.waitFor(first);

@@ -1,6 +1,5 @@
-import type * as Nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import type MimeNode from 'nodemailer/lib/mime-node/index.js';
-import { lazy } from '../../lib/lazy.js';
 import { dkimSign } from './dkim.js';
 import { writeMime } from './mime.writer.js';
 import type { Address } from '../../modules/messages/message.entity.js';
@@ -31,9 +30,8 @@ export interface MimeInput {
 // nodemailer composes (its Mailer and MailComposer make the MimeNode tree: addresses, encoded
 // headers, parts); this transport writes the tree out at once (mime.writer.ts) instead of through
 // nodemailer's stream transport. dkim.ts signs; the real transport then sends the bytes as they
-// are. Made on first use: the api role, which builds no message, never loads nodemailer.
-const nodemailer = lazy<typeof Nodemailer>('nodemailer');
-let composer: Nodemailer.Transporter<{ message: Buffer }> | undefined;
+// are. Made with the first message.
+let composer: Transporter<{ message: Buffer }> | undefined;
 const inMemory = {
   name: 'postbox-mime',
   version: '1',
@@ -65,7 +63,7 @@ export async function buildMime(m: MimeInput): Promise<{ raw: Buffer; envelope: 
   }
   if (m.precedenceBulk) headers['Precedence'] = 'bulk';
   const envelope = { from: m.returnPath, to: [m.to.email, ...m.cc.map((a) => a.email), ...m.bcc.map((a) => a.email)] };
-  composer ??= nodemailer().createTransport(inMemory);
+  composer ??= nodemailer.createTransport(inMemory);
   const info = await composer.sendMail({
     messageId: m.messageId,
     from: addr(m.from),

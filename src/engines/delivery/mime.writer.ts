@@ -1,11 +1,8 @@
 import type { Transform } from 'node:stream';
-import type * as Base64 from 'nodemailer/lib/base64/index.js';
+import { Encoder as Base64Encoder } from 'nodemailer/lib/base64/index.js';
 import type MimeNode from 'nodemailer/lib/mime-node/index.js';
-import type * as Qp from 'nodemailer/lib/qp/index.js';
-import { lazy } from '../../lib/lazy.js';
+import { Encoder as QpEncoder } from 'nodemailer/lib/qp/index.js';
 
-const base64 = lazy<typeof Base64>('nodemailer/lib/base64/index.js');
-const qp = lazy<typeof Qp>('nodemailer/lib/qp/index.js');
 
 const CRLF = Buffer.from('\r\n');
 const noop = () => undefined;
@@ -41,9 +38,9 @@ function writeNode(node: MimeNode, parts: Buffer[]): void {
   if (content) {
     if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw new Error('writeMime: a MIME part whose content is not in memory');
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    if (encoding === 'base64') encodeInto(new (base64().Encoder)(), bytes, parts);
+    if (encoding === 'base64') encodeInto(new Base64Encoder(), bytes, parts);
     // Outside text a lone CR or LF is data, which the encoder keeps from becoming a line break.
-    else if (encoding === 'quoted-printable') encodeInto(new (qp().Encoder)({ binary: !/^text\//i.test(node.contentType ?? '') }), bytes, parts);
+    else if (encoding === 'quoted-printable') encodeInto(new QpEncoder({ binary: !/^text\//i.test(node.contentType ?? '') }), bytes, parts);
     else parts.push(bytes);
   }
   // `multipart` and `boundary` are set by buildHeaders.

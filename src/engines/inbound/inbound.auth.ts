@@ -1,9 +1,6 @@
-import type * as Mailauth from 'mailauth';
+import mailauth from 'mailauth';
 import type { Dns } from '../../lib/dns.js';
-import { lazy } from '../../lib/lazy.js';
 
-/** Loaded on first use (lib/lazy.ts): only the smtp role authenticates mail. */
-const mailauth = lazy<typeof Mailauth>('mailauth');
 
 /** How the SMTP client handed the message over: what SPF checks. */
 export interface SmtpClient {
@@ -98,7 +95,7 @@ export async function authenticateInbound(dns: Dns, raw: Buffer, mailFrom: strin
   try {
     // An IPv4 client of a dual-stack socket shows up as `::ffff:a.b.c.d`; SPF wants the IPv4 form.
     const ip = client.ip?.startsWith('::ffff:') && client.ip.includes('.') ? client.ip.slice(7) : client.ip;
-    const run = mailauth().authenticate(withFirstSignatures(raw), {
+    const run = mailauth.authenticate(withFirstSignatures(raw), {
       ip,
       helo: client.helo,
       sender: mailFrom || undefined,

@@ -1,5 +1,5 @@
 import type { Attachment, ParsedMail } from 'mailparser';
-import { loadMailParser, MailLimitError, parseMailBounded, type MailLimitReason, type MailLimits } from '../../lib/bounded-mail.js';
+import { MailLimitError, parseMailBounded, type MailLimitReason, type MailLimits } from '../../lib/bounded-mail.js';
 import { poolTask } from '../../lib/untrusted-thread.js';
 
 /**
@@ -8,9 +8,6 @@ import { poolTask } from '../../lib/untrusted-thread.js';
  * MIME parser, off the event loop. Only the fields the pipeline acts on are kept. Inputs and
  * results cross the thread boundary by structured clone: a Buffer arrives as a Uint8Array.
  */
-
-// When a thread loads this module, before its first task begins (bounded-mail.ts says why).
-loadMailParser();
 
 export type Report =
   | { kind: 'dsn'; recipients: { recipient: string | null; action: string; status: string; diagnostic: string | null }[]; originalMessageId: string | null }

@@ -1,7 +1,5 @@
-import type * as SmtpServerModule from 'smtp-server';
-import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import { SMTPServer, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
-import { lazy } from '../../lib/lazy.js';
 import type { AppServices } from '../../core/services.js';
 import { LIMITS } from '../../modules/sending/send.limits.js';
 import type { SmtpUser } from '../../modules/smtp-users/smtp-user.entity.js';
@@ -16,8 +14,6 @@ import { ingestReportMail } from '../dmarc/report-mail.js';
 import { authAllowed, hideAuthUntilTls } from './auth-tls.js';
 import { BoundedBuffer, ByteBudget, ConnectionCounter } from './capacity.js';
 
-/** Loaded on first use (lib/lazy.ts): the api and worker roles never run the SMTP server. */
-const smtpServer = lazy<typeof SmtpServerModule>('smtp-server');
 import { dmarcMonitorOf, ingressOf, INGRESS_NAME, sizeLimitOf, type Ingress } from './ingress.js';
 
 export interface SmtpRelay {
@@ -202,7 +198,7 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
     unauthenticated: new ByteBudget(config.SMTP_UNAUTHENTICATED_BUFFER_BYTES),
     loopbackInClear: config.SMTP_ALLOW_INSECURE_AUTH_LOOPBACK,
   };
-  const server = new (smtpServer().SMTPServer)({
+  const server = new SMTPServer({
     name: config.SMTP_PUBLIC_HOST,
     key: tls.key,
     cert: tls.cert,
@@ -269,7 +265,7 @@ export async function startSmtpRelay(services: AppServices): Promise<SmtpRelay> 
 }
 
 /** Listens on `port` (0: any free one) and answers the port bound. */
-async function listen(server: SmtpServerModule.SMTPServer, port: number, host: string): Promise<number> {
+async function listen(server: SMTPServer, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(port, host, () => {

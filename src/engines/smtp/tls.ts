@@ -1,12 +1,9 @@
 import { X509Certificate, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type * as Selfsigned from 'selfsigned';
-import { lazy } from '../../lib/lazy.js';
+import selfsigned from 'selfsigned';
 import type { Config } from '../../config/index.js';
 
-/** Loaded on first use (lib/lazy.ts): only the smtp role makes a certificate. */
-const selfsigned = lazy<typeof Selfsigned>('selfsigned');
 
 export interface TlsCredentials {
   key: string;
@@ -34,7 +31,7 @@ function readPair(dir: string): { key: string; cert: string } | null {
 
 async function selfSigned(host: string): Promise<{ key: string; cert: string }> {
   const now = new Date();
-  const out = await selfsigned().generate([{ name: 'commonName', value: host }], {
+  const out = await selfsigned.generate([{ name: 'commonName', value: host }], {
     keySize: 2048,
     algorithm: 'sha256',
     notBeforeDate: now,

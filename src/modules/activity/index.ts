@@ -1,12 +1,11 @@
 import type { ModuleManifest } from '../module.js';
-import { Activity, ActivityStat } from './activity.entity.js';
+import { Activity } from './activity.entity.js';
 import { ActivityStreamResolver } from './activity-stream.resolver.js';
 import { ActivityResolver } from './activity.resolver.js';
 import { activityRoutes } from './activity.rest.js';
 
 export const activityModule: ModuleManifest = {
   name: 'activity',
-  entities: [Activity, ActivityStat],
   resolvers: [ActivityStreamResolver, ActivityResolver],
   rest: [
     { name: 'Activity', description: 'Email events of a domain.', routes: activityRoutes },

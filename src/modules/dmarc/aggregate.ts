@@ -1,11 +1,8 @@
 import { isIP } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import type * as FastXmlParser from 'fast-xml-parser';
-import { lazy } from '../../lib/lazy.js';
+import { XMLParser } from 'fast-xml-parser';
 import { extractEntry, ZipError, zipEntries } from './zip.js';
 
-/** Loaded on first use (lib/lazy.ts): only the threads that read DMARC reports load the parser. */
-const xmlParser = lazy<typeof FastXmlParser>('fast-xml-parser');
 
 /**
  * DMARC aggregate reports (RFC 7489 section 7.2 and appendix C): unpacking (plain XML, gzip or
@@ -140,9 +137,9 @@ const ARRAYS = new Set([
   'feedback.record.row.policy_evaluated.reason',
 ]);
 
-let parserInstance: FastXmlParser.XMLParser | null = null;
+let parserInstance: XMLParser | null = null;
 const parser = () =>
-  (parserInstance ??= new (xmlParser().XMLParser)({
+  (parserInstance ??= new XMLParser({
     ignoreAttributes: true,
     // Every value stays text: report_id "0012" and org names made of digits must not become numbers.
     parseTagValue: false,

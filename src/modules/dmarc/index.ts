@@ -1,14 +1,11 @@
 import type { ModuleManifest } from '../module.js';
-import { DmarcMonitor, DmarcReport, DmarcReportRow, DmarcFavorite } from './dmarc.entity.js';
+import { DmarcMonitor } from './dmarc.entity.js';
 import { DmarcResolver } from './dmarc.resolver.js';
-import { dmarcRecheckJob, dmarcResolveIpsJob } from './dmarc.job.js';
 import { dmarcRoutes } from './dmarc.rest.js';
 
 export const dmarcModule: ModuleManifest = {
   name: 'dmarc',
-  entities: [DmarcMonitor, DmarcReport, DmarcReportRow, DmarcFavorite],
   resolvers: [DmarcResolver],
-  jobs: [dmarcRecheckJob, dmarcResolveIpsJob],
   rest: [
     { name: 'DMARC monitoring', description: 'DMARC aggregate reports of a domain.', routes: dmarcRoutes },
   ],

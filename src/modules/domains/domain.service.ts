@@ -1,9 +1,8 @@
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type * as Tldts from 'tldts';
+import { getPublicSuffix } from 'tldts';
 import { findOwned } from '../../db/scoped.js';
-import { lazy } from '../../lib/lazy.js';
 import { encrypt } from '../../lib/secrets.js';
 import type { AppServices } from '../../core/services.js';
 import { Account } from '../accounts/account.entity.js';
@@ -38,12 +37,10 @@ export function nameAndParents(name: string): string[] {
 
 /** PSL lookups include the private section, so `github.io` counts as a suffix as much as `co.uk`. */
 const PSL = { allowPrivateDomains: true };
-/** Loaded on first use (lib/lazy.ts): the suffix list is only read when a domain is added. */
-const tldts = lazy<typeof Tldts>('tldts');
 
 /** Is the name itself a public suffix (`co.uk`, `github.io`), which nobody can own? */
 export function isPublicSuffix(name: string): boolean {
-  return tldts().getPublicSuffix(name, PSL) === name;
+  return getPublicSuffix(name, PSL) === name;
 }
 
 export const FOREIGN_RELATIVE = 'The name is a parent or a subdomain of a domain of another account.';

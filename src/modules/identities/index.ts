@@ -1,12 +1,10 @@
 import type { ModuleManifest } from '../module.js';
-import { SenderIdentity } from './identity.entity.js';
 import { IdentityResolver } from './identity.resolver.js';
 import { registerIdentityRoutes } from './identity.routes.js';
 import { identityRoutes } from './identity.rest.js';
 
 export const identitiesModule: ModuleManifest = {
   name: 'identities',
-  entities: [SenderIdentity],
   resolvers: [IdentityResolver],
   routes: registerIdentityRoutes,
   rest: [

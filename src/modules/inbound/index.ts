@@ -1,13 +1,11 @@
 import type { ModuleManifest } from '../module.js';
-import { Inbound, InboundMessage } from './inbound.entity.js';
-import { InboundForwardDestination } from './inbound.destination.js';
+import { Inbound } from './inbound.entity.js';
 import { InboundResolver } from './inbound.resolver.js';
 import { registerInboundForwardRoutes } from './inbound.routes.js';
 import { inboundRoutes } from './inbound.rest.js';
 
 export const inboundModule: ModuleManifest = {
   name: 'inbound',
-  entities: [Inbound, InboundMessage, InboundForwardDestination],
   resolvers: [InboundResolver],
   routes: registerInboundForwardRoutes,
   rest: [

@@ -1,6 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import type MimeNodeClass from 'nodemailer/lib/mime-node/index.js';
-import { lazy } from '../../lib/lazy.js';
+import MimeNode from 'nodemailer/lib/mime-node/index.js';
 
 /** What nodemailer's pooled SMTP transport answers for a message it sent. */
 export interface PooledInfo {
@@ -11,9 +10,8 @@ export interface PooledInfo {
   rejectedErrors?: { responseCode?: number; response?: string; message?: string; code?: string }[];
 }
 
-// Made with the first message (nodemailer loads on first use: the api role sends none).
-const MimeNode = lazy<typeof MimeNodeClass>('nodemailer/lib/mime-node/index.js');
-let envelopeNode: MimeNodeClass | undefined;
+// Made with the first message.
+let envelopeNode: MimeNode | undefined;
 
 /** The part of nodemailer's transport interface (`transport.send(mail, callback)`) a pooled SMTP transport reads of a message. */
 interface PoolTransport {
@@ -55,7 +53,7 @@ export function sendPooledRaw(transporter: Transporter, envelope: { from: string
   const pool = (transporter as unknown as { transporter: PoolTransport }).transporter;
   // One node for every envelope (setEnvelope replaces the last one; read at once, synchronously):
   // a new MimeNode per email costs twice as much (test/mail/raw-envelope.test.ts holds the envelope).
-  envelopeNode ??= new (MimeNode())();
+  envelopeNode ??= new MimeNode();
   const { from, to } = envelopeNode.setEnvelope(envelope).getEnvelope();
   const recipients = [...to];
   const message = {

@@ -1,12 +1,11 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
-import type * as Nodemailer from 'nodemailer';
+import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '../../lib/mail-hosts.js';
-import { lazy } from '../../lib/lazy.js';
 import { HostPools } from './host-pools.js';
 import { sendPooledRaw } from './raw-send.js';
 import type { MailTransport, OutgoingMail, RawMail, SendInfo } from '../../lib/mail.js';
@@ -70,8 +69,6 @@ function outcome(info: Info, primary: string, log: Logger): SendInfo {
 /** Messages sent over one pooled connection before it is replaced (some servers cap a session). */
 const MESSAGES_PER_CONNECTION = 1000;
 
-const nodemailer = lazy<typeof Nodemailer>('nodemailer');
-
 /**
  * Relays through one smarthost, `smtp://user:pass@host:port` (or smtps://), over a pool of
  * `connections` reused connections; messages beyond them wait for a free one.
@@ -79,7 +76,7 @@ const nodemailer = lazy<typeof Nodemailer>('nodemailer');
 export function smtpTransport(url: string, log: Logger, helo?: string, timeoutMs = 60_000, connections = 5): MailTransport {
   // Made on the first send: a role that sends no mail (the api) never loads nodemailer.
   let made: Transporter<SMTPPool.SentMessageInfo> | undefined;
-  const transporter = () => (made ??= nodemailer().createTransport({
+  const transporter = () => (made ??= nodemailer.createTransport({
     url,
     pool: true,
     maxConnections: connections,
@@ -125,7 +122,7 @@ export interface MxOptions {
 /** Pooled connections per MX address; TLS names the MX host (SNI) but checks no certificate, as MX delivery is opportunistic. */
 function mxPools({ port, helo, timeoutMs = 60_000, connections = 5 }: MxOptions): HostPools {
   return new HostPools((address, host) =>
-    nodemailer().createTransport({
+    nodemailer.createTransport({
       host: address,
       port,
       pool: true,

@@ -1,11 +1,9 @@
 import type { ModuleManifest } from '../module.js';
-import { ApiRateCounter, ApiQuotaCounter } from './counter.entity.js';
 import { QuotaResolver } from './quota.resolver.js';
 import { quotaRoutes } from './quota.rest.js';
 
 export const quotaModule: ModuleManifest = {
   name: 'quota',
-  entities: [ApiRateCounter, ApiQuotaCounter],
   resolvers: [QuotaResolver],
   rest: [
     { name: 'API quota', description: "The account's daily API quota.", routes: quotaRoutes },

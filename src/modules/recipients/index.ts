@@ -1,12 +1,10 @@
 import type { ModuleManifest } from '../module.js';
-import { Recipient } from './recipient.entity.js';
 import { DomainRecipientsResolver } from './domain-recipients.resolver.js';
 import { RecipientResolver } from './recipient.resolver.js';
 import { recipientRoutes } from './recipient.rest.js';
 
 export const recipientsModule: ModuleManifest = {
   name: 'recipients',
-  entities: [Recipient],
   resolvers: [DomainRecipientsResolver, RecipientResolver],
   rest: [
     { name: 'Recipients', description: 'Recipients of the account.', routes: recipientRoutes },

@@ -1,11 +1,9 @@
 import type { ModuleManifest } from '../module.js';
-import { SmsNumber } from './sms-number.entity.js';
 import { SmsNumberResolver } from './sms-number.resolver.js';
 import { smsNumberRoutes } from './sms-number.rest.js';
 
 export const smsNumbersModule: ModuleManifest = {
   name: 'sms-numbers',
-  entities: [SmsNumber],
   resolvers: [SmsNumberResolver],
   rest: [
     { name: 'SMS numbers', description: 'Phone numbers the account sends SMS from.', routes: smsNumberRoutes },

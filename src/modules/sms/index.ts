@@ -1,13 +1,10 @@
 import type { ModuleManifest } from '../module.js';
 import { smsNumberResumed } from '../sms-numbers/sms-number.events.js';
 import { sendOnNumberResumed } from './send.service.js';
-import { SmsRecipient, SmsMessage, Sms, SmsActivity, SmsInbound, SmsInboundMessage } from './sms.entity.js';
 import { SmsSendResolver } from './send.resolver.js';
 import { SmsMessageResolver } from './messages.resolver.js';
 import { SmsActivityResolver } from './activity.resolver.js';
 import { SmsRecipientResolver } from './recipients.resolver.js';
-import { smsSendJob } from './send.job.js';
-import { smsSendWorker } from './send.worker.js';
 import { registerSmsProviderRoutes } from './provider.routes.js';
 import { smsRoutes, smsMessageRoutes, smsActivityRoutes, smsRecipientRoutes } from './sms.rest.js';
 
@@ -16,10 +13,7 @@ smsNumberResumed.on(sendOnNumberResumed);
 
 export const smsModule: ModuleManifest = {
   name: 'sms',
-  entities: [SmsRecipient, SmsMessage, Sms, SmsActivity, SmsInbound, SmsInboundMessage],
   resolvers: [SmsSendResolver, SmsMessageResolver, SmsActivityResolver, SmsRecipientResolver],
-  jobs: [smsSendJob],
-  workers: [smsSendWorker],
   routes: registerSmsProviderRoutes,
   rest: [
     { name: 'SMS', description: 'Sending SMS.', routes: smsRoutes },

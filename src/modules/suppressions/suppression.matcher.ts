@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RE2JS } from 're2js';
-import type * as Re2js from 're2js';
-import { lazy } from '../../lib/lazy.js';
+import { RE2JS } from 're2js';
 import { inSlices } from '../../lib/slices.js';
 import type { RecipientList } from './suppression.entity.js';
 import { SuppressionRepository, type MatchRow } from './suppression.repository.js';
@@ -100,8 +98,6 @@ export type PatternRefusal = 'unsupported' | 'too_complex';
  */
 const CACHE_MAX = 32;
 const cache = new Map<string, RE2JS | PatternRefusal>();
-/** Loaded on first use (lib/lazy.ts): only an account with blocklist patterns compiles any. */
-const re2js = lazy<typeof Re2js>('re2js');
 
 /**
  * A blocklist pattern as the matcher runs it: RE2 syntax, case-insensitive, found anywhere in the
@@ -125,7 +121,6 @@ function compileUncached(text: string): RE2JS | PatternRefusal {
   if (expansion(text) > PROGRAM_MAX) return 'too_complex';
   let re: RE2JS;
   try {
-    const { RE2JS } = re2js();
     re = RE2JS.compile(text, RE2JS.CASE_INSENSITIVE);
   } catch {
     return 'unsupported';

@@ -1,13 +1,11 @@
 import type { ModuleManifest } from '../module.js';
-import { TemplateCategory, Template } from './template.entity.js';
+import { Template } from './template.entity.js';
 import { TemplateResolver } from './template.resolver.js';
-import { TemplateTranslation } from './template-translation.entity.js';
 import { TemplateTranslationResolver } from './template-translation.resolver.js';
 import { templateRoutes } from './template.rest.js';
 
 export const templatesModule: ModuleManifest = {
   name: 'templates',
-  entities: [TemplateCategory, Template, TemplateTranslation],
   resolvers: [TemplateResolver, TemplateTranslationResolver],
   // SPEC.md's single template has one `category` and no content; the full list and the content
   // (for editors) are GraphQL's.

@@ -1,8 +1,5 @@
-import type sanitizeHtml from 'sanitize-html';
-import { lazy } from '../../lib/lazy.js';
+import sanitizeHtml from 'sanitize-html';
 
-/** Loaded on first use (lib/lazy.ts): only a template's html with values in it is cleaned. */
-const sanitize = lazy<typeof sanitizeHtml>('sanitize-html');
 
 /**
  * Values placed into HTML are cleaned to the SPEC.md allowlist; anything else is removed, so a
@@ -21,5 +18,5 @@ const ALLOWED = {
 } satisfies sanitizeHtml.IOptions;
 
 export function cleanHtml(value: string): string {
-  return sanitize()(value, ALLOWED);
+  return sanitizeHtml(value, ALLOWED);
 }

@@ -1,7 +1,5 @@
 import { cleanHtml } from './template.clean.js';
-import type { Context, Liquid, Emitter, FS, Template as Parsed } from 'liquidjs';
-import type * as LiquidJs from 'liquidjs';
-import { lazy } from '../../lib/lazy.js';
+import { Context, Liquid, LiquidError, toValueSync, type Emitter, type FS, type Template as Parsed } from 'liquidjs';
 import { isPlain, markupProblem } from './template.markup.js';
 import { ParsedCache } from './template.cache.js';
 
@@ -114,11 +112,9 @@ const WRITE: Record<RenderMode, (this: { context: Context }, v: unknown) => stri
   subject: (v) => asText(v).replace(/[\r\n]+/g, ' '),
 };
 
-/** Loaded on first use (lib/lazy.ts): a part without Liquid markup (isPlain) never needs the engine. */
-const liquidjs = lazy<typeof LiquidJs>('liquidjs');
 
 function engine(mode: RenderMode): Liquid {
-  const liquid = new (liquidjs().Liquid)({
+  const liquid = new Liquid({
     fs: NO_FILES,
     templates: {},
     relativeReference: false,
@@ -187,7 +183,7 @@ function positionOf(err: unknown): number | null {
 /** liquidjs ends its messages with `, line:L, col:C`; the line is reported on its own. */
 function reasonOf(err: unknown): string {
   const e = err as Error;
-  const base = e instanceof liquidjs().LiquidError && (e as { originalError?: Error }).originalError ? (e as { originalError?: Error }).originalError! : e;
+  const base = e instanceof LiquidError && (e as { originalError?: Error }).originalError ? (e as { originalError?: Error }).originalError! : e;
   return String(base.message ?? base).replace(/, line:\d+, col:\d+$/, '').replace(/\s+/g, ' ').trim();
 }
 
@@ -266,7 +262,6 @@ export function renderTemplate(source: string, data: Record<string, unknown>, mo
   if (isPlain(source)) return source;
   const parsed = parse(source, mode);
   const liquid = engines()[mode];
-  const { Context, toValueSync } = liquidjs();
   const ctx = new Context(scopeOf(data), liquid.options, { renderLimit: Math.max(1, limits.ms), memoryLimit: limits.memory }, { liquid });
   renderStates.set(ctx, { stepsLeft: limits.steps, outputChars: limits.outputChars, cleaned: new Map() });
   const out = new CappedEmitter(limits.outputChars);

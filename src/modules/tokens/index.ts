@@ -1,11 +1,9 @@
 import type { ModuleManifest } from '../module.js';
-import { ApiToken } from './token.entity.js';
 import { TokenResolver } from './token.resolver.js';
 import { tokenRoutes } from './token.rest.js';
 
 export const tokensModule: ModuleManifest = {
   name: 'tokens',
-  entities: [ApiToken],
   resolvers: [TokenResolver],
   rest: [
     { name: 'Tokens', description: 'API tokens of the account: their scopes, domain limit and pause state.', routes: tokenRoutes },

@@ -1,6 +1,4 @@
 import type { ModuleManifest } from '../module.js';
-import { AccountUser, Invite } from './user.entity.js';
-import { UserSession } from './session.entity.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerResetRoutes } from './reset.routes.js';
 import { UserResolver } from './user.resolver.js';
@@ -11,7 +9,6 @@ import { userGuardsOf } from './guards.js';
 
 export const usersModule: ModuleManifest = {
   name: 'users',
-  entities: [AccountUser, Invite, UserSession],
   resolvers: [UserResolver],
   routes: (app, services) => {
     // One set of limits for every route of this process that checks a password, a code or a link.

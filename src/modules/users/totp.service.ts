@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type * as Otpauth from 'otpauth';
+import { Secret, TOTP } from 'otpauth';
 import type { Config } from '../../config/index.js';
-import { lazy } from '../../lib/lazy.js';
 import { decrypt, encrypt, randomSecret, sha256Hex } from '../../lib/secrets.js';
 import { SessionRepository } from './session.repository.js';
 import { AccountUser } from './user.entity.js';
@@ -11,11 +10,8 @@ const RECOVERY_CODES = 10;
 
 type Secrets = Pick<Config, 'APP_SECRET'>;
 
-/** Loaded on first use (lib/lazy.ts): only a user's second-factor login or enrolment needs it. */
-const otpauth = lazy<typeof Otpauth>('otpauth');
 
-function totpOf(email: string, base32: string): Otpauth.TOTP {
-  const { Secret, TOTP } = otpauth();
+function totpOf(email: string, base32: string): TOTP {
   return new TOTP({ issuer: ISSUER, label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(base32) });
 }
 
@@ -58,7 +54,7 @@ export class TotpService {
   async enroll(userId: string): Promise<{ secret: string; otpauth_url: string } | 'enabled'> {
     const user = await this.em.findOneOrFail(AccountUser, { id: userId });
     if (user.totp_secret) return 'enabled';
-    const secret = new (otpauth().Secret)({ size: 20 }).base32;
+    const secret = new Secret({ size: 20 }).base32;
     user.totp_pending = encrypt(this.config.APP_SECRET, secret);
     await this.em.flush();
     return { secret, otpauth_url: totpOf(user.email, secret).toString() };

@@ -1,0 +1,5 @@
+import type { EntityClass } from '@mikro-orm/core';
+import { WebhookDispatchLease } from './webhooks/dispatch-lease.entity.js';
+
+/** The tables of the engines' own machinery (leases), mapped by every role's ORM with the modules'. */
+export const engineTables: readonly EntityClass<object>[] = [WebhookDispatchLease];
