@@ -22,7 +22,7 @@ export const serviceSettings = {
       description: "fastify's `trustProxy`: `true`, a hop count, or the proxies' addresses or CIDRs. When set, client addresses (tracking's country, the audit log, the login counters per client) come from `X-Forwarded-For`; behind a proxy without it, every client shares one login budget.",
       defaultText: '`false`',
     }),
-  DATABASE_URL: z.string().optional().describe('PostgreSQL to use. Unset, the service starts an embedded PostgreSQL under `DATA_DIR`.'),
+  DATABASE_URL: z.string().optional().describe('PostgreSQL to use. Unset, a process of several roles (`npm start`) starts an embedded PostgreSQL under `DATA_DIR`; a process of one role (`npm run start:api`, `start:worker`, `start:smtp`) needs it, as its other roles must reach the same database.'),
   DATABASE_WAIT_SECONDS: z.coerce
     .number()
     .int()

@@ -1,8 +1,7 @@
-import 'reflect-metadata';
 import v8 from 'node:v8';
 import pino from 'pino';
 import { ConfigError, parseConfig } from '../config/index.js';
-import { startRoles, type RunningApp } from './runtime.js';
+import { startRoles, type RunningApp, type StartOwnDatabase } from './runtime.js';
 import { ROLE_NAMES, type Role, type RoleName } from './role.js';
 
 /**
@@ -73,7 +72,7 @@ function ownSignals() {
  * Runs one process of these roles until a termination signal, then closes it without losing
  * work; a bad setting exits with 2 and its message. Every entry (src/main*.ts) ends here.
  */
-export async function runProcess(pick: () => Role[]): Promise<void> {
+export async function runProcess(pick: () => Role[], ownDatabase?: StartOwnDatabase): Promise<void> {
   // Before anything starts, so an early signal is handled too; again once start-up registered more.
   ownSignals();
   try {
@@ -91,7 +90,7 @@ export async function runProcess(pick: () => Role[]): Promise<void> {
     if (!maglev) v8.setFlagsFromString('--no-maglev');
     const log = pino({ level: config.LOG_LEVEL });
     log.info({ roles: names, heap_growing_percent: growing, maglev }, 'starting');
-    app = await startRoles(roles, { log });
+    app = await startRoles(roles, { log, ownDatabase });
     ownSignals();
     if (stopping) {
       const signal = stopping;

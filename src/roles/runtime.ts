@@ -3,8 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { parseConfig, type Config } from '../config/index.js';
-import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.js';
+import { ConfigError, parseConfig, type Config } from '../config/index.js';
 import { retryWhileUnavailable } from '../db/unavailable.js';
 import { createOrm, migrate, type Orm } from '../db/orm.js';
 import { createDns } from '../lib/dns.js';
@@ -81,16 +80,25 @@ async function migrateUnderLock(url: string, run: () => Promise<void>) {
   }
 }
 
-/** Where the database is: DATABASE_URL, or the embedded PostgreSQL this process starts. */
-async function startDatabase(parsed: ReturnType<typeof parseConfig>, log: Logger): Promise<{ dbUrl: string; embedded: EmbeddedDb | null }> {
+/** A database this process started for itself (the embedded PostgreSQL), stopped when it closes. */
+export interface OwnDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a database when DATABASE_URL is not set: src/roles/embedded.ts, in a process of every role. */
+export type StartOwnDatabase = (parsed: ReturnType<typeof parseConfig>, log: Logger) => Promise<OwnDatabase>;
+
+/**
+ * Where the database is: DATABASE_URL, or one this process starts. A process of one role has none
+ * of its own: its roles' other processes must reach the same database.
+ */
+async function startDatabase(parsed: ReturnType<typeof parseConfig>, log: Logger, own?: StartOwnDatabase): Promise<{ dbUrl: string; embedded: OwnDatabase | null }> {
   if (parsed.DATABASE_URL) return { dbUrl: parsed.DATABASE_URL, embedded: null };
-  const embedded = await startEmbeddedPostgres({
-    dir: parsed.EMBEDDED_PG_DIR ?? path.join(parsed.DATA_DIR, 'pg'),
-    fixed: parsed.EMBEDDED_PG_DIR !== undefined,
-    port: parsed.EMBEDDED_PG_PORT,
-    // One line on where the database lives, and why when it is not in DATA_DIR (see embedded.ts).
-    announce: (dir, moved, binaries) => log.info({ dir, port: parsed.EMBEDDED_PG_PORT, binaries }, moved ?? 'starting embedded PostgreSQL'),
-  });
+  if (!own) {
+    throw new ConfigError('DATABASE_URL is not set: a process of one role shares the database of the others (npm start runs every role on an embedded PostgreSQL)');
+  }
+  const embedded = await own(parsed, log);
   return { dbUrl: embedded.url, embedded };
 }
 
@@ -130,10 +138,13 @@ async function createServices(config: Config, dbUrl: string, log: Logger): Promi
  * in order, and this process's /metrics listener. Closing stops them in the order that loses no
  * work: requests and sessions first, then jobs, then the pools and the database.
  */
-export async function startRoles(roles: readonly Role[], opts: { env?: Record<string, string | undefined>; log?: Logger }): Promise<RunningApp> {
+export async function startRoles(
+  roles: readonly Role[],
+  opts: { env?: Record<string, string | undefined>; log?: Logger; ownDatabase?: StartOwnDatabase },
+): Promise<RunningApp> {
   const parsed = parseConfig(opts.env ?? process.env);
   const log = opts.log ?? pino({ level: parsed.LOG_LEVEL });
-  const { dbUrl, embedded } = await startDatabase(parsed, log);
+  const { dbUrl, embedded } = await startDatabase(parsed, log, opts.ownDatabase);
   const config: Config = { ...parsed, APP_SECRET: appSecret(parsed), PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}` };
   const services = await createServices(config, dbUrl, log);
   const stopWatchingLoop = watchEventLoop();

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { normalizeIp, parseAggregate, percent, ReportError, unpack as unpackWithin, UnpackBudget } from '../../src/modules/dmarc/aggregate.js';
+import { normalizeIp, percent, ReportError } from '../../src/modules/dmarc/aggregate.js';
+import { parseAggregate, unpack as unpackWithin, UnpackBudget } from '../../src/modules/dmarc/aggregate.parse.js';
 
 const MAX_REPORT_BYTES = 10 * 1024 * 1024;
 const unpack = (data: Buffer) => unpackWithin(data, new UnpackBudget(MAX_REPORT_BYTES));

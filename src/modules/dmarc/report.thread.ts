@@ -1,7 +1,8 @@
 import type { ParsedMail } from 'mailparser';
 import { MailLimitError, parseMailBounded, type MailLimits } from '../../lib/bounded-mail.js';
 import { poolTask } from '../../lib/untrusted-thread.js';
-import { parseAggregate, ReportError, unpack, UnpackBudget, type AggregateReport } from './aggregate.js';
+import { ReportError, type AggregateReport } from './aggregate.js';
+import { parseAggregate, unpack, UnpackBudget } from './aggregate.parse.js';
 
 /**
  * The tasks of the DMARC report threads (report-reader.ts runs them, with a hard time limit):

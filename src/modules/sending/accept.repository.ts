@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../db/sql.js';
+import { recordsetInsert, type RecordsetInsert } from '../../db/recordset.js';
 import { outboxInsert, outboxWake } from '../../jobs/outbox.js';
 import type { ActivityInsert } from '../activity/activity.repository.js';
 import { ACTIVITY_INPUT, activityWrites } from '../activity/activity.repository.js';
-import type { Address, MessageContentRow, MessageSettings } from '../messages/message.entity.js';
+import { Email, Message, MessageAttachment, type MessageContentRow } from '../messages/message.entity.js';
+import { Recipient } from '../recipients/recipient.entity.js';
 import type { EmailStatus, MessageStatus } from '../messages/message.status.js';
 import { matchCte, type MatchRow } from '../suppressions/suppression.repository.js';
 import { claimCte, type IdempotencyClaim } from './idempotency.repository.js';
@@ -36,6 +38,9 @@ export interface AttachmentRow {
   content: Buffer;
 }
 
+/** An attachment as the statement takes it: where its bytes lie in the bytea parameter, not the bytes. */
+type AttachmentInput = Omit<AttachmentRow, 'content'> & { from: number; length: number };
+
 /**
  * The attachments of a statement: their fields as JSON, each naming where its bytes lie in one
  * bytea parameter of all of them. Bytes cross in binary, copied once, where base64 inside the JSON
@@ -45,7 +50,7 @@ export interface AttachmentRow {
 function attachmentParams(rows: AttachmentRow[]): { fields: string; bytes: Buffer } {
   let at = 1;
   const fields = rows.map(({ content, ...row }) => {
-    const placed = { ...row, from: at, length: content.length };
+    const placed: AttachmentInput = { ...row, from: at, length: content.length };
     at += content.length;
     return placed;
   });
@@ -103,6 +108,44 @@ interface Variant {
   many?: boolean;
 }
 
+/** A row's `at`: its created_at and its updated_at. */
+const AT = ['created_at', 'updated_at'] as const;
+
+/** The acceptance statement's inserts, each described by its table's entity (db/recordset.ts). */
+interface AcceptInserts {
+  messages: RecordsetInsert;
+  attachments: RecordsetInsert;
+  recipients: RecordsetInsert;
+  emails: RecordsetInsert;
+}
+
+function acceptInserts(em: EntityManager, bytesParam: string): AcceptInserts {
+  return {
+    messages: recordsetInsert<MessageRow>(em, Message, {
+      id: true, at: AT, account_id: true, domain_id: true, bulk_email_id: true, template_id: true, from_email: true,
+      from_name: true, reply_to: true, cc: true, bcc: true, subject: true, text: true, html: true, tags: true, language: true,
+      personalization: true, settings: true, headers: true, in_reply_to: true, references: true, list_unsubscribe: true,
+      precedence_bulk: true, send_at: true, purge_after: true, status: true,
+    }),
+    attachments: recordsetInsert<AttachmentInput>(
+      em,
+      MessageAttachment,
+      { id: true, message_id: true, position: true, filename: true, disposition: true, content_id: true, from: { type: 'int' }, length: { type: 'int' } },
+      { content: `substring(${bytesParam}::bytea from x."from" for x.length)` },
+    ),
+    recipients: recordsetInsert<RecipientRow>(em, Recipient, { id: true, at: AT, account_id: true, domain_id: true, email: true }),
+    emails: recordsetInsert<EmailRow>(
+      em,
+      Email,
+      {
+        id: true, at: AT, account_id: true, domain_id: true, message_id: true, rkey: { type: 'text' }, position: true, to_email: true,
+        to_name: true, subject: true, tags: true, status: true, suppression_reason: true, smtp_message_id: true,
+      },
+      { recipient_id: 'rec.id' },
+    ),
+  };
+}
+
 /**
  * The acceptance statement. Its parameters: $1 the message, $2 attachments, $3
  * recipients, $4 emails, $5 the job's outbox rows, $6 activities, then the claim when keyed, then the
@@ -110,7 +153,7 @@ interface Variant {
  * entry concerns the send (matchCte found nothing): the common case takes one round trip; else
  * it returns what it found, and the send is written again, judged, by an unchecked one.
  */
-function acceptSql(v: Variant): string {
+function acceptSql(em: EntityManager, v: Variant): string {
   const claimParam = v.keyed ? '$7' : null;
   const matchParam = v.checked ? (v.keyed ? '$8' : '$7') : null;
   const bytesParam = `$${7 + (v.keyed ? 1 : 0) + (v.checked ? 1 : 0)}`;
@@ -123,40 +166,21 @@ function acceptSql(v: Variant): string {
     // The claim is taken only when the send is written (a suppressed one is judged first).
     ...(claimParam ? [claimCte('claim', v.checked ? `(case when not exists (select 1 from sup) then ${claimParam}::jsonb else '[]'::jsonb end)` : `${claimParam}::jsonb`)] : []),
   ];
+  const { messages, attachments, recipients, emails } = acceptInserts(em, bytesParam);
   return `with ${ctes.map((c) => `${c},`).join('\n')}
   msg as (
-    insert into messages (id, created_at, updated_at, account_id, domain_id, bulk_email_id, template_id, from_email, from_name,
-      reply_to, cc, bcc, subject, text, html, tags, language, personalization, settings, headers, in_reply_to, "references",
-      list_unsubscribe, precedence_bulk, send_at, purge_after, status)
-    select id, at, at, account_id, domain_id, bulk_email_id, template_id, from_email, from_name,
-      reply_to, cc, bcc, subject, text, html, tags, language, personalization, settings, headers, in_reply_to, "references",
-      list_unsubscribe, precedence_bulk, send_at, purge_after, status
-    from jsonb_to_recordset(${gate('$1::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, bulk_email_id text,
-      template_id text, from_email text, from_name text, reply_to jsonb, cc jsonb, bcc jsonb, subject text, text text, html text,
-      tags text[], language text, personalization jsonb, settings jsonb, headers jsonb, in_reply_to text, "references" jsonb,
-      list_unsubscribe text, precedence_bulk boolean, send_at timestamptz, purge_after timestamptz, status text)
+    insert into messages (${messages.columns}) select ${messages.values} from ${messages.from(gate('$1::jsonb'))}
   ),
   att as (
-    insert into message_attachments (id, message_id, position, filename, disposition, content_id, content)
-    select id, message_id, position, filename, disposition, content_id, substring(${bytesParam}::bytea from x."from" for x.length)
-    from jsonb_to_recordset(${gate('$2::jsonb')}) as x(id text, message_id text, position int, filename text, disposition text,
-      content_id text, "from" int, length int)
+    insert into message_attachments (${attachments.columns}) select ${attachments.values} from ${attachments.from(gate('$2::jsonb'))}
   ),
   rec as (
-    insert into recipients (id, created_at, updated_at, account_id, domain_id, email)
-    select id, at, at, account_id, domain_id, email
-    from jsonb_to_recordset(${gate('$3::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, email text)
+    insert into recipients (${recipients.columns}) select ${recipients.values} from ${recipients.from(gate('$3::jsonb'))}
     on conflict (domain_id, email) do update set deleted_at = null, updated_at = excluded.updated_at
     returning id, domain_id, email
   ),
   eml as (
-    insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, position, to_email, to_name,
-      subject, tags, status, suppression_reason, smtp_message_id)
-    select x.id, x.at, x.at, x.account_id, x.domain_id, x.message_id, rec.id, x.position, x.to_email, x.to_name,
-      x.subject, x.tags, x.status, x.suppression_reason, x.smtp_message_id
-    from jsonb_to_recordset(${gate('$4::jsonb')}) as x(id text, at timestamptz, account_id text, domain_id text, message_id text,
-      rkey text, position int, to_email text, to_name text, subject text, tags text[], status text, suppression_reason text,
-      smtp_message_id text)
+    insert into emails (${emails.columns}) select ${emails.values} from ${emails.from(gate('$4::jsonb'))}
     join rec on rec.email = x.rkey and rec.domain_id = x.domain_id
   ),
   ${outboxInsert('job', gate('$5::jsonb'))},
@@ -169,10 +193,10 @@ function acceptSql(v: Variant): string {
 const statements = new Map<string, string>();
 
 /** The variant's prepared statement: its name and its text, made once. */
-function statementFor(v: Variant): { name: string; text: string } {
+function statementFor(em: EntityManager, v: Variant): { name: string; text: string } {
   const name = `postbox_accept${v.many ? '_many' : ''}${v.keyed ? '_keyed' : ''}${v.checked ? '_checked' : ''}`;
   let text = statements.get(name);
-  if (!text) statements.set(name, (text = acceptSql(v)));
+  if (!text) statements.set(name, (text = acceptSql(em, v)));
   return { name, text };
 }
 
@@ -219,7 +243,7 @@ export class AcceptRepository {
    */
   async write(rows: AcceptRows, check: unknown | null): Promise<Written> {
     const v: Variant = { keyed: rows.claim !== null, checked: check !== null };
-    const { name, text } = statementFor(v);
+    const { name, text } = statementFor(this.em, v);
     const attachments = attachmentParams(rows.attachments);
     const values: unknown[] = [
       JSON.stringify([rows.message]),
@@ -244,7 +268,7 @@ export class AcceptRepository {
    * address) order, the order every acceptance statement takes their rows in.
    */
   async writeMany(items: { rows: AcceptRows; check: unknown }[]): Promise<boolean> {
-    const { name, text } = statementFor({ keyed: false, checked: true, many: true });
+    const { name, text } = statementFor(this.em, { keyed: false, checked: true, many: true });
     const recipients = new Map<string, RecipientRow>();
     for (const { rows } of items) for (const r of rows.recipients) if (!recipients.has(`${r.domain_id} ${r.email}`)) recipients.set(`${r.domain_id} ${r.email}`, r);
     const jobs = items.map(({ rows }) => rows.jobs.slice(1, -1).trim()).filter(Boolean);

@@ -1,4 +1,4 @@
-import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
 import { Account } from '../accounts/account.entity.js';
 import { FAILED_RESULT, LIST_ADDRESS, QUEUED_CHECK, VERIFYING, type VerificationResult, type VerificationStatus } from './verification.statuses.js';
@@ -94,15 +94,15 @@ export class VerificationRepository {
 
   /** Takes `n` credits in one conditional UPDATE: false, and nothing taken, when the account holds fewer. */
   async takeCredits(accountId: string, n: number): Promise<boolean> {
-    const taken = await this.em.nativeUpdate(
-      Account,
-      { id: accountId, verification_credits: { $gte: n } },
-      { verification_credits: raw('verification_credits - ?', [n]) },
+    const taken = await sqlCount(
+      this.em,
+      'update accounts set verification_credits = verification_credits - $2 where id = $1 and verification_credits >= $2',
+      [accountId, n],
     );
     return taken > 0;
   }
 
   async addCredits(accountId: string, n: number): Promise<void> {
-    await this.em.nativeUpdate(Account, { id: accountId }, { verification_credits: raw('verification_credits + ?', [n]) });
+    await sqlCount(this.em, 'update accounts set verification_credits = verification_credits + $2 where id = $1', [accountId, n]);
   }
 }
