@@ -1,3 +1,4 @@
+import './roles/v8.api.js';
 import 'reflect-metadata';
 import { apiRole } from './roles/api.js';
 import { runProcess } from './roles/process.js';

@@ -1,3 +1,4 @@
+import './roles/v8.smtp.js';
 import 'reflect-metadata';
 import { smtpRole } from './roles/smtp.js';
 import { runProcess } from './roles/process.js';

@@ -1,7 +1,9 @@
+import './roles/v8.argv.js';
 import 'reflect-metadata';
 import { rolesNamed } from './app.js';
 import { startEmbeddedDatabase } from './roles/embedded.js';
-import { parseRoles, runProcess } from './roles/process.js';
+import { parseRoles } from './roles/role.js';
+import { runProcess } from './roles/process.js';
 
 /**
  * `node dist/src/main.js [--role api|worker|smtp|all]` (`npm start`): one process of several roles,

@@ -1,3 +1,4 @@
+import './roles/v8.worker.js';
 import 'reflect-metadata';
 import { workerRole } from './roles/worker.js';
 import { runProcess } from './roles/process.js';

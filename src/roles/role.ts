@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ConfigError } from '../config/index.js';
 import type { AppServices } from '../core/services.js';
 
 export const ROLE_NAMES = ['api', 'worker', 'smtp'] as const;
@@ -31,4 +32,15 @@ export interface RunningRole {
 export interface Role {
   name: RoleName;
   start(context: RoleContext): Promise<RunningRole>;
+}
+
+/** The role names of `--role api|worker|smtp|all` (comma-separated; all when absent). */
+export function parseRoles(argv: string[]): RoleName[] {
+  const i = argv.indexOf('--role');
+  const raw = i >= 0 ? argv[i + 1] : (argv.find((a) => a.startsWith('--role='))?.slice(7) ?? 'all');
+  if (!raw) throw new ConfigError('--role needs a value: api, worker, smtp or all');
+  const roles = raw.split(',').map((r) => r.trim());
+  if (roles.includes('all')) return [...ROLE_NAMES];
+  for (const r of roles) if (!ROLE_NAMES.includes(r as RoleName)) throw new ConfigError(`unknown role "${r}" (api, worker, smtp, all)`);
+  return roles as RoleName[];
 }
