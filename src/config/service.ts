@@ -112,11 +112,11 @@ export const serviceSettings = {
     .max(300)
     .optional()
     .meta({
-      description: "How far V8 lets the JavaScript heap grow past what survived its last full garbage collection before the next one, in percent (set by `dist/src/main.js` at start as `--heap-growing-percent`, which NODE_OPTIONS does not take). `0` leaves V8's own factor, up to 4×, which lets the api's and the worker's heaps grow far under load with data they drop soon after. Lower keeps less memory resident for more full collections; the worker's default is higher because the messages it builds fill its old generation, and a higher factor spends less CPU per delivered message for a little more memory.",
+      description: "How far V8 lets the JavaScript heap grow past what survived its last full garbage collection before the next one, in percent (set as `--heap-growing-percent` by each entry, `dist/src/main*.js`, before the app's code loads; NODE_OPTIONS does not take it). `0` leaves V8's own factor, up to 4×, which lets the api's and the worker's heaps grow far under load with data they drop soon after. Lower keeps less memory resident for more full collections; the worker's default is higher because the messages it builds fill its old generation, and a higher factor spends less CPU per delivered message for a little more memory.",
       defaultText: '`30` for a process with the api role, `45` without it',
     }),
   MAGLEV: bool.optional().meta({
-    description: "Whether V8's mid-tier optimizing compiler, Maglev, runs (set by `dist/src/main.js` at start, as `--no-maglev` when false). Maglev's compile jobs allocate through malloc on background threads, and glibc keeps what they free resident, a sizeable share of the api's peak memory. Without it a hot function runs in the baseline tier until TurboFan optimizes it, for more CPU per request in the api; a process with the worker role keeps it, as the worker's CPU bounds the delivery drain. `true` trades that memory for the CPU.",
+    description: "Whether V8's mid-tier optimizing compiler, Maglev, runs (set as `--no-maglev` when false by each entry, `dist/src/main*.js`, before the app's code loads). Maglev's compile jobs allocate through malloc on background threads, and glibc keeps what they free resident, a sizeable share of the api's peak memory. Without it a hot function runs in the baseline tier until TurboFan optimizes it, for more CPU per request in the api; a process with the worker role keeps it, as the worker's CPU bounds the delivery drain. `true` trades that memory for the CPU.",
     defaultText: "`false` for a process with the api role and not the worker's, `true` for the others (`npm start`'s single process keeps it)",
   }),
 };

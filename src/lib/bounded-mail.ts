@@ -11,7 +11,7 @@ export interface MailLimits {
   maxDecodedBytes: number;
 }
 
-export type MailLimitReason = 'parts' | 'structure' | 'attachments' | 'decoded_bytes';
+export type MailLimitReason = 'parts' | 'structure' | 'attachments' | 'decoded_bytes' | 'html';
 
 export class MailLimitError extends Error {
   readonly reason: MailLimitReason;
@@ -77,6 +77,8 @@ export function parseMailBounded(raw: Buffer, limits: MailLimits, options: Parse
 function limitErrorOf(err: Error & { code?: string }, limits: MailLimits): MailLimitError | null {
   if (err.message === TOO_MANY_NODES) return new MailLimitError('parts', `The message has more than ${limits.maxParts} MIME parts.`);
   if (err.code === 'EMAXLEN') return new MailLimitError('structure', `The message has a header or line longer than it may (${err.message}).`);
+  // mailparser's maxHtmlLengthToParse: the html part is longer than its text may be made from.
+  if (err.message.startsWith('HTML too long for parsing')) return new MailLimitError('html', 'The message\'s html is longer than its text can be read from.');
   return null;
 }
 

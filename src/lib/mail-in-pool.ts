@@ -20,6 +20,7 @@ const LIMIT_REPLY: Record<MailLimitReason, (message: string) => MailRefusal> = {
   structure: (m) => ({ code: 554, message: `5.6.0 ${m}` }),
   attachments: (m) => ({ code: 554, message: `5.6.0 ${m}` }),
   decoded_bytes: (m) => ({ code: 552, message: `5.3.4 ${m}` }),
+  html: (m) => ({ code: 552, message: `5.3.4 ${m}` }),
 };
 
 /** A parse that stopped at one of its MailLimits (lib/bounded-mail.ts). */

@@ -38,6 +38,8 @@ declare module 'mailparser' {
     skipTextToHtml?: boolean;
     skipImageLinks?: boolean;
     skipTextLinks?: boolean;
+    /** Longer html is not turned into text: the parser emits an error (bounded-mail.ts refuses the message). */
+    maxHtmlLengthToParse?: number;
     /** Keeps message/delivery-status parts as attachments (bounce reports read them). */
     keepDeliveryStatus?: boolean;
   }

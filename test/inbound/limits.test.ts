@@ -99,6 +99,18 @@ it('refuses a message whose parts decode to more than INBOUND_MAX_DECODED_BYTES 
   expect(await stored(rt.id)).toEqual([]);
 });
 
+it('refuses an html-only message whose html is too long to read its text from with 552 5.3.4; a shorter one is forwarded', async () => {
+  const rt = await route();
+  // Markup-dense html: html-to-text's memory grows many times faster than it.
+  const err = await send({ to: rt.address, html: `<p>${'<'.repeat(3 * MB)}</p>` });
+  expect(err.responseCode).toBe(552);
+  expect(err.response).toBe("552 5.3.4 The message's html is longer than its text can be read from.");
+  expect(await stored(rt.id)).toEqual([]);
+  const ok = await send({ to: rt.address, html: `<p>Hello <b>there</b></p>${'<i>x</i>'.repeat(100_000)}` });
+  expect(ok.response).toMatch(/^250 /);
+  expect(await until(async () => ((await stored(rt.id))[0]?.status === 'forwarded' ? true : null))).toBe(true);
+});
+
 it('parses a large message off the event loop and makes no html of its text: GET /health keeps answering', async () => {
   const rt = await route();
   // 16 MB of text that html-escapes four times over: turned into html on the event loop, it held the loop for seconds.

@@ -14,6 +14,13 @@ type ParseSettings = Pick<
  * the heap). A message that needs more ends its thread and is refused.
  */
 const THREAD_HEAP_MB = 512;
+/**
+ * The longest html an html-only message's text is made from: html-to-text's memory grows many
+ * times faster than the html on markup-dense input, and a thread that nears its heap limit inside
+ * one allocation can end the whole process rather than itself (bench:sweep, inbound mail of 16 MB
+ * of `<`). Longer html is refused before its text is made.
+ */
+const HTML_TO_TEXT_BYTES = 2 * 1024 * 1024;
 /** Messages waiting for a thread at most; past that the sender gets a 451 and tries later. */
 const QUEUE = 32;
 
@@ -36,5 +43,5 @@ function poolFor(config: ParseSettings): UntrustedPool {
  */
 export async function parseInbound(config: ParseSettings, raw: Buffer): Promise<{ mail: ParsedMail } | { refusal: MailRefusal }> {
   const limits = { maxParts: config.INBOUND_MAX_MIME_PARTS, maxAttachments: config.INBOUND_MAX_ATTACHMENTS, maxDecodedBytes: config.INBOUND_MAX_DECODED_BYTES };
-  return parseMailInPool(poolFor(config), raw, limits, { skipTextLinks: true });
+  return parseMailInPool(poolFor(config), raw, limits, { skipTextLinks: true, maxHtmlLengthToParse: HTML_TO_TEXT_BYTES });
 }
