@@ -1033,6 +1033,8 @@ export type Mutation = {
   send_email: SendEmailResult;
   /** Accepts one SMS send (POST /v1/sms): one text per recipient, sent in the background. */
   send_sms: SendSmsResult;
+  /** In the SMS sandbox (SMS_PROVIDER=capture) only: a text arrives at one of the account's numbers as if `from` sent it, and its routes forward it. */
+  simulate_sms_inbound: SimulatedSmsInbound;
   update_blocklist_monitor: BlocklistMonitor;
   update_dmarc_monitor: DmarcMonitor;
   /** Changes any subset of domain_settings. */
@@ -1492,6 +1494,13 @@ export type MutationSend_SmsArgs = {
   personalization?: InputMaybe<Array<SmsPersonalizationInput>>;
   text: Scalars['String']['input'];
   to: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationSimulate_Sms_InboundArgs = {
+  from: Scalars['String']['input'];
+  sms_number_id: Scalars['ID']['input'];
+  text: Scalars['String']['input'];
 };
 
 
@@ -2465,6 +2474,15 @@ export type SenderIdentity = {
   reply_to_name?: Maybe<Scalars['String']['output']>;
   /** How many times the confirmation mail was sent again. */
   resends: Scalars['Int']['output'];
+};
+
+/** A text received in the SMS sandbox: stored as a received one, forwarded by the routes that take it. */
+export type SimulatedSmsInbound = {
+  __typename?: 'SimulatedSmsInbound';
+  /** The routes of the number it is forwarded to (enabled, and their filter takes it). */
+  forwarded_to: Scalars['Int']['output'];
+  /** The received text. */
+  id: Scalars['ID']['output'];
 };
 
 /** The answer of a single (synchronous) verification. */

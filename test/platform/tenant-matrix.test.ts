@@ -230,6 +230,7 @@ const VALID: Record<string, (actor?: Actor) => Record<string, unknown>> = {
   update_sms_webhook: () => ({ name: 'crossing' }),
   create_sms_inbound: () => ({ name: 'crossing', forward_url: 'https://hooks.example.com/crossing' }),
   update_sms_inbound: () => ({ name: 'crossing' }),
+  simulate_sms_inbound: () => ({ from: '+15550000003', text: 'crossing' }),
   create_template_category: () => ({ name: 'crossing' }),
   operator_create_account: () => ({ name: 'crossing' }),
   operator_set_plan: () => ({ plan: 'professional' }),

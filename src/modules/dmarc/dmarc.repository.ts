@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { likeEscape, sqlCount, sqlRow, sqlRows, Where } from '../../db/sql.js';
+import { recordsetInsert } from '../../db/recordset.js';
 import type { AggregateRecord, AuthResult } from './aggregate.js';
 import type { DmarcCategory } from './dmarc.constants.js';
-import { DmarcFavorite } from './dmarc.entity.js';
+import { DmarcFavorite, DmarcReportRow } from './dmarc.entity.js';
 
 /** What narrows the report rows read: the period (report begin), one IP, an organisation, a search, a category. */
 export interface RowFilter {
@@ -155,20 +156,12 @@ export class DmarcRepository {
   /** A batch of a report's rows, in one statement. */
   async insertRows(rows: DmarcRowValues[]): Promise<void> {
     if (!rows.length) return;
-    await sqlCount(
-      this.em,
-      `insert into dmarc_report_rows (id, created_at, updated_at, account_id, monitor_id, report_id, date_begin, org_name, source_ip,
-         country_code, count, disposition, aligned_dkim, aligned_spf, passed_dkim, passed_spf, override_reason, override_comment,
-         header_from, envelope_from, spf_auth, dkim_auth)
-       select id, at, at, account_id, monitor_id, report_id, date_begin, org_name, source_ip,
-         country_code, count, disposition, aligned_dkim, aligned_spf, passed_dkim, passed_spf, override_reason, override_comment,
-         header_from, envelope_from, spf_auth, dkim_auth
-       from jsonb_to_recordset($1::jsonb) as x(id text, at timestamptz, account_id text, monitor_id text, report_id text,
-         date_begin timestamptz, org_name text, source_ip text, country_code text, count int, disposition text,
-         aligned_dkim boolean, aligned_spf boolean, passed_dkim boolean, passed_spf boolean, override_reason text,
-         override_comment text, header_from text, envelope_from text, spf_auth jsonb, dkim_auth jsonb)`,
-      [JSON.stringify(rows)],
-    );
+    const insert = recordsetInsert<DmarcRowValues>(this.em, DmarcReportRow, {
+      id: true, at: ['created_at', 'updated_at'], account_id: true, monitor_id: true, report_id: true, date_begin: true, org_name: true,
+      source_ip: true, country_code: true, count: true, disposition: true, aligned_dkim: true, aligned_spf: true, passed_dkim: true,
+      passed_spf: true, override_reason: true, override_comment: true, header_from: true, envelope_from: true, spf_auth: true, dkim_auth: true,
+    });
+    await sqlCount(this.em, `insert into dmarc_report_rows (${insert.columns}) select ${insert.values} from ${insert.from('$1::jsonb')}`, [JSON.stringify(rows)]);
   }
 
   /** The report's source IPs not looked up yet. */

@@ -1,5 +1,7 @@
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.js';
+import { MaxLen } from '../../graphql/validation.js';
+import { SMS_LIMITS } from '../sms/send.inputs.js';
 
 @InputType('SmsInboundFilterInput')
 export class SmsInboundFilterInput {
@@ -45,4 +47,18 @@ export class UpdateSmsInboundArgs {
   @Field(() => String, { nullable: true }) forward_url?: string | null;
   @Field(() => SmsInboundFilterInput, { nullable: true }) filter?: SmsInboundFilterInput | null;
   @Field(() => Boolean, { nullable: true }) enabled?: boolean | null;
+}
+
+/** A text as if `from` sent it to one of the account's numbers: the SMS sandbox's way in. */
+@ArgsType()
+export class SimulateSmsInboundArgs {
+  @Field(() => ID, { description: 'An SMS number of the account: the text arrives at it.' }) sms_number_id!: string;
+
+  @Field({ description: 'Who sent it, in E.164 format (e.g. +15551234567).' })
+  @MaxLen(16)
+  from!: string;
+
+  @Field({ description: 'At most 2048 characters, not blank.' })
+  @MaxLen(SMS_LIMITS.text)
+  text!: string;
 }

@@ -12,6 +12,13 @@ export const SMS_INBOUND_EVENT = 'sms.inbound';
 
 export type ReceiveOutcome = 'stored' | 'duplicate' | 'unknown_number';
 
+/** What one received text became: with `stored`, its id and how many routes it is forwarded to. */
+export interface Received {
+  outcome: ReceiveOutcome;
+  id?: string;
+  forwarded: number;
+}
+
 interface Stored {
   id: string;
   routeId: string;
@@ -42,9 +49,9 @@ export function forwardBody(m: Stored): string {
  * the number whose filter takes the text gets a pending delivery, which the webhook engine then
  * POSTs signed with the route's secret and retries on failure.
  */
-export async function receiveSmsInbound(em: EntityManager, given: SmsInboundText, at = new Date()): Promise<ReceiveOutcome> {
+export async function receiveSmsInbound(em: EntityManager, given: SmsInboundText, at = new Date()): Promise<Received> {
   const number = await em.findOne(SmsNumber, { telephone_number: given.to });
-  if (!number) return 'unknown_number';
+  if (!number) return { outcome: 'unknown_number', forwarded: 0 };
   const accountId = number.account.id;
   // PostgreSQL text cannot hold NUL; no phone sends one.
   const text = { ...given, text: given.text.replace(/\u0000/g, '') };
@@ -53,7 +60,7 @@ export async function receiveSmsInbound(em: EntityManager, given: SmsInboundText
     const inbound = new SmsInboundRepository(tx);
     const id = newId();
     const row = { id, accountId, smsNumberId: number.id, from: text.from, to: text.to, text: text.text, providerId: text.providerId, at: now };
-    if (!(await inbound.insertMessage(row))) return 'duplicate';
+    if (!(await inbound.insertMessage(row))) return { outcome: 'duplicate', forwarded: 0 };
     await new SmsRepository(tx).recordSender(accountId, text.from, keywordStatus(text.text), now);
     const deliveries = (await inbound.liveRoutes(number.id))
       .filter((r) => routeMatches(r, text.text))
@@ -66,6 +73,6 @@ export async function receiveSmsInbound(em: EntityManager, given: SmsInboundText
       }));
     // Pending deliveries: the engine POSTs them signed with each route's secret, and retries them.
     if (deliveries.length) await new WebhookRepository(tx).insertDeliveries(deliveries, now);
-    return 'stored';
+    return { outcome: 'stored', id, forwarded: deliveries.length };
   });
 }

@@ -1,8 +1,8 @@
 import { Args, Authorized, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
-import { CreateSmsInboundArgs, SmsInboundIdArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
+import { CreateSmsInboundArgs, SimulateSmsInboundArgs, SmsInboundIdArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
 import { SmsInboundService, type RouteWithTarget } from './sms-inbound.service.js';
-import { SmsInboundType, toSmsInbound } from './sms-inbound.type.js';
+import { SimulatedSmsInboundType, SmsInboundType, toSmsInbound } from './sms-inbound.type.js';
 import { WHOLE_ACCOUNT } from '../../core/scopes.js';
 
 const svc = (ctx: Ctx) => new SmsInboundService(ctx.em, ctx.services);
@@ -39,5 +39,14 @@ export class SmsInboundResolver {
   @Mutation(() => Boolean)
   async delete_sms_inbound(@Context() ctx: Ctx, @Args() { sms_inbound_id }: SmsInboundIdArgs): Promise<boolean> {
     return svc(ctx).remove(caller(ctx), sms_inbound_id);
+  }
+
+  @Authorized(['sms_full', WHOLE_ACCOUNT])
+  @Mutation(() => SimulatedSmsInboundType, {
+    description: 'In the SMS sandbox (SMS_PROVIDER=capture) only: a text arrives at one of the account\'s numbers as if `from` sent it, and its routes forward it.',
+  })
+  async simulate_sms_inbound(@Context() ctx: Ctx, @Args() args: SimulateSmsInboundArgs): Promise<SimulatedSmsInboundType> {
+    const received = await svc(ctx).simulate(caller(ctx), args);
+    return { id: received.id!, forwarded_to: received.forwarded };
   }
 }

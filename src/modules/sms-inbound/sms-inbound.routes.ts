@@ -19,7 +19,7 @@ export function registerSmsInboundRoutes(app: FastifyInstance, services: AppServ
       const url = `${config.PUBLIC_URL.replace(/\/+$/, '')}${req.url}`;
       const text = smsProvider(config).parseInbound({ url, headers: req.headers, body });
       if (!text) return reply.status(403).send({ message: 'This action is unauthorized.' });
-      const outcome = await receiveSmsInbound(services.orm.em.fork(), text);
+      const { outcome } = await receiveSmsInbound(services.orm.em.fork(), text);
       if (outcome === 'unknown_number') req.log.warn({ to: text.to }, 'inbound text for a number no account has');
       return reply.status(200).header('content-type', 'text/xml; charset=utf-8').send(EMPTY_TWIML);
     });

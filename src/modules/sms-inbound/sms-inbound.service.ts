@@ -7,11 +7,14 @@ import { Account } from '../accounts/account.entity.js';
 import { SmsInbound } from '../sms/sms.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
-import type { CreateSmsInboundArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
+import type { CreateSmsInboundArgs, SimulateSmsInboundArgs, SmsInboundListArgs, UpdateSmsInboundArgs } from './sms-inbound.inputs.js';
+import { receiveSmsInbound, type Received } from './sms-inbound.receive.js';
+import { E164 } from '../sms-numbers/phone.js';
+import { newId } from '../../lib/ids.js';
 import { SmsInboundRepository } from './sms-inbound.repository.js';
 import { checkFilter, checkForwardUrl, checkName } from './sms-inbound.validate.js';
 import { type Actor } from '../../core/actor.js';
-import { msg, FieldErrorBag } from '../../core/errors.js';
+import { errors, msg, FieldErrorBag } from '../../core/errors.js';
 
 /** A route and the `webhooks` row (kind sms_inbound) through which the engine delivers its texts. */
 export interface RouteWithTarget {
@@ -125,6 +128,24 @@ export class SmsInboundService {
     // The webhook row's pending deliveries go with it (their foreign key cascades).
     await this.em.remove(route).remove(webhook).flush();
     return true;
+  }
+
+  /**
+   * A text as if `from` sent it to one of the account's numbers, in the SMS sandbox only: the
+   * capture provider delivers every text at once and nothing calls it back, so this is how a
+   * route is tried end to end. The text takes the path of one a provider posts.
+   */
+  async simulate(auth: Actor, args: SimulateSmsInboundArgs): Promise<Received> {
+    if (this.services.config.SMS_PROVIDER !== 'capture') {
+      throw errors.forbidden('Texts can be simulated in the SMS sandbox only (SMS_PROVIDER=capture): your provider delivers what your numbers receive.');
+    }
+    const number = await this.ownNumber(auth, args.sms_number_id);
+    const bag = new FieldErrorBag();
+    if (!number) bag.add('sms_number_id', msg.in('sms_number_id'));
+    if (!E164.test(args.from)) bag.add('from', 'The from must be a phone number in E.164 format (e.g. +15551234567).');
+    if (!args.text.trim()) bag.add('text', msg.required('text'));
+    bag.throwIfAny();
+    return receiveSmsInbound(this.em, { providerId: `cap_in_${newId(24)}`, from: args.from, to: number!.telephone_number, text: args.text });
   }
 
   private ownNumber(auth: Actor, id: string): Promise<SmsNumber | null> {

@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { IsoTimestamp } from '../../graphql/scalars.js';
 import { decrypt } from '../../lib/secrets.js';
 import type { SmsInbound } from '../sms/sms.entity.js';
@@ -25,6 +25,13 @@ export class SmsInboundType {
   @Field(() => IsoTimestamp) created_at!: Date;
   @Field(() => SmsNumberType, { nullable: true, description: 'Set on the single-route query (sms_inbound) only.' })
   sms_number!: SmsNumberType | null;
+}
+
+@ObjectType('SimulatedSmsInbound', { description: 'A text received in the SMS sandbox: stored as a received one, forwarded by the routes that take it.' })
+export class SimulatedSmsInboundType {
+  @Field(() => ID, { description: 'The received text.' }) id!: string;
+  @Field(() => Int, { description: 'The routes of the number it is forwarded to (enabled, and their filter takes it).' })
+  forwarded_to!: number;
 }
 
 /**
