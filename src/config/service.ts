@@ -90,7 +90,16 @@ export const serviceSettings = {
     .int()
     .min(10)
     .default(30)
-    .describe("Delivery jobs send a heartbeat this often; a job whose worker died is retried once its heartbeat stops. An email's delivery lease is half as long, renewed every third of it."),
+    .describe("A delivery job whose worker stops beating this long is failed and retried by pg-boss (after its retry delay). A dead worker's emails are taken over sooner, by their leases (`WORKER_LEASE_SECONDS`); this catches a job whose worker died before it claimed them."),
+  WORKER_LEASE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(3)
+    .max(300)
+    .default(15)
+    .describe(
+      "How long a worker's claim on emails and webhook deliveries lasts without renewal; a live worker renews its claims every third of it. A worker that dies or freezes has its claims taken over by another within about this and a third of it, so a crash delays mail and webhooks by seconds and sends nothing twice outside the SMTP window. Shorter recovers sooner but lets a worker whose event loop stalls this long lose its claims.",
+    ),
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60).describe('How often pg-boss looks for jobs whose worker died or that expired.'),
   JOB_OUTBOX_POLL_SECONDS: z.coerce
     .number()

@@ -59,6 +59,11 @@ export interface RegisteredWorker<D = never> {
   run(data: unknown, deps: D, attempt: JobAttempt): Promise<void>;
   /** A batch worker works a fetched batch at once; null settles that job, an error retries it. */
   runBatch?(items: { data: unknown; attempt: JobAttempt }[], deps: D): Promise<(Error | null)[]>;
+  /**
+   * What the worker runs beside its jobs for as long as the process works them, started with the
+   * worker (the delivery engine's takeover of dead workers' batches) and stopped before pg-boss.
+   */
+  background?(deps: D): { stop(): Promise<void> };
 }
 
 export interface Worker<S extends z.ZodObject, D> extends RegisteredWorker<D> {

@@ -16,57 +16,70 @@ function checkRegistry(jobs: readonly JobDefinition[], workers: readonly Registe
 
 /**
  * The worker role: every job the composition root hands down (src/roles/worker.ts) gets its worker,
- * and cron jobs their schedule.
+ * and cron jobs their schedule. Answers what stops the workers' background work.
  */
-export async function startWorkers(services: AppServices, jobs: readonly JobDefinition[], workers: readonly RegisteredWorker<AppServices>[]): Promise<void> {
-  const { boss, log } = services;
+export async function startWorkers(
+  services: AppServices,
+  jobs: readonly JobDefinition[],
+  workers: readonly RegisteredWorker<AppServices>[],
+): Promise<() => Promise<void>> {
   checkRegistry(jobs, workers);
+  const background: { stop(): Promise<void> }[] = [];
   for (const worker of workers) {
-    const { job } = worker;
-    await boss.work(
-      job.name,
-      {
-        batchSize: (typeof job.batchSize === 'function' ? job.batchSize(services.config) : job.batchSize) ?? 10,
-        burstWhenBatchFull: true,
-        pollingIntervalSeconds: 1,
-        perJobResults: true,
-        localConcurrency: job.concurrency?.(services.config) ?? 1,
-      },
-      async (batch) => {
-        const { retryLimit } = queueOptions(job, services.config);
-        if (worker.runBatch) {
-          // The whole batch at once (its statements per batch); each job still settles on its own.
-          const outcome = await worker
-            .runBatch(batch.map((item) => ({ data: item.data, attempt: { id: item.id, retryCount: item.retryCount, retryLimit } })), services)
-            .catch((err: unknown) => batch.map(() => err as Error));
-          return batch.map((item, i) => {
-            const err = outcome[i];
-            if (!err) return { id: item.id, status: 'completed' as const };
-            if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
-            else log.warn({ err, job: job.name, id: item.id }, 'job failed');
-            return { id: item.id, status: 'failed' as const, output: { message: String(err.message ?? err) } };
-          });
-        }
-        const results = [];
-        // Each job settles on its own: one failure retries that job, not the whole batch.
-        for (const item of batch) {
-          try {
-            await worker.run(item.data, services, { id: item.id, retryCount: item.retryCount, retryLimit });
-            results.push({ id: item.id, status: 'completed' as const });
-          } catch (err) {
-            if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
-            else log.warn({ err, job: job.name, id: item.id }, 'job failed');
-            results.push({ id: item.id, status: 'failed' as const, output: { message: String((err as Error)?.message ?? err) } });
-          }
-        }
-        return results;
-      },
-    );
-    // The only statements of a worker's start after the database was found (pg-boss's work() is
-    // local): a restart of the database in between would otherwise end the process.
-    const wait = services.config.DATABASE_WAIT_SECONDS;
-    const cron = job.cron?.(services.config);
-    if (cron) await retryWhileUnavailable(wait, () => boss.schedule(job.name, cron, {}, { tz: 'UTC' }));
-    if (job.kickOnStart) await retryWhileUnavailable(wait, () => boss.sendThrottled(job.name, {}, {}, 2, 'start'));
+    await work(services, worker);
+    if (worker.background) background.push(worker.background(services));
   }
+  return async () => {
+    await Promise.all(background.map((b) => b.stop()));
+  };
+}
+
+async function work(services: AppServices, worker: RegisteredWorker<AppServices>): Promise<void> {
+  const { boss, log } = services;
+  const { job } = worker;
+  await boss.work(
+    job.name,
+    {
+      batchSize: (typeof job.batchSize === 'function' ? job.batchSize(services.config) : job.batchSize) ?? 10,
+      burstWhenBatchFull: true,
+      pollingIntervalSeconds: 1,
+      perJobResults: true,
+      localConcurrency: job.concurrency?.(services.config) ?? 1,
+    },
+    async (batch) => {
+      const { retryLimit } = queueOptions(job, services.config);
+      if (worker.runBatch) {
+        // The whole batch at once (its statements per batch); each job still settles on its own.
+        const outcome = await worker
+          .runBatch(batch.map((item) => ({ data: item.data, attempt: { id: item.id, retryCount: item.retryCount, retryLimit } })), services)
+          .catch((err: unknown) => batch.map(() => err as Error));
+        return batch.map((item, i) => {
+          const err = outcome[i];
+          if (!err) return { id: item.id, status: 'completed' as const };
+          if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
+          else log.warn({ err, job: job.name, id: item.id }, 'job failed');
+          return { id: item.id, status: 'failed' as const, output: { message: String(err.message ?? err) } };
+        });
+      }
+      const results = [];
+      // Each job settles on its own: one failure retries that job, not the whole batch.
+      for (const item of batch) {
+        try {
+          await worker.run(item.data, services, { id: item.id, retryCount: item.retryCount, retryLimit });
+          results.push({ id: item.id, status: 'completed' as const });
+        } catch (err) {
+          if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
+          else log.warn({ err, job: job.name, id: item.id }, 'job failed');
+          results.push({ id: item.id, status: 'failed' as const, output: { message: String((err as Error)?.message ?? err) } });
+        }
+      }
+      return results;
+    },
+  );
+  // The only statements of a worker's start after the database was found (pg-boss's work() is
+  // local): a restart of the database in between would otherwise end the process.
+  const wait = services.config.DATABASE_WAIT_SECONDS;
+  const cron = job.cron?.(services.config);
+  if (cron) await retryWhileUnavailable(wait, () => boss.schedule(job.name, cron, {}, { tz: 'UTC' }));
+  if (job.kickOnStart) await retryWhileUnavailable(wait, () => boss.sendThrottled(job.name, {}, {}, 2, 'start'));
 }

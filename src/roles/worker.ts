@@ -26,7 +26,7 @@ export const workerRole: Role = {
     const workerOrm = await createOrm(dbUrl, entities, config.WORKER_DB_POOL, (message) => log.debug({ orm: true }, message));
     // Its transactions send their after-commit notices (live activity) like the API's.
     bindPubSub(workerOrm.em, services.pubsub);
-    await startWorkers({ ...services, orm: workerOrm }, jobDefinitions, workers);
+    const stopBackground = await startWorkers({ ...services, orm: workerOrm }, jobDefinitions, workers);
     const relay = await retryWhileUnavailable(config.DATABASE_WAIT_SECONDS, () =>
       OutboxRelay.start({
         url: dbUrl,
@@ -39,7 +39,10 @@ export const workerRole: Role = {
     log.info('worker started');
     return {
       // Before pg-boss stops: a move under way finishes its batch with pg-boss's insert.
-      stop: () => relay.close(),
+      stop: async () => {
+        await relay.close();
+        await stopBackground();
+      },
       release: () => workerOrm.close(),
     };
   },

@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
+import { WorkerProcesses } from '../support/worker-process.js';
 import { sql, until } from './helpers.js';
 
 /**
@@ -16,47 +13,30 @@ import { sql, until } from './helpers.js';
  */
 let s: TestServer;
 let sink: SmtpSink;
-let dataDir: string;
-const workers: ChildProcess[] = [];
+let workers: WorkerProcesses;
 
 const TOTAL = 24;
 /** A job whose worker stops beating is failed after 10 s and retried 1 s later (settings on both sides: jobs carry them). */
 const RECOVERY = { JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '2', DELIVERY_RETRY_DELAY_SECONDS: '1' };
 
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['dist/src/main.worker.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: s.dbUrl,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      APP_SECRET: s.app.services.config.APP_SECRET,
-      MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`,
-      DNS_SERVERS: s.dns.server,
-      ...RECOVERY,
-      // One message in flight, so that the kill lands while the sink holds it (before its 250).
-      // With several in flight, another may be between the sink's 250 and the worker's commit:
-      // the SMTP duplicate window no sender can close (docs/api-behaviour.md), not what this
-      // test is about.
-      DELIVERY_CONCURRENCY: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  workers.push(child);
-  return child;
-}
-
 beforeAll(async () => {
   sink = await startSmtpSink({ holdMs: 150 });
-  // The API only: the worker is the separate process below.
+  // The API only: the workers are the separate processes below.
   s = await startTestServer({ roles: ['api'], env: RECOVERY });
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'pb-crash-'));
+  workers = new WorkerProcesses(s, {
+    MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`,
+    ...RECOVERY,
+    // One message in flight, so that the kill lands while the sink holds it (before its 250).
+    // With several in flight, another may be between the sink's 250 and the worker's commit:
+    // the SMTP duplicate window no sender can close (docs/api-behaviour.md), not what this
+    // test is about.
+    DELIVERY_CONCURRENCY: '1',
+  });
 }, 60_000);
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  await workers?.close();
   await s?.close();
   await sink?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('delivers every accepted message exactly once across a worker killed mid-batch', async () => {
@@ -70,7 +50,7 @@ it('delivers every accepted message exactly once across a worker killed mid-batc
     ids.push(res.headers.get('x-message-id')!);
   }
 
-  const first = startWorker();
+  const first = workers.start();
   // Kill it while it holds a message in flight, after some were delivered. The hold then grows
   // long, so that the kill surely lands before that message's 250 even on a loaded machine (with
   // the short hold, a slow kill could land after the 250 and before the record: the SMTP window,
@@ -80,13 +60,12 @@ it('delivers every accepted message exactly once across a worker killed mid-batc
   // A message held before the change keeps its short hold: let it end first.
   await new Promise((r) => setTimeout(r, 300));
   await until(async () => sink.holding > 0 && sink.received.length < TOTAL, 30_000, 'the worker to be mid-batch');
-  first.kill('SIGKILL');
-  await new Promise((r) => first.once('exit', r));
+  await workers.kill(first);
   sink.holdMs = 150;
   const deliveredBeforeKill = sink.received.length;
   expect(deliveredBeforeKill).toBeLessThan(TOTAL);
 
-  startWorker();
+  workers.start();
   await until(async () => sink.received.length >= TOTAL, 90_000, 'every message at the sink');
   // Give a duplicate, if there were one, the time to arrive.
   await new Promise((r) => setTimeout(r, 2000));

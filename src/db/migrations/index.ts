@@ -45,6 +45,7 @@ import { Migration20261126140000_messages_waiting } from './Migration20261126140
 import { Migration20261126150000_events_json } from './Migration20261126150000_events_json.js';
 import { Migration20261128100000_bulk_templates } from './Migration20261128100000_bulk_templates.js';
 import { Migration20261128200000_job_outbox } from './Migration20261128200000_job_outbox.js';
+import { Migration20261128210000_delivery_leases } from './Migration20261128210000_delivery_leases.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -94,4 +95,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126150000_events_json', class: Migration20261126150000_events_json },
   { name: 'Migration20261128100000_bulk_templates', class: Migration20261128100000_bulk_templates },
   { name: 'Migration20261128200000_job_outbox', class: Migration20261128200000_job_outbox },
+  { name: 'Migration20261128210000_delivery_leases', class: Migration20261128210000_delivery_leases },
 ];

@@ -4,19 +4,47 @@ import type { AppServices } from '../../core/services.js';
 import type { ActivityEmail } from '../../modules/activity/activity.record.js';
 import { PermanentMailError } from '../../modules/mail/smtp-transport.js';
 import { reasonsFor, type SuppressionReason } from '../../modules/suppressions/suppression.matcher.js';
+import type { Orm } from '../../db/orm.js';
+import { newId } from '../../lib/ids.js';
 import { compose, dkimKey, type Prepared } from './delivery.compose.js';
-import { engineOf, leaseSeconds, type DeliveryEngine } from './delivery.engine.js';
+import { DeliveryEngine, leaseSeconds, type BatchClaim } from './delivery.engine.js';
 import { DeliveryRepository, type ClaimedEmail, type TakenMessage } from './delivery.repository.js';
+import type { LapsedBatch } from './lease.repository.js';
 import { MessageRepository } from '../../modules/sending/message.repository.js';
 import type { Outcome } from './outcome.recorder.js';
 
 export class DeferredDelivery extends Error {}
 
-/** One `email.deliver` job of a fetched batch. */
+/** One message to deliver: an `email.deliver` job of a fetched batch, or of a batch taken over. */
 export interface DeliveryJob {
   messageId: string;
-  retryCount: number;
-  retryLimit: number;
+  /** Its job's last attempt: what is deferred now soft-bounces instead. */
+  lastAttempt: boolean;
+}
+
+const engines = new WeakMap<Orm, DeliveryEngine>();
+
+/** The engine of the pool the worker runs on (one per process in practice); it takes lapsed batches over with deliverBatch. */
+export function engineOf(services: AppServices): DeliveryEngine {
+  let engine = engines.get(services.orm);
+  if (!engine) {
+    engine = new DeliveryEngine(services.orm, services, (lapsed) => deliverLapsed(services, lapsed));
+    engines.set(services.orm, engine);
+  }
+  return engine;
+}
+
+/**
+ * The messages of a batch whose worker stopped renewing its lease (it died or froze), delivered
+ * now by this process. Not a delivery attempt of their jobs: what is deferred here waits for the
+ * dead worker's job, which pg-boss retries once its heartbeat is stale.
+ */
+async function deliverLapsed(services: AppServices, lapsed: LapsedBatch): Promise<void> {
+  const final = new Set(lapsed.final_ids);
+  await deliverBatch(
+    services,
+    lapsed.message_ids.map((id) => ({ messageId: id, lastAttempt: final.has(id) })),
+  );
 }
 
 /**
@@ -44,13 +72,17 @@ export async function deliverBatch(services: AppServices, jobs: DeliveryJob[]): 
   const ids = [...new Set(jobs.map((j) => j.messageId))];
   const result = new Map<string, Error | null>();
 
-  const taken = await repo.take(ids, leaseSeconds(config), config.MAIL_TRANSPORT === 'capture');
+  const lastAttempt = new Map<string, boolean>();
+  for (const j of jobs) lastAttempt.set(j.messageId, (lastAttempt.get(j.messageId) ?? false) || j.lastAttempt);
+  const lease = { id: newId(), seconds: leaseSeconds(config), finalIds: ids.filter((id) => lastAttempt.get(id)) };
+  const taken = await repo.take(ids, lease, config.MAIL_TRANSPORT === 'capture');
+  const batch = engine.begin(lease.id);
   const claimed: string[] = [];
   for (const m of taken) {
     // An email another job of this process is already sending stays with that job.
     m.emails = m.emails.filter((e) => !engine.held.has(e.id));
     for (const e of m.emails) {
-      engine.held.add(e.id);
+      engine.held.set(e.id, batch);
       claimed.push(e.id);
     }
   }
@@ -65,12 +97,11 @@ export async function deliverBatch(services: AppServices, jobs: DeliveryJob[]): 
   } catch (err) {
     // Nothing was sent: the claims go back at once rather than when their lease runs out.
     for (const id of claimed) engine.held.delete(id);
-    await repo.release(claimed).catch(() => undefined);
+    engine.end(batch);
+    await repo.release(lease.id, claimed).catch(() => undefined);
     throw err;
   }
 
-  const lastAttempt = new Map<string, boolean>();
-  for (const j of jobs) lastAttempt.set(j.messageId, (lastAttempt.get(j.messageId) ?? false) || j.retryCount >= j.retryLimit);
   const finished: string[] = [];
   await Promise.all(
     prepared.map(async (p) => {
@@ -78,23 +109,27 @@ export async function deliverBatch(services: AppServices, jobs: DeliveryJob[]): 
       const suppressed = reasons.get(`${m.account_id}:${m.domain_id}`)!;
       const outcomes = await Promise.allSettled(
         m.emails.map((e) =>
-          engine.slots.run(() => deliverEmail(services, engine, p, e, lastAttempt.get(m.id)!, suppressed.get(e.to_email.toLowerCase()) ?? null)),
+          engine.slots.run(() => deliverEmail(services, engine, p, e, batch, lastAttempt.get(m.id)!, suppressed.get(e.to_email.toLowerCase()) ?? null)),
         ),
       );
       const failed = outcomes.find((o) => o.status === 'rejected');
       const deferred = outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'deferred').length;
+      const lost = outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'lost').length;
       if (failed) result.set(m.id, failed.reason as Error);
+      else if (lost) result.set(m.id, new DeferredDelivery(`${lost} email(s) of message ${m.id} taken over by another worker; retrying later`));
       else if (deferred) result.set(m.id, new DeferredDelivery(`${deferred} email(s) of message ${m.id} deferred; retrying later`));
       else if (m.pending > m.emails.length) result.set(m.id, new DeferredDelivery(`${m.pending - m.emails.length} email(s) of message ${m.id} held by another worker; retrying later`));
       else finished.push(m.id);
     }),
   );
   try {
-    const { dropped } = await repo.finishDone(finished);
+    const { dropped } = await repo.finishDone(finished, lease.id);
     if (dropped) messageContentDropped.inc(dropped);
     for (const id of finished) result.set(id, null);
   } catch (err) {
     for (const id of finished) result.set(id, err as Error);
+  } finally {
+    engine.end(batch);
   }
   return jobs.map((j) => result.get(j.messageId) ?? null);
 }
@@ -163,16 +198,18 @@ async function suppressionsOf(em: EntityManager, taken: TakenMessage[]) {
 /**
  * One email: suppressed, or built, signed and handed to the transport, then its outcome recorded
  * (the slot is held until the commit, so DELIVERY_CONCURRENCY bounds what a killed worker can
- * leave between a 250 and its record).
+ * leave between a 250 and its record). `lost` when its batch was taken over by another worker
+ * before its turn came (this process froze past its lease): then it is not sent from here.
  */
 async function deliverEmail(
   services: AppServices,
   engine: DeliveryEngine,
   p: Prepared,
   email: ClaimedEmail,
+  batch: BatchClaim,
   lastAttempt: boolean,
   suppressed: SuppressionReason | null,
-): Promise<Outcome['row']['status']> {
+): Promise<Outcome['row']['status'] | 'lost'> {
   const m = p.message;
   const ref: ActivityEmail = {
     id: email.id,
@@ -184,6 +221,7 @@ async function deliverEmail(
     tags: email.tags,
   };
   try {
+    if (!(await engine.holds(batch))) return 'lost';
     const outcome = suppressed
       ? suppressedOutcome(ref, suppressed)
       : await send(services, p, email, ref, lastAttempt);

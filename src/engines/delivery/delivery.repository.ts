@@ -103,6 +103,11 @@ const TAKE = `with taken as (
      where e.message_id in (select id from taken) and e.status = any($6::text[])
        and (e.lease_until is null or e.lease_until < now())
      returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id, e.smtp_message_id
+  ),
+  -- The batch's lease row (delivery-lease.entity.ts), with the same lease as its emails.
+  batch_lease as (
+    insert into delivery_leases (id, lease_until, message_ids, final_ids)
+    select $8, now() + make_interval(secs => $5::int), array_agg(id), $9::text[] from taken having count(*) > 0
   )
   select m.id, m.account_id, m.domain_id, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
          coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
@@ -135,7 +140,7 @@ export class DeliveryRepository {
    * A named prepared statement on the pool (parsed and planned once per connection): its callers
    * pass a plain fork, so it runs alone, as its own transaction, never inside another.
    */
-  async take(messageIds: string[], leaseSeconds: number, allowTrusted: boolean): Promise<TakenMessage[]> {
+  async take(messageIds: string[], lease: { id: string; seconds: number; finalIds: string[] }, allowTrusted: boolean): Promise<TakenMessage[]> {
     return sqlRows<TakenMessage>(
       this.em,
       { name: 'postbox_delivery_take', text: TAKE },
@@ -144,9 +149,11 @@ export class DeliveryRepository {
         textArray(messageIds),
         textArray(DELIVERABLE_MESSAGE),
         allowTrusted,
-        leaseSeconds,
+        lease.seconds,
         textArray(PENDING_EMAIL),
         textArray(PENDING_EMAIL),
+        lease.id,
+        textArray(lease.finalIds),
       ],
     );
   }
@@ -178,17 +185,6 @@ export class DeliveryRepository {
       [textArray(messageIds)],
     );
     return rows.map((r) => ({ ...r, content: Buffer.from(r.content, 'base64') }));
-  }
-
-  /** Keeps the leases of emails still being worked on. */
-  async renew(emailIds: string[], leaseSeconds: number): Promise<void> {
-    if (!emailIds.length) return;
-    await sqlCount(
-      this.em,
-      `update emails set lease_until = now() + make_interval(secs => $1::int)
-        where id = any($2::text[]) and status = any($3::text[])`,
-      [leaseSeconds, textArray(emailIds), textArray(PENDING_EMAIL)],
-    );
   }
 
   /**
@@ -228,10 +224,14 @@ export class DeliveryRepository {
     return [...done];
   }
 
-  /** Frees leases without an outcome (a batch that failed before sending them). */
-  async release(emailIds: string[]): Promise<void> {
-    if (!emailIds.length) return;
-    await sqlCount(this.em, 'update emails set lease_until = null where id = any($1::text[])', [textArray(emailIds)]);
+  /** Frees a batch's lease and its emails' without an outcome (a batch that failed before sending them). */
+  async release(leaseId: string, emailIds: string[]): Promise<void> {
+    await sqlCount(
+      this.em,
+      `with ended as (delete from delivery_leases where id = $1)
+       update emails set lease_until = null where id = any($2::text[])`,
+      [leaseId, textArray(emailIds)],
+    );
   }
 
   /**
@@ -239,10 +239,10 @@ export class DeliveryRepository {
    * drops the bodies of those whose track_content is off (the send's `settings.track_content`,
    * else its domain's): html, text, personalization and the attachments. Until then they are kept,
    * so a message is whole for every retry; once all its emails are settled nothing reads them.
-   * Answers how many messages had their bodies dropped.
+   * Answers how many messages had their bodies dropped. The batch's lease row `leaseId` goes
+   * with it: every email of the batch has its outcome by then.
    */
-  async finishDone(messageIds: string[]): Promise<{ dropped: number }> {
-    if (!messageIds.length) return { dropped: 0 };
+  async finishDone(messageIds: string[], leaseId: string): Promise<{ dropped: number }> {
     const row = await sqlRow<{ dropped: number }>(
       this.em,
       `with fin as (
@@ -265,9 +265,10 @@ export class DeliveryRepository {
        ),
        attachments_dropped as (
          delete from message_attachments a using done where a.message_id = done.id and done.drop_content
-       )
+       ),
+       lease_ended as (delete from delivery_leases where id = $5)
        select (count(*) filter (where drop_content))::int as dropped from done`,
-      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT],
+      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT, leaseId],
     );
     return { dropped: row?.dropped ?? 0 };
   }

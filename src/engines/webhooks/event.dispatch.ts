@@ -57,10 +57,10 @@ function targetsOf(event: EventRow, webhooks: WebhookRow[], young: ReadonlyMap<W
  * What the dispatching worker does with the deliveries of its batches: it attempts them itself,
  * so they are handed to `deliver` once the batch is committed, with no claim statement, and
  * written only with their first outcome (round.record.ts); meanwhile the batch's lease row (until
- * `lease(count)`) records them, and if the worker dies first they are written due when it runs out.
+ * `lease()`) records them, and if the worker dies first they are written due when it runs out.
  */
 export interface DispatchHandOff {
-  lease: (count: number) => Date;
+  lease: () => Date;
   deliver: (claimed: FreshDelivery[]) => Promise<void>;
 }
 
@@ -74,7 +74,7 @@ export interface DispatchHandOff {
  */
 export async function dispatchBatch(
   em: EntityManager,
-  lease: ((count: number) => Date) | null = null,
+  lease: (() => Date) | null = null,
   limit = DISPATCH_BATCH,
   after: QueuePoint | null = null,
 ): Promise<{ events: number; claimed: FreshDelivery[]; last: QueuePoint | null }> {
@@ -123,7 +123,7 @@ export async function dispatchBatch(
     // Committed with the events it takes: what records that these deliveries are owed until the
     // caller writes them with their first outcome (dispatch-lease.entity.ts).
     batch.id = newId();
-    batch.until = lease(claimed.length).toISOString();
+    batch.until = lease().toISOString();
     batch.left = claimed.length;
     await tx.writeLease(batch, claimed, now);
     return { events: events.length, claimed, last };

@@ -97,6 +97,16 @@ const RECOVER = `with gone as (
    )
    select count(*)::int as n from ins`;
 
+/*
+ * Leases renewed by the conveyor that holds them (webhook.delivery.ts): claimed deliveries still
+ * pending, never moved sooner than they already are, and the lease rows of fresh batches.
+ */
+const RENEW = `with claimed as (
+     update webhook_deliveries set next_attempt_at = $1::timestamptz
+      where id = any($2::text[]) and state = $4 and next_attempt_at < $1::timestamptz
+   )
+   update webhook_dispatch_leases set lease_until = $1::timestamptz where id = any($3::text[]) and lease_until < $1::timestamptz`;
+
 /** The lease row of a batch, written by the transaction that dispatches it (`on` is that transaction). */
 export async function writeLease(on: SqlRunner, lease: BatchLease, rows: NewDelivery[], now: string): Promise<void> {
   const values = [
@@ -142,6 +152,12 @@ export class LeaseRepository {
       DELIVERY.pending,
     ];
     await sqlCount(this.em, { name: 'webhooks.pending_fresh', text: PENDING_FRESH }, values);
+  }
+
+  /** Keeps the claimed deliveries `deliveryIds` and the fresh batches `leaseIds` leased until `until`. */
+  async renew(until: Date, deliveryIds: string[], leaseIds: string[]): Promise<void> {
+    const values = [until.toISOString(), textArray(deliveryIds), textArray(leaseIds), DELIVERY.pending];
+    await sqlCount(this.em, { name: 'webhooks.renew', text: RENEW }, values);
   }
 
   /** Writes the deliveries of up to `limit` batches whose lease ran out by `now`, due now; returns how many were written. */

@@ -18,12 +18,9 @@ export function claimBatch(inFlight: number): number {
 }
 
 /**
- * How long a delivery taken now (claimed, or written leased by the dispatcher) is leased: its
- * next_attempt_at is pushed this far ahead, so another worker skips it; if this worker dies, it
- * becomes due again afterwards. Twice the longest it can take to be recorded when every request
- * runs into the timeout: the `ahead` deliveries before it and its own turn, `inFlight` at a
- * time, each up to the timeout plus a second to record. So a live worker's lease does not run
- * out, while a killed one's deliveries wait one to two minutes with the defaults.
+ * A lease that is not renewed (an inbound forward's attempts, made while the sender waits): twice
+ * the longest the `ahead` deliveries and its own can take when every request runs into the
+ * timeout, `inFlight` at a time, each up to the timeout plus a second to record.
  */
 export function leaseMs(timeoutMs: number, inFlight: number, ahead: number): number {
   return 2 * (Math.ceil(ahead / inFlight) + 1) * (timeoutMs + 1000);
@@ -125,25 +122,48 @@ export class Conveyor {
   private readonly lowWater: number;
   private wake: Array<() => void> = [];
 
+  /** Deliveries added and not yet recorded: their leases are renewed while this conveyor holds them. */
+  private readonly held = new Map<string, Claimed>();
+  private readonly renewal: NodeJS.Timeout;
+
   constructor(private readonly services: AppServices) {
     this.inFlight = services.config.WEBHOOK_IN_FLIGHT;
     this.lowWater = claimBatch(this.inFlight) * 2;
+    this.renewal = setInterval(() => void this.renew(), (services.config.WORKER_LEASE_SECONDS * 1000) / 3);
+    this.renewal.unref();
   }
 
   /**
-   * Until when `count` deliveries taken now are leased. Ahead of them: what waits and what is in
-   * flight, and as many again as `count` for the batch another dispatch lane may add meanwhile.
+   * Until when deliveries taken now are leased (WORKER_LEASE_SECONDS): another worker skips them
+   * meanwhile. The conveyor renews the leases of what it holds every third of that, however long
+   * they wait for their turn, so when this worker dies or freezes they are due again within a
+   * lease, for any worker's next tick (test/webhooks/takeover.test.ts).
    */
-  lease(count: number): Date {
-    const ahead = this.queue.length + this.active + 2 * count;
-    return new Date(Date.now() + leaseMs(this.services.config.WEBHOOK_TIMEOUT_MS, this.inFlight, ahead));
+  lease(): Date {
+    return new Date(Date.now() + this.services.config.WORKER_LEASE_SECONDS * 1000);
+  }
+
+  private async renew(): Promise<void> {
+    if (!this.held.size) return;
+    const held = [...this.held.values()];
+    const leases = new Set(held.filter(isFresh).map((d) => d.lease.id));
+    const claimed = held.filter((d) => !isFresh(d)).map((d) => d.id);
+    try {
+      const repo = await EngineRepository.of(this.services.orm.em);
+      await repo.leases.renew(this.lease(), claimed, [...leases]);
+    } catch (err) {
+      this.services.log.warn({ err: (err as Error).message }, 'webhook delivery leases not renewed');
+    }
   }
 
   async add(claimed: Claimed[]): Promise<void> {
     if (!claimed.length) return;
     const round: Round = { left: claimed.length, outcomes: [], unstarted: [] };
     this.open.add(round);
-    for (const d of claimed) this.queue.push({ d, round });
+    for (const d of claimed) {
+      this.held.set(d.id, d);
+      this.queue.push({ d, round });
+    }
     this.pump();
     while (this.queue.length > this.lowWater) await new Promise<void>((resolve) => this.wake.push(resolve));
   }
@@ -164,6 +184,7 @@ export class Conveyor {
   async finish(): Promise<void> {
     while (this.active || this.queue.length) await new Promise<void>((resolve) => this.wake.push(resolve));
     while (this.recorder) await this.recorder;
+    clearInterval(this.renewal);
   }
 
   private pump(): void {
@@ -197,6 +218,7 @@ export class Conveyor {
       this.services.log.error({ err, delivery: d.id }, 'webhook delivery could not be attempted');
       // A fresh one is not written yet: it is written pending, due when the lease ends.
       if (isFresh(d)) round.unstarted.push(d);
+      else this.held.delete(d.id);
       this.ended(round);
     }
   }
@@ -230,6 +252,9 @@ export class Conveyor {
     while (this.done.length || this.unstarted.length) {
       const outcomes = this.done.splice(0, RECORD_MAX);
       const unstarted = this.unstarted.splice(0);
+      // No longer renewed: the record sets when each is due next (a renewal must not move that).
+      for (const o of outcomes) this.held.delete(o.claimed.id);
+      for (const d of unstarted) this.held.delete(d.id);
       try {
         await recordRound(this.services, outcomes, unstarted);
       } catch (err) {
@@ -256,7 +281,7 @@ export async function deliverDue(services: AppServices, budgetMs = 20_000, conve
       services.log.error({ err }, 'lapsed webhook dispatch leases could not be recovered');
     });
     for (;;) {
-      const claimed = await repo.claimDue(new Date(), conveyor.lease(batch), batch);
+      const claimed = await repo.claimDue(new Date(), conveyor.lease(), batch);
       total += claimed.length;
       await conveyor.add(claimed);
       if (claimed.length < batch || Date.now() > stop) return total;

@@ -32,7 +32,7 @@ export async function runTick(services: AppServices): Promise<{ dispatched: numb
   let dispatched: number;
   try {
     dispatched = await dispatchEvents(services.orm.em.fork(), {
-      lease: (count) => conveyor.lease(count),
+      lease: () => conveyor.lease(),
       deliver: (claimed) => {
         fresh += claimed.length;
         return conveyor.add(claimed);

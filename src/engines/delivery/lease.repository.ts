@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlRows, textArray } from '../../db/sql.js';
+import { PENDING_EMAIL } from '../../modules/messages/message.status.js';
+
+/**
+ * The renewal of one process's claims: the lease rows of its batches that are still its own
+ * (a row another worker took over is gone), and the leases of the emails of those batches only,
+ * so a process that froze past its lease never renews emails another worker now holds.
+ */
+const RENEW = `with live as (
+    update delivery_leases set lease_until = now() + make_interval(secs => $1::int)
+     where id = any($2::text[])
+    returning id
+  ),
+  renewed as (
+    update emails e set lease_until = now() + make_interval(secs => $1::int)
+      from unnest($3::text[], $4::text[]) as h(email_id, lease_id)
+     where e.id = any($3::text[]) and e.id = h.email_id and h.lease_id in (select id from live)
+       and e.status = any($5::text[])
+  )
+  select id from live`;
+
+/**
+ * Lapsed batches, each taken by one worker (skip locked): the row goes, its messages come back
+ * for the caller to deliver. The table holds only the batches in flight, so it is read whole.
+ */
+const TAKE_OVER = `delete from delivery_leases where id in (
+    select id from delivery_leases where lease_until < now() order by lease_until limit $1 for update skip locked)
+  returning message_ids, final_ids`;
+
+/** A lapsed batch: its messages, and those that were on their job's last attempt. */
+export interface LapsedBatch {
+  message_ids: string[];
+  final_ids: string[];
+}
+
+/** The statements of delivery's batch leases (delivery-lease.entity.ts), on the pool. */
+export class DeliveryLeaseRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Renews the batches `leaseIds` and the emails held under them (`emailIds[i]` under
+   * `emailLeaseIds[i]`) for `seconds`; answers the batches still this process's.
+   */
+  async renew(seconds: number, leaseIds: string[], emailIds: string[], emailLeaseIds: string[]): Promise<Set<string>> {
+    if (!leaseIds.length) return new Set();
+    const rows = await sqlRows<{ id: string }>(this.em, { name: 'postbox_delivery_renew', text: RENEW }, [
+      seconds,
+      textArray(leaseIds),
+      textArray(emailIds),
+      textArray(emailLeaseIds),
+      textArray(PENDING_EMAIL),
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Up to `limit` batches whose worker stopped renewing them, now the caller's to deliver. */
+  takeOver(limit: number): Promise<LapsedBatch[]> {
+    return sqlRows<LapsedBatch>(this.em, { name: 'postbox_delivery_take_over', text: TAKE_OVER }, [limit]);
+  }
+}

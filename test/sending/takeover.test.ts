@@ -1,0 +1,68 @@
+import { seedDomain } from '../support/factories.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
+import { WorkerProcesses } from '../support/worker-process.js';
+import { sql, until } from './helpers.js';
+
+/**
+ * A killed worker's emails are taken over by another worker within seconds, with the settings'
+ * defaults: pg-boss would notice the dead job only after its heartbeat (30 s), its supervisor's
+ * next pass (up to 60 s) and the retry delay (60 s). The batch's lease row runs out after
+ * WORKER_LEASE_SECONDS and the other worker delivers its messages at once, without counting the
+ * killed attempt (engines/delivery/delivery.engine.ts).
+ */
+let s: TestServer;
+let sink: SmtpSink;
+let workers: WorkerProcesses;
+const TOTAL = 12;
+
+beforeAll(async () => {
+  sink = await startSmtpSink({ holdMs: 150 });
+  s = await startTestServer({ roles: ['api'] });
+  // One email in flight, so the kill lands while the sink holds it, before its 250.
+  workers = new WorkerProcesses(s, { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`, DELIVERY_CONCURRENCY: '1' });
+}, 60_000);
+afterAll(async () => {
+  await workers?.close();
+  await s?.close();
+  await sink?.close();
+});
+
+it("delivers a killed worker's emails within 30 s of the kill, once each, without counting the killed attempt", async () => {
+  const domain = await seedDomain(s, { dkim: true });
+  const ids: string[] = [];
+  for (let i = 0; i < TOTAL; i++) {
+    const res = await s.rest('POST', '/email', {
+      body: { from: { email: `takeover@${domain.name}` }, to: [{ email: `t${i}@example.net` }], subject: `t${i}`, text: 'x' },
+    });
+    expect(res.status).toBe(202);
+    ids.push(res.headers.get('x-message-id')!);
+  }
+
+  // One worker takes the whole backlog in one batch (DELIVERY_BATCH_SIZE 50) and dies in it.
+  const first = workers.start();
+  await until(async () => sink.received.length >= 3, 30_000, 'some messages delivered');
+  sink.holdMs = 20_000;
+  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => sink.holding > 0, 30_000, 'the worker to be mid-batch');
+  await workers.kill(first);
+  const killedAt = Date.now();
+  sink.holdMs = 150;
+  expect(sink.received.length).toBeLessThan(TOTAL);
+
+  // A worker started after the death takes the batch over.
+  workers.start();
+  await until(async () => sink.received.length >= TOTAL, 60_000, 'every message at the sink');
+  expect(Date.now() - killedAt).toBeLessThan(30_000);
+  await new Promise((r) => setTimeout(r, 1000));
+
+  const messageIds = sink.received.map((m) => /^Message-ID:\s*(<[^>]+>)/im.exec(m.raw.replace(/\r?\n[ \t]+/g, ' '))![1]);
+  expect(new Set(messageIds).size).toBe(TOTAL);
+  expect(messageIds).toHaveLength(TOTAL);
+  const rows = await sql<{ status: string; attempts: number }>(s, 'select status, attempts from emails where message_id = any(?)', [`{${ids.join(',')}}`]);
+  expect(rows.map((r) => r.status)).toEqual(Array(TOTAL).fill('delivered'));
+  // The attempt the kill cut short left no trace: one attempt each.
+  expect(rows.map((r) => r.attempts)).toEqual(Array(TOTAL).fill(1));
+  const [{ n }] = await sql<{ n: number }>(s, 'select count(*)::int as n from delivery_leases');
+  expect(n).toBe(0);
+}, 150_000);
