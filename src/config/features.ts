@@ -1,5 +1,18 @@
 import { z } from 'zod';
 import { bool } from './values.js';
+import { RETENTION_DAYS, RETENTION_DAYS_MAX, type Plan } from './plans.js';
+
+/** A plan's retention days, its default the product's (plans.ts RETENTION_DAYS). */
+const retentionDays = (plan: Plan) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(RETENTION_DAYS_MAX)
+    .default(RETENTION_DAYS[plan])
+    .describe(
+      `Days the mail an account on the ${plan} plan sends is kept (by the plan at send time), and its other logs (by its plan now). The operator API's \`operator_set_retention\` overrides it while set; see docs/api-behaviour.md, Retention.`,
+    );
 
 /** Webhooks, verification, monitoring, retention and SMS (docs/configuration.md). */
 export const featureSettings = {
@@ -85,6 +98,10 @@ export const featureSettings = {
       description: "Domain of the DMARC monitors' report addresses (`dmarc+<key>@<domain>`). Its MX must reach the smtp role, and it must publish `*._report._dmarc.<domain> TXT \"v=DMARC1\"` so receivers send other domains' reports to it (RFC 7489 7.1).",
       defaultText: '`INBOUND_MX_HOST`',
     }),
+  RETENTION_DAYS_FREE: retentionDays('free'),
+  RETENTION_DAYS_STARTER: retentionDays('starter'),
+  RETENTION_DAYS_PROFESSIONAL: retentionDays('professional'),
+  RETENTION_DAYS_ENTERPRISE: retentionDays('enterprise'),
   RETENTION_PURGE_CRON: z
     .string()
     .default('41 * * * *')

@@ -25,7 +25,7 @@ export function rateLimitsOf(
 }
 
 /**
- * Days the mail an account sends is kept (messages, their emails, bodies, attachments and
+ * The default days (each plan's `RETENTION_DAYS_<PLAN>`, which the operator API can override) the mail an account sends is kept (messages, their emails, bodies, attachments and
  * activities), by the plan the account was on when the mail was sent (SPEC.md "Activity": retention
  * depends on the account's data retention at send time), and the days its other logs are kept
  * (webhook deliveries and attempts, domain events, inbound and SMS messages), by its current plan.
@@ -34,8 +34,21 @@ export function rateLimitsOf(
  */
 export const RETENTION_DAYS: Record<Plan, number> = { free: 7, starter: 30, professional: 90, enterprise: 365 };
 
-/** When mail accepted `at` (or scheduled for `sendAt`, if later) on `plan` may be purged. */
-export function purgeAfter(plan: Plan, at: Date, sendAt: Date | null = null): Date {
+/** The longest retention a plan may be given: ten years. */
+export const RETENTION_DAYS_MAX = 3650;
+
+/** The retention days the environment gives each plan (`RETENTION_DAYS_<PLAN>`, defaulting to RETENTION_DAYS). */
+export function environmentRetention(config: Record<`RETENTION_DAYS_${Uppercase<Plan>}`, number>): Record<Plan, number> {
+  return {
+    free: config.RETENTION_DAYS_FREE,
+    starter: config.RETENTION_DAYS_STARTER,
+    professional: config.RETENTION_DAYS_PROFESSIONAL,
+    enterprise: config.RETENTION_DAYS_ENTERPRISE,
+  };
+}
+
+/** When mail accepted `at` (or scheduled for `sendAt`, if later) with `days` of retention may be purged. */
+export function purgeAfter(days: number, at: Date, sendAt: Date | null = null): Date {
   const from = sendAt && sendAt > at ? sendAt : at;
-  return new Date(from.getTime() + RETENTION_DAYS[plan] * 86_400_000);
+  return new Date(from.getTime() + days * 86_400_000);
 }

@@ -26,6 +26,7 @@ import { smsInboundModule } from './sms-inbound/index.js';
 import { quotaModule } from './quota/index.js';
 import { auditModule } from './audit/index.js';
 import { trackingModule } from './tracking/index.js';
+import { retentionModule } from './retention/index.js';
 
 /**
  * Every module the api role serves, in one list: the schema's resolvers, the /v1 tables (in this
@@ -60,6 +61,7 @@ export const modules: readonly ModuleManifest[] = [
   quotaModule,
   auditModule,
   trackingModule,
+  retentionModule,
 ];
 
 /** Every resolver of the schema, handed to buildAppSchema. */

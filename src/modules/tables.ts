@@ -26,6 +26,7 @@ import { SmsNumber } from './sms-numbers/sms-number.entity.js';
 import { SmsRecipient, SmsMessage, Sms, SmsActivity, SmsInbound, SmsInboundMessage } from './sms/sms.entity.js';
 import { ApiRateCounter, ApiQuotaCounter } from './quota/counter.entity.js';
 import { AuditEvent } from './audit/audit-event.entity.js';
+import { PlanRetention } from './retention/retention.entity.js';
 
 /**
  * Every table of the modules, described once by its entity: every role's ORM maps them (with the
@@ -79,4 +80,5 @@ export const moduleTables: readonly EntityClass<object>[] = [
   ApiRateCounter,
   ApiQuotaCounter,
   AuditEvent,
+  PlanRetention,
 ];

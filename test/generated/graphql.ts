@@ -1016,6 +1016,8 @@ export type Mutation = {
   /** Records maintenance.end for every account. */
   operator_end_maintenance: MaintenanceWindowType;
   operator_set_plan: AccountType;
+  /** Sets a plan's retention days; `days: null` returns it to the environment's. */
+  operator_set_retention: PlanRetentionType;
   /** Records maintenance.start for every account. */
   operator_start_maintenance: MaintenanceWindowType;
   /** Pauses a verifying list; verify_email_verification_list resumes it. */
@@ -1427,6 +1429,12 @@ export type MutationOperator_Set_PlanArgs = {
 };
 
 
+export type MutationOperator_Set_RetentionArgs = {
+  days?: InputMaybe<Scalars['Int']['input']>;
+  plan: Scalars['String']['input'];
+};
+
+
 export type MutationOperator_Start_MaintenanceArgs = {
   note?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1729,6 +1737,18 @@ export type PersonalizationInput = {
   email: Scalars['String']['input'];
 };
 
+/** A plan's retention: how many days the mail and logs of its accounts are kept. */
+export type PlanRetentionType = {
+  __typename?: 'PlanRetentionType';
+  /** The days in force: the operator's, else the environment's. */
+  days: Scalars['Int']['output'];
+  /** The environment's days (`RETENTION_DAYS_<PLAN>`). */
+  default_days: Scalars['Int']['output'];
+  /** Whether the operator set the days in force (operator_set_retention). */
+  overridden: Scalars['Boolean']['output'];
+  plan: Scalars['String']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
   /** A domain's activity in a time range, newest first (GET /v1/activity/{domain_id}). */
@@ -1804,6 +1824,8 @@ export type Query = {
   operator_accounts: Array<AccountType>;
   /** Mail kept by the capture transport, newest first. */
   operator_captured_mail: Array<CapturedMailType>;
+  /** Each plan's retention days in force. */
+  operator_retention: Array<PlanRetentionType>;
   recipient: RecipientDetail;
   recipients: RecipientPage;
   /** The account's sender identities, newest first unless ordered. */

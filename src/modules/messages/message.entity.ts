@@ -129,7 +129,7 @@ export class Message extends BaseEntity {
 
   /**
    * When the retention job (modules/retention) may delete the message with its emails, bodies and
-   * activities: fixed at acceptance by the account's plan then (accounts/plans.ts purgeAfter).
+   * activities: fixed at acceptance by the account's plan then (config/plans.ts purgeAfter, with the plan's retention days then).
    */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   @Index()

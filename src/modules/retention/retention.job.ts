@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineJob } from '../../jobs/job.js';
 
 /**
- * Deletes what is past its retention (accounts/plans.ts RETENTION_DAYS), in batches of
+ * Deletes what is past its retention (each plan's days: retention.service.ts), in batches of
  * RETENTION_PURGE_BATCH rows, for up to RETENTION_PURGE_SECONDS per run; what is left waits for the
  * next run. `now` purges as of another instant: the tests fast-forward the clock with it; the cron
  * queues `{}` (the database's clock).

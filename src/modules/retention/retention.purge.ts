@@ -1,7 +1,7 @@
 import type { AppServices } from '../../core/services.js';
 import { retentionPurged } from '../../lib/metrics.js';
-import { RETENTION_DAYS } from '../../config/plans.js';
 import { LOG_TABLES, RetentionRepository } from './retention.repository.js';
+import { RetentionService } from './retention.service.js';
 
 export interface PurgeResult {
   /** Rows deleted per table (`messages`: messages, with their emails, attachments and activities). */
@@ -25,11 +25,13 @@ export async function purgeExpired(
   const now = opts.now ?? new Date();
   const batch = opts.batch ?? config.RETENTION_PURGE_BATCH;
   const stop = Date.now() + (opts.budgetMs ?? config.RETENTION_PURGE_SECONDS * 1000);
-  const repo = new RetentionRepository(services.orm.em.fork());
+  const em = services.orm.em.fork();
+  const repo = new RetentionRepository(em);
+  const days = await new RetentionService(em, config).daysByPlan();
   const deleted: Record<string, number> = {};
   const steps: [string, () => Promise<number>][] = [
     ['messages', () => repo.purgeMessages(now, batch)],
-    ...LOG_TABLES.map((t): [string, () => Promise<number>] => [t.table, () => repo.purgeLog(t, now, RETENTION_DAYS, batch)]),
+    ...LOG_TABLES.map((t): [string, () => Promise<number>] => [t.table, () => repo.purgeLog(t, now, days, batch)]),
   ];
   for (const [table, step] of steps) {
     for (;;) {

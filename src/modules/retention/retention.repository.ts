@@ -5,6 +5,8 @@ import { DELIVERY } from '../webhooks/webhook.entity.js';
 import { INBOUND_MESSAGE } from '../inbound/inbound.entity.js';
 import { QUEUED_SMS } from '../sms/sms.statuses.js';
 import type { BulkState } from '../bulk/bulk-email.entity.js';
+import type { Plan } from '../../config/plans.js';
+import { PlanRetention } from './retention.entity.js';
 
 /** Bulk requests the job has not finished: their status is still asked for. */
 const UNFINISHED_BULK: readonly BulkState[] = ['queued', 'processing'];
@@ -69,9 +71,21 @@ function logBatchSql(t: LogTable): string {
     delete from ${t.table} where id in (select id from victim)`;
 }
 
-/** Retention's SQL: the batches the purge job deletes (retention.purge.ts). */
+/** Retention's SQL: the batches the purge job deletes (retention.purge.ts), and the operator's days per plan. */
 export class RetentionRepository {
   constructor(private readonly em: EntityManager) {}
+
+  /** The days the operator set, by plan (plans it set none for are absent). */
+  async overrides(): Promise<Partial<Record<Plan, number>>> {
+    const rows = await this.em.find(PlanRetention, {});
+    return Object.fromEntries(rows.map((r) => [r.plan, r.days]));
+  }
+
+  /** Sets a plan's days, or (null) returns it to the environment's. */
+  async setOverride(plan: Plan, days: number | null): Promise<void> {
+    if (days === null) await this.em.nativeDelete(PlanRetention, { plan });
+    else await this.em.upsert(PlanRetention, { plan, days, updated_at: new Date() });
+  }
 
   /**
    * Up to `batch` messages whose `purge_after` has passed and that no delivery will take up again

@@ -10,6 +10,7 @@ import type { EmailStatus, MessageStatus } from '../messages/message.status.js';
 import { matchCte, type MatchRow } from '../suppressions/suppression.repository.js';
 import { claimCte, type IdempotencyClaim } from './idempotency.repository.js';
 import type { Sender } from './sender.cache.js';
+import type { Plan } from '../../config/plans.js';
 
 /** The message row, as the acceptance statement takes it (`at`: created_at and updated_at). */
 export interface MessageRow extends MessageContentRow {
@@ -220,16 +221,17 @@ export class AcceptRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** The account's plan and every domain of it, with what acceptance needs of each. */
-  async sender(accountId: string): Promise<Sender | null> {
+  async sender(accountId: string, retention: Record<Plan, number>): Promise<Sender | null> {
     const [row] = await this.run<Sender>(
       'postbox_accept_sender',
-      `select a.plan, coalesce(json_agg(json_build_object('id', d.id, 'name', d.name, 'is_verified', d.is_verified,
+      `select a.plan, coalesce((select r.days from plan_retention r where r.plan = a.plan), ($2::jsonb ->> a.plan)::int) as retention_days,
+         coalesce(json_agg(json_build_object('id', d.id, 'name', d.name, 'is_verified', d.is_verified,
            'trusted', d.trusted, 'send_paused', coalesce((d.settings->>'send_paused')::boolean, false),
            'ignore_duplicated_recipients', coalesce((d.settings->>'ignore_duplicated_recipients')::boolean, false)))
            filter (where d.id is not null), '[]') as domains
          from accounts a left join domains d on d.account_id = a.id
         where a.id = $1 group by a.id`,
-      [accountId],
+      [accountId, JSON.stringify(retention)],
     );
     return row ?? null;
   }

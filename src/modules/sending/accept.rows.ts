@@ -1,5 +1,5 @@
 import { newId, sortableId } from '../../lib/ids.js';
-import { purgeAfter, type Plan } from '../../config/plans.js';
+import { purgeAfter } from '../../config/plans.js';
 import { prepareActivities } from '../activity/activity.record.js';
 import type { SuppressionReason } from '../suppressions/suppression.matcher.js';
 import type { Address, MessageSettings } from '../messages/message.entity.js';
@@ -23,8 +23,8 @@ export interface AcceptPlan {
   now: Date;
   /** Each `to` recipient's rendered subject, by lowercase address (render.ts renderAtAccept). */
   subjects: Map<string, string>;
-  /** The account's plan at acceptance: it fixes the message's `purge_after` for good. */
-  accountPlan: Plan;
+  /** The retention of the account's plan at acceptance: it fixes the message's `purge_after` for good. */
+  retentionDays: number;
 }
 
 const lower = (s: string) => s.toLowerCase();
@@ -105,7 +105,7 @@ function messageRow(p: AcceptPlan, list: { cc: Address[]; bcc: Address[] }, reas
     list_unsubscribe: args.list_unsubscribe?.trim() ?? null,
     precedence_bulk: args.precedence_bulk ?? null,
     send_at: p.checked.sendAt?.toISOString() ?? null,
-    purge_after: purgeAfter(p.accountPlan, p.now, p.checked.sendAt ?? null).toISOString(),
+    purge_after: purgeAfter(p.retentionDays, p.now, p.checked.sendAt ?? null).toISOString(),
     status,
   };
 }

@@ -12,7 +12,7 @@ import { reasonsFrom, type SuppressionReason } from '../suppressions/suppression
 import { matchInput } from '../suppressions/suppression.repository.js';
 import { activityNotices } from '../activity/activity.notice.js';
 import type { Address } from '../messages/message.entity.js';
-import type { Plan } from '../../config/plans.js';
+import { environmentRetention } from '../../config/plans.js';
 import type { SendEmailArgs } from './send.inputs.js';
 import { checkSend, type CheckedSend } from './send.validate.js';
 import { IdempotencyRepository, type IdempotencyClaim } from './idempotency.repository.js';
@@ -67,8 +67,8 @@ interface Judged {
   from: Address | null;
   subject: string | null;
   domain: SenderDomain | null;
-  /** The account's plan now: the sent mail keeps its retention (accounts/plans.ts purgeAfter). */
-  plan: Plan;
+  /** The retention of the account's plan now: the sent mail keeps it (config/plans.ts purgeAfter). */
+  retentionDays: number;
 }
 
 /** The send judged against the account's plan and domains: what it is, or its field errors. */
@@ -91,7 +91,7 @@ function judge(args: SendEmailArgs, template: Template | null, sender: Sender | 
     domain = senderDomain(sender.domains, from.email);
     if (!domain) bag.add('from.email', UNVERIFIED);
   }
-  return { bag, checked, from, subject, domain, plan: sender.plan };
+  return { bag, checked, from, subject, domain, retentionDays: sender.retention_days };
 }
 
 /** Attachment bytes past which a send gives the event loop back between its checks and its write. */
@@ -122,7 +122,7 @@ export async function acceptSend(
   const translation = template && args.language ? await em.findOne(TemplateTranslation, { template, language: args.language }) : null;
   const repo = new AcceptRepository(em);
   const cache = senderCache(services);
-  const load = () => repo.sender(auth.accountId);
+  const load = () => repo.sender(auth.accountId, environmentRetention(services.config));
   const { sender, kept } = await cache.get(auth.accountId, load);
   let judged = judge(args, template, sender, now, translation);
   // Refused on kept data: judged again on fresh data (a domain verified a moment ago must not wait for the NOTIFY).
@@ -142,7 +142,7 @@ export async function acceptSend(
   const subjects = await renderAtAccept(services.config, renderParts(args, subject, translation ?? template, opts.surface), list.to, personalizationOf(args), opts.surface === 'smtp');
   const addresses = [...list.to, ...list.cc, ...list.bcc].map((a) => a.email);
   const draft: Draft = {
-    plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now, subjects, accountPlan: judged.plan },
+    plan: { accountId: auth.accountId, domain, templateId: template?.id ?? null, templateTags: template?.tags ?? null, from, subject, args, checked, bulkEmailId: opts.bulkEmailId ?? null, now, subjects, retentionDays: judged.retentionDays },
     list,
     key: key ? { key, requestHash: createHash('sha256').update(JSON.stringify(args)).digest('hex') } : null,
   };

@@ -12,9 +12,11 @@ export interface SenderDomain {
   ignore_duplicated_recipients: boolean;
 }
 
-/** An account's plan and all its domains. */
+/** An account's plan, the retention days of its plan, and all its domains. */
 export interface Sender {
   plan: Plan;
+  /** What acceptance stamps `purge_after` with: the operator's days for the plan, else the environment's. */
+  retention_days: number;
   domains: SenderDomain[];
 }
 
@@ -22,7 +24,7 @@ export interface Sender {
  * The topic the database announces changes of what this cache keeps on, with `{account_id}`: its
  * triggers (migration Migration20261125110000_sender_notify) NOTIFY it when a domain is added,
  * deleted, verified, trusted or its settings change (send_paused among them), and when an account's
- * plan changes, whatever made the change.
+ * plan changes, whatever made the change; a plan's retention days change for every account.
  */
 export const SENDER_CHANGED = 'sender_changed';
 
