@@ -1,5 +1,6 @@
 import { retryWhileUnavailable } from '../db/unavailable.js';
 import type { AppServices } from '../core/services.js';
+import { jobWait } from '../lib/metrics.js';
 import { queueOptions } from './boss.js';
 import { MalformedJobData, type JobDefinition, type RegisteredWorker } from './job.js';
 
@@ -44,10 +45,16 @@ async function work(services: AppServices, worker: RegisteredWorker<AppServices>
       burstWhenBatchFull: true,
       pollingIntervalSeconds: 1,
       perJobResults: true,
+      includeMetadata: true,
       localConcurrency: job.concurrency?.(services.config) ?? 1,
     },
     async (batch) => {
       const { retryLimit } = queueOptions(job, services.config);
+      const now = Date.now();
+      for (const item of batch) {
+        const due = Math.max(new Date(item.createdOn).getTime(), new Date(item.startAfter).getTime());
+        jobWait.observe({ queue: job.name }, Math.max(0, now - due) / 1000);
+      }
       if (worker.runBatch) {
         // The whole batch at once (its statements per batch); each job still settles on its own.
         const outcome = await worker

@@ -36,11 +36,14 @@ export const acceptStatementSends = new Histogram({
   registers: [registry],
 });
 
-/** Delivery outcomes of emails (one per recipient): delivered, soft_bounced, hard_bounced, deferred, suppressed. */
+/**
+ * Delivery outcomes of emails (one per recipient): delivered, soft_bounced, hard_bounced, deferred,
+ * suppressed, by reason: the receiver's answer in a few classes (engines/delivery/reason.ts).
+ */
 export const emailDeliveries = new Counter({
   name: 'postbox_email_deliveries_total',
-  help: 'Emails handed to the transport, by outcome',
-  labelNames: ['outcome'],
+  help: 'Emails handed to the transport, by outcome and reason (none, connection, rate_limited, mailbox_full, unknown_recipient, policy, content, other)',
+  labelNames: ['outcome', 'reason'],
   registers: [registry],
 });
 
@@ -67,16 +70,29 @@ export const webhookAttemptSeconds = new Histogram({
   registers: [registry],
 });
 
+/** A queue's counts: jobs waiting (future retries and schedules included), and those ready now. */
+export interface QueueCounts {
+  queued: number;
+  ready: number;
+}
+
 /**
  * Jobs waiting in each pg-boss queue. Set when `/metrics` is scraped (a collect function is
  * registered by the process that has a boss), so the figure costs nothing between scrapes.
  */
-let queueDepthSource: (() => Promise<Record<string, number>>) | null = null;
+let queueDepthSource: (() => Promise<Record<string, QueueCounts>>) | null = null;
 
-/** Where postbox_queue_depth reads its figures when scraped (the process's pg-boss). */
-export function readQueueDepthFrom(source: () => Promise<Record<string, number>>): void {
+/** Where postbox_queue_depth and postbox_queue_ready read their figures when scraped (the process's pg-boss). */
+export function readQueueDepthFrom(source: () => Promise<Record<string, QueueCounts>>): void {
   queueDepthSource = source;
 }
+
+export const queueReady = new Gauge({
+  name: 'postbox_queue_ready',
+  help: 'Jobs ready to run now per queue (waiting, not deferred to a later time), read at scrape time',
+  labelNames: ['queue'],
+  registers: [registry],
+});
 
 export const queueDepth = new Gauge({
   name: 'postbox_queue_depth',
@@ -86,7 +102,54 @@ export const queueDepth = new Gauge({
   async collect() {
     // A scrape while the database is away leaves the last figures rather than failing /metrics.
     const depth = await queueDepthSource?.().catch(() => null);
-    for (const [queue, n] of Object.entries(depth ?? {})) this.set({ queue }, n);
+    for (const [queue, n] of Object.entries(depth ?? {})) {
+      this.set({ queue }, n.queued);
+      queueReady.set({ queue }, n.ready);
+    }
+  },
+});
+
+/** How long a job waited from when it could run (created, or its retry or schedule due) until a worker took it. */
+export const jobWait = new Histogram({
+  name: 'postbox_job_wait_seconds',
+  help: 'Time from when a job could run until a worker started it, per queue (the age of the queue as workers see it)',
+  labelNames: ['queue'],
+  buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 300, 900, 3600],
+  registers: [registry],
+});
+
+/** Webhooks paused by the engine, by reason: failures, gone (a 410), retry_window (down for the whole window). */
+export const webhooksPaused = new Counter({
+  name: 'postbox_webhooks_paused_total',
+  help: 'Webhooks the engine paused, by reason (failures, gone, retry_window)',
+  labelNames: ['reason'],
+  registers: [registry],
+});
+
+let databaseProbe: (() => Promise<unknown>) | null = null;
+
+/** What postbox_database_up asks when scraped (one `select 1` on the process's pool). */
+export function probeDatabaseWith(probe: () => Promise<unknown>): void {
+  databaseProbe = probe;
+}
+
+/** How long the probe may take before the database counts as down for this scrape. */
+const PROBE_MS = 2000;
+
+export const databaseUp = new Gauge({
+  name: 'postbox_database_up',
+  help: 'Whether this process reached PostgreSQL at scrape time (1) or not within 2 s (0)',
+  registers: [registry],
+  async collect() {
+    if (!databaseProbe) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), PROBE_MS)));
+    const up = await Promise.race([databaseProbe(), late]).then(
+      () => 1,
+      () => 0,
+    );
+    clearTimeout(timer);
+    this.set(up);
   },
 });
 

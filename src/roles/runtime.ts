@@ -8,7 +8,8 @@ import { retryWhileUnavailable } from '../db/unavailable.js';
 import { createOrm, migrate, type Orm } from '../db/orm.js';
 import { createDns } from '../lib/dns.js';
 import { closePoolsOf } from '../lib/untrusted-pool.js';
-import { readQueueDepthFrom, watchEventLoop } from '../lib/metrics.js';
+import { probeDatabaseWith, readQueueDepthFrom, watchEventLoop } from '../lib/metrics.js';
+import { pingDatabase } from '../db/health.js';
 import { bindPubSub, createPgPubSub } from '../lib/pubsub.js';
 import { randomSecret } from '../lib/secrets.js';
 import { startMetricsListener } from '../http/metrics.js';
@@ -113,7 +114,8 @@ async function createServices(config: Config, dbUrl: string, log: Logger): Promi
   bindPubSub(orm.em, pubsub);
   // pg-boss keeps each queue's counts on its queue row (refreshed by its monitor, every
   // JOB_SUPERVISE_SECONDS): one cheap read per scrape.
-  readQueueDepthFrom(async () => Object.fromEntries((await boss.getQueues()).map((q) => [q.name, q.queuedCount])));
+  readQueueDepthFrom(async () => Object.fromEntries((await boss.getQueues()).map((q) => [q.name, { queued: q.queuedCount, ready: q.readyCount }])));
+  probeDatabaseWith(() => pingDatabase(orm.em));
   const dns = createDns({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
   const services: AppServices = {
     config,

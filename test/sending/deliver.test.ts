@@ -123,7 +123,7 @@ describe('delivery to a real SMTP server', () => {
     const res = await send({ to: [{ email: to }] });
     await settled(s, res.headers.get('x-message-id')!);
     const after = await scrapeMetrics(s);
-    const delivered = /^postbox_email_deliveries_total\{outcome="delivered"\} (\d+)$/m;
+    const delivered = /^postbox_email_deliveries_total\{outcome="delivered",reason="none"\} (\d+)$/m;
     const timed = /^postbox_delivery_seconds_count (\d+)$/m;
     expect(count(after, delivered)).toBe(count(before, delivered) + 1);
     expect(count(after, timed)).toBe(count(before, timed) + 1);

@@ -5,6 +5,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { attemptsOf, createWebhook, deliveriesOf, driveUntil, insertEvent, makeDue, sql, webhookRow } from './engine-support.js';
 import { runTick } from '../../src/engines/webhooks/webhook.worker.js';
+import { sampleOf, scrapeMetrics } from '../support/metrics.js';
 
 let s: TestServer;
 let receiver: Receiver;
@@ -128,7 +129,11 @@ describe('webhook failure accounting', () => {
     for (let i = 0; i < 20; i++) {
       await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.opened', payload: { n: i } });
     }
+    const pausedSeries = 'postbox_webhooks_paused_total{reason="failures"}';
+    const pausedBefore = sampleOf(await scrapeMetrics(s), pausedSeries) ?? 0;
     await driveUntil(s, async () => (await webhookRow(s, webhook.id)).paused_reason === 'failures', 30_000);
+    // The pause is counted for the operator's alert (deploy/prometheus/postbox-alerts.yml).
+    expect(sampleOf(await scrapeMetrics(s), pausedSeries)).toBe(pausedBefore + 1);
     const failures = await sql(s, `select count(*)::int as n from webhook_attempts where webhook_id = ? and not success and delivery_id is not null`, [
       webhook.id,
     ]);

@@ -6,6 +6,7 @@ import { emailDeliveries } from '../../lib/metrics.js';
 import { prepareActivities, recordActivities, type ActivityEmail, type NewActivity } from '../../modules/activity/activity.record.js';
 import { suppressRecipient } from '../../modules/suppressions/suppression.add.js';
 import { DeliveryRepository, type OutcomeRow } from './delivery.repository.js';
+import { deliveryReason } from './reason.js';
 
 /** One email's outcome with everything recorded with it, in the same transaction. */
 export interface Outcome {
@@ -148,6 +149,12 @@ export class OutcomeRecorder {
 /** postbox_email_deliveries_total, one increment per outcome status of a group. */
 function countDeliveries(outcomes: Outcome[]): void {
   const by = new Map<string, number>();
-  for (const o of outcomes) by.set(o.row.status, (by.get(o.row.status) ?? 0) + 1);
-  for (const [outcome, n] of by) emailDeliveries.inc({ outcome }, n);
+  for (const o of outcomes) {
+    const key = `${o.row.status} ${deliveryReason(o.row.status, o.row.response)}`;
+    by.set(key, (by.get(key) ?? 0) + 1);
+  }
+  for (const [key, n] of by) {
+    const [outcome, reason] = key.split(' ');
+    emailDeliveries.inc({ outcome, reason }, n);
+  }
 }

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { sortableId } from '../../lib/ids.js';
+import { webhooksPaused } from '../../lib/metrics.js';
 import { isoOfDate } from '../../lib/timestamps.js';
 import type { AppServices } from '../../core/services.js';
 import { accountFailure, failureWindow, pauseWebhook } from './failure.accounting.js';
@@ -169,10 +170,14 @@ export async function recordRound(services: AppServices, outcomes: Outcome[], un
 async function recordFailures(services: AppServices, webhookId: string, group: Outcome[]): Promise<void> {
   const hours = services.config.WEBHOOK_RETRY_WINDOW_HOURS;
   const told: Logged[] = [];
+  // Set inside the transaction, read once it committed.
+  let paused = null as WebhookPause | null;
   await services.orm.em.fork().transactional(async (tx) => {
+    paused = null;
     const webhook = await tx.findOne(Webhook, { id: webhookId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // Deleted meanwhile: its deliveries went with it.
     if (!webhook) return;
+    const wasPaused = webhook.paused_reason !== null;
     const repo = new WebhookRepository(tx);
     const progress = new Map((await repo.lockDeliveries(group.map((o) => o.claimed.id))).map((d) => [d.id, d]));
     const now = new Date();
@@ -212,7 +217,9 @@ async function recordFailures(services: AppServices, webhookId: string, group: O
       failures++;
       await accountFailure(tx, services, webhook, now, { since: window.since, failures });
     }
+    if (!wasPaused) paused = webhook.paused_reason;
   });
   // Committed (transactional threw otherwise): now the attempts may be told.
+  if (paused) webhooksPaused.inc({ reason: paused });
   for (const l of told) tell(services, l.o, l.row.id);
 }
