@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { startApp, type RunningApp } from '../src/app.js';
-import { eventLoopDelayPeakSeconds, resetEventLoopDelayPeak } from '../src/lib/metrics.js';
+import { eventLoopDelayPeakSeconds, resetEventLoopDelayPeak } from '../src/lib/event-loop.js';
 import { seedDomain } from '../test/support/factories.js';
 import type { TestServer } from '../test/support/server.js';
 import { zipOfZeros, gzippedZeros } from '../test/dmarc/bombs.js';

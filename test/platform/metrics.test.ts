@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resetEventLoopDelayPeak } from '../../src/lib/metrics.js';
+import { resetEventLoopDelayPeak } from '../../src/lib/event-loop.js';
 import { createTestDatabase } from '../support/db.js';
 import { sampleOf, scrapeMetrics } from '../support/metrics.js';
 import { METRICS_TOKEN, startTestServer, type TestServer } from '../support/server.js';
