@@ -43,8 +43,39 @@ async function ensureTemplate(admin: pg.Client): Promise<string> {
   }
 }
 
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A database of one test file, dropped by `drop`. */
+function testDatabase(name: string): TestDatabase {
+  return {
+    url: withDb(adminUrl(), name),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      await c.end();
+    },
+  };
+}
+
+/** An empty database, not migrated: for a test that starts older code on it (test/platform/upgrade.test.ts). */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    const name = `pb_test_${randomBytes(6).toString('hex')}`;
+    await admin.query(`create database ${name}`);
+    return testDatabase(name);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A fresh database for one test file: a copy of the template, so it starts migrated. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
@@ -56,15 +87,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     } finally {
       await admin.query('select pg_advisory_unlock(727101)');
     }
-    return {
-      url: withDb(adminUrl(), name),
-      async drop() {
-        const c = new pg.Client({ connectionString: adminUrl() });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-        await c.end();
-      },
-    };
+    return testDatabase(name);
   } finally {
     await admin.end();
   }

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import os from 'node:os';
 import path from 'node:path';
 import { startApp, type RunningApp, type RoleName as Role } from '../../src/app.js';
-import { createTestDatabase } from './db.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
 import { startDnsServer, type TestDns } from './dns.js';
 
 export const ADMIN_TOKEN = 'mlsn.test-admin-token-0000000000000000000000000000000000000000';
@@ -68,9 +68,9 @@ export async function phase<T>(label: string, work: Promise<T>, warnAfterMs = 15
 
 /** Boots the whole service for one test file: its own database, a real local DNS server. */
 export async function startTestServer(
-  opts: { env?: Record<string, string>; roles?: Role[]; log?: Logger } = {},
+  opts: { env?: Record<string, string>; roles?: Role[]; log?: Logger; database?: TestDatabase } = {},
 ): Promise<TestServer> {
-  const db = await phase('createTestDatabase', createTestDatabase());
+  const db = opts.database ?? (await phase('createTestDatabase', createTestDatabase()));
   const dns = await phase('startDnsServer', startDnsServer());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pb-test-data-'));
   const app = await phase('startApp', startApp({
