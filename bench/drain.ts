@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { decrypt } from '../src/lib/secrets.js';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
-import { peakRssOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
+import { cpuSeconds, peakRssOf, postgresCpu, postmasterOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
 import { pooledNodemailerLoop } from './sending-bare.js';
 
 const messages = Number(process.argv[2] ?? 3000);
@@ -27,11 +27,6 @@ const token = 'mlsn.bench-admin-token-000000000000000000000000000000000000000';
 const APP_SECRET = 'bench-app-secret-0000000000000000000000000000';
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
-/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
 /**
  * CPU seconds of a process's threads by kind, from /proc/<pid>/task: its main thread, V8's helpers
  * (`V8Worker`: garbage collection and compilation off the main thread), libuv's pool
@@ -51,22 +46,7 @@ function threadSeconds(pid: number): Map<string, number> {
   }
   return byKind;
 }
-/** CPU seconds of the embedded PostgreSQL: the postmaster, its children now, and those it reaped. */
 let postmaster = 0;
-function postgresCpu(): number {
-  const stat = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const f = stat(pid);
-      if (Number(pid) === postmaster) total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-      else if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) / 100;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
 const countFile = path.join(dir, 'queries');
 /** PostgreSQL's backends report their table and transaction counts after at most 10 s idle (PGSTAT_IDLE_INTERVAL). */
 const STATS_IDLE_MS = 11_000;
@@ -82,8 +62,7 @@ const db = await startDb(dir);
 const sql = new pg.Pool({ connectionString: db.url, max: 2 });
 sql.on('error', () => undefined);
 {
-  const { rows: [b] } = await sql.query<{ pid: number }>('select pg_backend_pid() as pid');
-  postmaster = Number(readFileSync(`/proc/${b.pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  postmaster = await postmasterOf(sql);
 }
 const running: RoleProcess[] = [];
 // The worker's RSS sampler, stopped however the run ends (its timer would keep the bench alive).
@@ -166,7 +145,7 @@ try {
   const t0 = performance.now();
   const q0 = queries();
   const sinkCpu0 = process.cpuUsage();
-  const pg0 = postgresCpu();
+  const pg0 = postgresCpu(postmaster);
   const cpu0 = cpuSeconds(worker.pid);
   const threads0 = threadSeconds(worker.pid);
   await deliveredAll(start);
@@ -176,7 +155,7 @@ try {
     .map(([kind, s]) => [kind, ((s - (threads0.get(kind) ?? 0)) * 1000) / messages] as const)
     .filter(([, msPer]) => msPer >= 0.005);
   const sinkCpu = process.cpuUsage(sinkCpu0);
-  const pgCpu = postgresCpu() - pg0;
+  const pgCpu = postgresCpu(postmaster) - pg0;
   const workerRss = rss.stop().worker;
   // Let the last outcomes commit, and their statistics be reported, before counting.
   await sleep(STATS_IDLE_MS);

@@ -5,7 +5,7 @@
  * own (read from /proc).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { rmSync } from 'node:fs';
@@ -61,6 +61,38 @@ export function rssMbOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s); 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The embedded PostgreSQL's postmaster: the parent of a backend of `sql`'s. */
+export async function postmasterOf(sql: { query<R>(text: string): Promise<{ rows: R[] }> }): Promise<number> {
+  const { rows: [b] } = await sql.query<{ pid: number }>('select pg_backend_pid() as pid');
+  return Number(readFileSync(`/proc/${b.pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+}
+
+/** CPU seconds of the embedded PostgreSQL: the postmaster, its children now, and those it reaped. */
+export function postgresCpu(postmaster: number): number {
+  const stat = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const f = stat(pid);
+      if (Number(pid) === postmaster) total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+      else if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 /** Samples the peak RSS of some processes every 100 ms until stopped. */

@@ -117,6 +117,11 @@ function mainThreadSeconds(): number {
   const st = statOf(`self/task/${process.pid}`);
   return (st[11] + st[12]) / TICKS;
 }
+/** The WAL PostgreSQL has written, in bytes. */
+async function walBytes(): Promise<number> {
+  const [{ n }] = await app.services.orm.em.fork().execute<{ n: string }[]>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint as n`);
+  return Number(n);
+}
 async function pgCpuSeconds(): Promise<number> {
   const [{ pid }] = await app.services.orm.em.fork().execute<{ pid: number }[]>('select pg_backend_pid() as pid');
   const postmaster = statOf(pid)[1];
@@ -194,7 +199,7 @@ try {
 
   /** N events in the outbox (not timed), then ticks until all are delivered; returns deliveries per second. */
   let delivered = 0;
-  async function engine(cost: { engine: number[]; main: number[]; sys: number[]; pg: number[]; statements: number[]; ends: string[] }): Promise<number> {
+  async function engine(cost: { engine: number[]; main: number[]; sys: number[]; pg: number[]; wal: number[]; statements: number[]; ends: string[] }): Promise<number> {
     // PostgreSQL makes the rows itself: a JSON document of N events, quoted into the SQL text by
     // the ORM, left megabytes of this process's garbage for the timed run below to collect. As an
     // activity's event has them (activity/activity.record.ts): an id that starts with the second it was
@@ -211,6 +216,7 @@ try {
     let attempted = 0;
     // CPU of the timed region only (the events' insert above is not the engine's work).
     const pg0 = await pgCpuSeconds();
+    const wal0 = await walBytes();
     const statements0 = statements;
     const main0 = mainThreadSeconds();
     const cpu0 = process.cpuUsage();
@@ -239,6 +245,7 @@ try {
     cost.sys.push(cpu.system / events);
     cost.statements.push((statements - statements0) / events);
     cost.pg.push((((await pgCpuSeconds()) - pg0) * 1e6) / events);
+    cost.wal.push(((await walBytes()) - wal0) / events);
     const [{ attempts }] = await em.execute<{ attempts: string }[]>(`select count(*) as attempts from webhook_attempts where webhook_id = ? and delivery_id is not null`, [hook.id]);
     if (Number(attempts) !== delivered || received !== events) throw new Error(`expected ${delivered} attempts and ${events} requests, got ${attempts} and ${received}`);
     return rate;
@@ -248,10 +255,10 @@ try {
   const bases: number[] = [];
   const engines: number[] = [];
   // CPU per delivery of each run (us): this process (all its threads), PostgreSQL, and statements sent.
-  const cost = { base: [] as number[], baseMain: [] as number[], engine: [] as number[], main: [] as number[], sys: [] as number[], pg: [] as number[], statements: [] as number[], ends: [] as string[] };
+  const cost = { base: [] as number[], baseMain: [] as number[], engine: [] as number[], main: [] as number[], sys: [] as number[], pg: [] as number[], wal: [] as number[], statements: [] as number[], ends: [] as string[] };
   // The warm-up: one untimed run of each side.
   await baseline();
-  await engine({ engine: [], main: [], sys: [], pg: [], statements: [], ends: [] });
+  await engine({ engine: [], main: [], sys: [], pg: [], wal: [], statements: [], ends: [] });
   for (let run = 0; run < RUNS; run++) {
     let cpu = process.cpuUsage();
     const main0 = mainThreadSeconds();
@@ -279,7 +286,16 @@ try {
       `PostgreSQL ${list(cost.pg)} us (engine); statements per delivery ${list(cost.statements, 3)}`,
   );
   console.log(`The engine's runs, ms to its first request + from its last request to the last delivery recorded, of the run: ${cost.ends.join('; ')}`);
-  console.log(`BENCH ${JSON.stringify({ deliveries_per_s: Math.round(best), ratio: Number((best / base).toFixed(2)) })}`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(
+    `BENCH ${JSON.stringify({
+      deliveries_per_s: Math.round(best),
+      ratio: Number((best / base).toFixed(2)),
+      postgres_us_per_delivery: Math.round(median(cost.pg)),
+      statements_per_delivery: Number(median(cost.statements).toFixed(3)),
+      wal_bytes_per_delivery: Math.round(median(cost.wal)),
+    })}`,
+  );
 } finally {
   await agent.close();
   await app.close();

@@ -128,6 +128,9 @@ const WEBHOOKS: Bench = {
   figures: {
     deliveries_per_s: { meaning: "the engine's deliveries per second (best run)", target: atLeast(1500, '/s') },
     ratio: { meaning: 'the engine ÷ the bare loop', baseline: ratioBase('a bare kept-alive signed-POST loop, requests/s', 'deliveries_per_s', 'ratio'), target: atLeast(0.8) },
+    postgres_us_per_delivery: { meaning: "PostgreSQL's CPU per webhook delivery (dispatch, record, log), µs (median run)" },
+    statements_per_delivery: { meaning: 'statements the engine sends per webhook delivery (median run)' },
+    wal_bytes_per_delivery: { meaning: 'WAL PostgreSQL writes per webhook delivery, bytes (median run)' },
   },
 };
 
@@ -165,5 +168,44 @@ const SWEEP: Bench = {
   },
 };
 
+/** The scale-out figures of one worker count, `_w<n>` after each name. */
+function scaleOutFigures(n: number): Record<string, Figure> {
+  const workers = `${n} worker${n > 1 ? 's' : ''}`;
+  return {
+    [`lost_w${n}`]: { meaning: `${workers}: accepted messages that never reached the sink, both rounds`, target: atMost(0) },
+    [`duplicates_w${n}`]: {
+      meaning: `${workers}: copies beyond the first at the sink, both rounds (a kill between a 250 and its record: the SMTP window)`,
+      target: { text: '≤ `DELIVERY_CONCURRENCY` (the SMTP window of one kill)', met: (v) => v <= 64 },
+    },
+    [`webhook_events_w${n}`]: { meaning: `${workers}: distinct \`activity.delivered\` events received (the fewer of the two rounds)`, target: { text: '= messages', met: (v, f) => v === f.messages } },
+    [`drain_s_without_kill_w${n}`]: { meaning: `${workers}: seconds from the workers' start until every message and event arrived` },
+    [`drain_s_with_kill_w${n}`]: { meaning: `${workers}: the same with one worker SIGKILLed at a third`, baseline: { text: 'the drain without the kill, s', of: (f) => f[`drain_s_without_kill_w${n}`] } },
+    [`takeover_s_w${n}`]: { meaning: `${workers}: seconds from the kill until every email held at that moment reached the sink`, target: atMost(30, ' s') },
+    [`worker_cpu_ms_per_msg_w${n}`]: { meaning: `${workers}: the workers' CPU per message (all of them), ms` },
+    [`postgres_drain_cpu_ms_per_msg_w${n}`]: { meaning: `${workers}: PostgreSQL's CPU per message while draining, ms` },
+  };
+}
+
+const SCALEOUT: Bench = {
+  name: 'scaleout',
+  what: 'Two api processes and 1 to 4 worker processes against one PostgreSQL: a backlog accepted through both api processes while no worker runs, drained into a local SMTP sink with a webhook on `activity.delivered`, once as it is and once with a worker SIGKILLed at a third.',
+  signature: 'takeover_s_w1',
+  figures: {
+    messages: { meaning: 'messages per round (run parameter)' },
+    api_processes: { meaning: 'api processes accepting (run parameter)' },
+    api_cpu_ms_per_msg: { meaning: "the api processes' CPU per accepted message, ms" },
+    postgres_accept_cpu_ms_per_msg: { meaning: "PostgreSQL's CPU per accepted message, ms" },
+    wal_bytes_per_accept: { meaning: 'WAL PostgreSQL writes per accepted message (the message, its email, activity, counts and job), bytes' },
+    wal_bytes_per_delivery: { meaning: 'WAL per delivered message, its outcome, activities, counts, job and webhook delivery included, bytes (1 worker)' },
+    primary_msgs_per_core_s: {
+      meaning: "messages a second one core of PostgreSQL absorbs end to end (accepted, delivered, one webhook event each) when its CPU is the limit: 1000 ÷ (PostgreSQL's ms per accept + per delivery, 1 worker); docs/capacity.md",
+    },
+    ...scaleOutFigures(1),
+    ...scaleOutFigures(2),
+    ...scaleOutFigures(3),
+    ...scaleOutFigures(4),
+  },
+};
+
 /** Every bench that prints a `BENCH {...}` line, in the page's order. */
-export const BENCHES: readonly Bench[] = [SENDING, DRAIN, WEBHOOKS, ROUTING, MEMORY_BENCH, SCALE, RETENTION, SWEEP];
+export const BENCHES: readonly Bench[] = [SENDING, DRAIN, WEBHOOKS, ROUTING, MEMORY_BENCH, SCALE, RETENTION, SWEEP, SCALEOUT];

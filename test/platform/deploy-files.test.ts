@@ -55,8 +55,22 @@ describe('compose.yaml', () => {
       expect(s.restart).toMatch(/^(always|unless-stopped|on-failure)/);
       expect(s.depends_on?.postgres?.condition).toBe('service_healthy');
     }
-    expect(compose.services.api!.ports).toContain('3000:3000');
     expect(compose.services.smtp!.ports).toContain('2525:2525');
+  });
+
+  it('scales the api behind a proxy: no published port of its own, the proxy on 3000 reaching every replica', () => {
+    expect(compose.services.api!.ports).toBeUndefined();
+    const proxy = compose.services.proxy as { image: string; ports: string[]; volumes: string[] };
+    expect(proxy.image).toMatch(/^caddy:\d+\.\d+/);
+    expect(proxy.ports).toContain('3000:3000');
+    const [file, mounted] = proxy.volumes[0]!.split(':');
+    expect(mounted).toBe('/etc/caddy/Caddyfile');
+    const caddyfile = read(file!.replace(/^\.\//, ''));
+    expect(caddyfile).toMatch(/dynamic a \{\s*name api\s*port 3000/);
+    // The api trusts the one hop in front of it for client addresses.
+    expect(environment(compose.services.api!).TRUST_PROXY).toBe('1');
+    // The worker has nothing bound to one host either.
+    expect(compose.services.worker!.ports).toBeUndefined();
   });
 
   it('points every role at the postgres service, with one APP_SECRET for all', () => {

@@ -199,7 +199,7 @@ it('upgrades a database built and filled by an earlier commit: migrations apply,
   // This code on the same database: the api first, so the reads come before any delivery.
   const env = { APP_SECRET, DEFAULT_PLAN: 'professional', WEBHOOK_ALLOW_PRIVATE: 'true', MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}` };
   api = await startTestServer({ roles: ['api'], database: { url: database.url, drop: async () => undefined }, env });
-  const applied = (await api.app.services.orm.em.fork().execute('select name from mikro_orm_migrations')).map((r: { name: string }) => r.name);
+  const applied = ((await api.app.services.orm.em.fork().execute('select name from mikro_orm_migrations')) as { name: string }[]).map((r) => r.name);
   expect(applied).toEqual(expect.arrayContaining(migrationsList.map((m) => m.name)));
   for (const p of reads) {
     const res = await api.rest('GET', p);
