@@ -66,3 +66,35 @@ it("delivers a killed worker's emails within 30 s of the kill, once each, withou
   const [{ n }] = await sql<{ n: number }>(s, 'select count(*)::int as n from delivery_leases');
   expect(n).toBe(0);
 }, 150_000);
+
+it('sends nothing more of a batch taken over from a worker that froze past its lease, once it runs again', async () => {
+  await workers.close();
+  workers = new WorkerProcesses(s, { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`, DELIVERY_CONCURRENCY: '1' });
+  const domain = await seedDomain(s, { dkim: true });
+  const from = sink.received.length;
+  for (let i = 0; i < TOTAL; i++) {
+    const res = await s.rest('POST', '/email', {
+      body: { from: { email: `frozen@${domain.name}` }, to: [{ email: `f${i}@example.net` }], subject: `f${i}`, text: 'x' },
+    });
+    expect(res.status).toBe(202);
+  }
+  const copies = () => sink.received.slice(from).map((m) => /^Subject: (f\d+)/m.exec(m.raw)?.[1]).filter(Boolean);
+
+  const frozen = workers.start();
+  await until(async () => copies().length >= 3, 30_000, 'some messages delivered');
+  sink.holdMs = 3000;
+  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => sink.holding > 0, 30_000, 'the worker to be mid-batch');
+  // Frozen, not dead: its process, sockets and batch stay, it only stops running.
+  frozen.kill('SIGSTOP');
+  sink.holdMs = 150;
+  workers.start();
+  await until(async () => new Set(copies()).size >= TOTAL, 60_000, 'every message at the sink');
+
+  // It runs again: the email it had handed over before it froze may complete (the SMTP window),
+  // but it checks its lease before each next one and finds the batch taken over.
+  frozen.kill('SIGCONT');
+  await new Promise((r) => setTimeout(r, 8000));
+  expect(new Set(copies()).size).toBe(TOTAL);
+  expect(copies().length).toBeLessThanOrEqual(TOTAL + 1);
+}, 150_000);
