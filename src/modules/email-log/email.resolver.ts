@@ -4,7 +4,7 @@ import { EmailIdArgs, EmailListArgs } from './email.inputs.js';
 import { EmailLogService } from './email.service.js';
 import { EmailWebhookDelivery, LoggedEmail, LoggedEmailDetail } from './email.type.js';
 
-const svc = (ctx: Ctx) => new EmailLogService(ctx.em);
+const svc = (ctx: Ctx) => new EmailLogService(ctx.em, ctx.services.config.APP_SECRET);
 
 /** The email log is activity data: reading it takes `activity_read` (which `activity_full` implies). */
 @Resolver(() => LoggedEmailDetail)

@@ -11,6 +11,7 @@ import { assertDomainAccess, type Actor } from '../../core/actor.js';
 import { errors, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
 import { scopeSatisfied } from '../../core/scopes.js';
+import { untrack } from '../tracking/untrack.js';
 
 /** The single email lists at most this many webhook deliveries (an email has a few events, a domain a few webhooks). */
 export const EMAIL_DELIVERIES_SHOWN = 100;
@@ -32,7 +33,10 @@ function checkRange(args: EmailListArgs): { from: Date | null; to: Date | null }
 export class EmailLogService {
   private readonly repo: EmailLogRepository;
 
-  constructor(private readonly em: EntityManager) {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly appSecret: string,
+  ) {
     this.repo = new EmailLogRepository(em);
   }
 
@@ -80,8 +84,14 @@ export class EmailLogService {
         suppression_reason: a.type === 'suppressed' ? a.suppression_reason : null,
         created_at: asDate(a.created_at),
       })),
-      ...shownContent(row, content),
+      ...this.shown(row, content),
     };
+  }
+
+  /** The bodies as written, without our tracking (reading an email is not opening it); `content` as captured. */
+  private shown(row: Parameters<typeof shownContent>[0], captured: Parameters<typeof shownContent>[1]) {
+    const shown = shownContent(row, captured);
+    return { ...shown, html: untrack(this.appSecret, shown.html, 'html'), text: untrack(this.appSecret, shown.text, 'text') };
   }
 
   /**
