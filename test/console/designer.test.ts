@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { inviteLink } from '../users/helpers.js';
-import { acceptInvite, launch, outsideRequests, signIn, watchedPage } from './browser.js';
+import { acceptInvite, launch, outsideRequests, signIn, signInWithToken, watchedPage } from './browser.js';
 
 /**
  * Journey 3: an invited designer sets a password through the invitation, signs in, edits
@@ -83,3 +83,25 @@ it('lets a designer edit templates and nothing of tokens', async () => {
   expect(w.problems).toEqual([]);
   await w.context.close();
 }, 120_000);
+
+it("previews a stored template of huge loops with an error line, not a frozen tab", async () => {
+  const hostile = '{% for i in (1..50000000) %}{% for j in (1..50000000) %}x{% endfor %}{% endfor %}';
+  // Loops of ranges each small enough to allocate, nine million steps together.
+  const loops = '{% for i in (1..3000) %}{% for j in (1..3000) %}x{% endfor %}{% endfor %}';
+  const w = await watchedPage(browser);
+  const { page } = w;
+  await signInWithToken(page, s, ADMIN_TOKEN);
+  for (const [name, html] of [['Huge ranges', hostile], ['Long loops', loops]]) {
+    const made = await s.rest('POST', '/templates', { body: { name, html, text: 'x' } });
+    expect(made.status).toBe(201);
+    await page.goto(`${s.url}/#/templates/${made.body.data.id}`);
+    await page.getByRole('heading', { name: `Template: ${name}` }).waitFor();
+    // The preview gives up with the engine's reason, and the page still answers.
+    await page.getByText(/limit exceeded/i).first().waitFor({ timeout: 10_000 });
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor({ timeout: 5_000 });
+  }
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+}, 120_000);
+

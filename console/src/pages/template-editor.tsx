@@ -23,8 +23,11 @@ const Update = graphql(`
 `);
 
 // The server's engine (liquidjs) in the browser, for the preview and its error line; the server
-// still cleans HTML values and enforces its limits when it renders for real.
-const liquid = new Liquid({ ownPropertyOnly: true, templates: {} });
+// still cleans HTML values and enforces its own limits when it renders for real. The preview has
+// limits of its own, so a stored template of huge loops ends in an error line instead of holding
+// the tab (test/console/designer.test.ts): the time of one render (checked between nodes), what
+// filters and ranges may allocate, and the characters one parse reads.
+const liquid = new Liquid({ ownPropertyOnly: true, templates: {}, renderLimit: 250, memoryLimit: 10_000_000, parseLimit: 2_000_000 });
 
 /** The variables the texts read, as the engine sees them (what the server lists as `variables`). */
 function variablesOf(...texts: string[]): string[] {
