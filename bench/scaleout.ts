@@ -34,6 +34,8 @@ interface Round {
   duplicates: number;
   webhookEvents: number;
   drainS: number;
+  /** Seconds until every message reached the sink (the webhook events may come later). */
+  mailS: number;
   takeoverS: number | null;
   apiCpuMs: number;
   workerCpuMs: number;
@@ -155,8 +157,13 @@ async function round(workers: number, kill: boolean): Promise<Round> {
     while (copiesSince(sinkFrom).filter((id) => held.has(id)).length < held.size && Date.now() - killedAt < DRAIN_LIMIT_MS) await sleep(20);
     takeoverS = (Date.now() - killedAt) / 1000;
   })();
-  while ((distinct() < messages || events() < messages) && Date.now() - started < DRAIN_LIMIT_MS) await sleep(5);
+  let mailS = 0;
+  while ((distinct() < messages || events() < messages) && Date.now() - started < DRAIN_LIMIT_MS) {
+    if (!mailS && distinct() >= messages) mailS = (Date.now() - started) / 1000;
+    await sleep(5);
+  }
   const drainS = (Date.now() - started) / 1000;
+  mailS ||= drainS;
   await takeover;
   const workerCpu = killedCpu + fleet.reduce((n, w) => n + cpuSeconds(w.pid), 0);
   const [pgDrain, walDrain] = [postgresCpu(postmaster) - pg1, (await walBytes()) - wal1];
@@ -170,6 +177,7 @@ async function round(workers: number, kill: boolean): Promise<Round> {
     duplicates: copies.length - new Set(copies).size,
     webhookEvents: events(),
     drainS: Math.round(drainS * 10) / 10,
+    mailS: Math.round(mailS * 10) / 10,
     takeoverS: takeoverS === null ? null : Math.round((takeoverS as number) * 10) / 10,
     apiCpuMs: perMsg(apiCpu),
     workerCpuMs: perMsg(workerCpu),
