@@ -41,10 +41,14 @@ export function engineOf(services: AppServices): DeliveryEngine {
  */
 async function deliverLapsed(services: AppServices, lapsed: LapsedBatch): Promise<void> {
   const final = new Set(lapsed.final_ids);
-  await deliverBatch(
+  const results = await deliverBatch(
     services,
     lapsed.message_ids.map((id) => ({ messageId: id, lastAttempt: final.has(id) })),
   );
+  // What is left waits for the dead worker's jobs, which pg-boss retries much later: said, so a
+  // slow takeover can be told from a slow receiver.
+  const failed = results.filter((r) => r !== null && !(r instanceof DeferredDelivery));
+  if (failed.length) services.log.warn({ messages: results.length, failed: failed.length, err: failed[0]!.message }, 'taken-over delivery batch left messages unsettled');
 }
 
 /**
