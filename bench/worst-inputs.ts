@@ -15,6 +15,7 @@ import { seedDomain } from '../test/support/factories.js';
 import type { TestServer } from '../test/support/server.js';
 import { zipOfZeros, gzippedZeros } from '../test/dmarc/bombs.js';
 import { inPieces } from '../test/support/loop-watch.js';
+import { worstInlineRenders } from '../test/templates/inline-worst.js';
 import { NO_API_LIMITS } from './limits.js';
 
 /** The sweep fails when one input held the loop longer. */
@@ -190,6 +191,14 @@ const CASES: WorstCase[] = [
       return () => http(t, 'POST', '/v1/email', body);
     },
   },
+  ...worstInlineRenders().map(({ html, data }, i): WorstCase => ({
+    name: `the largest render kept on the event loop (${i === 0 ? '250 distinct values to clean' : 'one value written 250 times'}), at acceptance and at delivery`,
+    prepare: (t) => {
+      const body = sendBody(t, { html, personalization: [{ email: 'reader@example.net', data }] });
+      return () => http(t, 'POST', '/v1/email', body);
+    },
+    settle: () => sleep(3000),
+  })),
   {
     name: 'a pooled render at acceptance and again at delivery',
     prepare: (t) => {
