@@ -5,7 +5,12 @@
  * runs it (purgeExpired: RETENTION_PURGE_BATCH messages per statement, cascading to emails and
  * activities); then the same rows are made again and deleted by one
  * `DELETE FROM messages WHERE created_at < x` (the same cascade, one statement, one transaction).
- * Ends with one line `BENCH {...}`: rows/s of both and their ratio (purge ÷ plain).
+ * Then two past weeks of the partitioned webhook log (webhook_attempts), one of a tenth of
+ * `messages` attempts and one of `messages` attempts, each dropped whole by the statement the
+ * job's partition work (maintainPartitions) drops a week with: its time should not grow with the
+ * rows it drops.
+ * Ends with one line `BENCH {...}`: rows/s of both and their ratio (purge ÷ plain), and the two
+ * drops' milliseconds with their ratio (large ÷ small).
  * Usage: npm run bench:retention [-- messages [batch]]
  */
 import 'reflect-metadata';
@@ -18,6 +23,9 @@ import { parseConfig } from '../src/config/index.js';
 import type { AppServices } from '../src/core/services.js';
 import { purgeExpired } from '../src/modules/retention/retention.purge.js';
 import { printBench, startDb } from './service.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { periodOf, periodStart, PARTITION_DAYS } from '../src/db/partitions.js';
+import { PartitionRepository } from '../src/modules/retention/partition.repository.js';
 
 const messages = Number(process.argv[2] ?? 100_000);
 const batch = Number(process.argv[3] ?? 5000);
@@ -63,6 +71,33 @@ const plainSeconds = (performance.now() - started) / 1000;
 const [{ n }] = (await sql('select (select count(*) from messages) + (select count(*) from emails) + (select count(*) from activities) as n')) as { n: string }[];
 if (Number(n) !== 0) throw new Error(`plain delete left ${n} rows`);
 
+/** A past week of the webhook log holding `rows` attempts; answers its partition's name. */
+const ATTEMPTS = { table: 'webhook_attempts', idPrefix: '' };
+const partitions = () => new PartitionRepository(orm.em.fork() as EntityManager);
+async function pastWeek(weeksAgo: number, rows: number): Promise<string> {
+  const week = periodOf(ATTEMPTS, periodStart(Date.now() - weeksAgo * PARTITION_DAYS * 86_400_000));
+  await partitions().attach(ATTEMPTS.table, week);
+  await sql(`insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt)
+             select '${week.lo}' || lpad(g::text, 10, '0'), 'hook', 'msg_' || g, 'activity.delivered', now(), true, 200, 20, repeat('ok ', 30)
+             from generate_series(1, ${rows}) g`);
+  await sql(`vacuum analyze webhook_attempts`);
+  return week.name;
+}
+/** The statement the job's partition work (maintainPartitions) drops a week with: its milliseconds. */
+async function drop(name: string): Promise<number> {
+  const t0 = performance.now();
+  await partitions().drop(ATTEMPTS.table, name);
+  const ms = performance.now() - t0;
+  if ((await partitions().partitions(ATTEMPTS.table)).includes(name)) throw new Error(`${name} was not dropped`);
+  return ms;
+}
+const smallRows = Math.max(1, Math.round(messages / 10));
+const small = await pastWeek(40, smallRows);
+const large = await pastWeek(30, messages);
+const dropSmallMs = await drop(small);
+const dropLargeMs = await drop(large);
+console.log(`partition drop: a week of ${smallRows} attempts in ${dropSmallMs.toFixed(1)} ms, a week of ${messages} in ${dropLargeMs.toFixed(1)} ms`);
+
 await orm.close();
 await database.stop();
 rmSync(dir, { recursive: true, force: true });
@@ -70,4 +105,14 @@ const purgeRate = Math.round(ROWS / purgeSeconds);
 const plainRate = Math.round(ROWS / plainSeconds);
 console.log(`purge: ${messages} messages (${ROWS} rows) in ${purgeSeconds.toFixed(2)} s, ${purgeRate} rows/s, batches of ${batch}`);
 console.log(`plain delete: the same rows in ${plainSeconds.toFixed(2)} s, ${plainRate} rows/s`);
-printBench({ messages, rows: ROWS, batch, purge_rows_per_s: purgeRate, plain_rows_per_s: plainRate, ratio: Math.round((purgeRate / plainRate) * 100) / 100 });
+printBench({
+  messages,
+  rows: ROWS,
+  batch,
+  purge_rows_per_s: purgeRate,
+  plain_rows_per_s: plainRate,
+  ratio: Math.round((purgeRate / plainRate) * 100) / 100,
+  drop_small_ms: Math.round(dropSmallMs * 10) / 10,
+  drop_large_ms: Math.round(dropLargeMs * 10) / 10,
+  drop_ratio: Math.round((dropLargeMs / dropSmallMs) * 100) / 100,
+});

@@ -147,7 +147,7 @@ const SCALE: Bench = {
 
 const RETENTION: Bench = {
   name: 'retention',
-  what: "The retention purge deleting messages past their retention with their emails and activities, in batches as its job runs it, against one plain DELETE of the same rows.",
+  what: "The retention purge deleting messages past their retention with their emails and activities, in batches as its job runs it, against one plain DELETE of the same rows; then two weeks of the partitioned webhook log, of 10x different sizes, each dropped whole.",
   signature: 'purge_rows_per_s',
   figures: {
     purge_rows_per_s: { meaning: 'rows the purge deletes per second' },
@@ -156,6 +156,9 @@ const RETENTION: Bench = {
     messages: { meaning: 'messages made, each with one email and two activities (run parameter)' },
     rows: { meaning: 'rows deleted by each side (run parameter)' },
     batch: { meaning: 'messages per delete statement, `RETENTION_PURGE_BATCH` (run parameter)' },
+    drop_small_ms: { meaning: "the job's partition work dropping a week of the webhook log holding a tenth of `messages` attempts, ms" },
+    drop_large_ms: { meaning: 'the same, dropping a week holding `messages` attempts, ms' },
+    drop_ratio: { meaning: 'the large drop ÷ the small, for 10x the rows: a drop does not take time in proportion to its rows, as deleting them would', target: atMost(3), baseline: { text: 'the small drop, ms', of: (f) => f.drop_small_ms } },
   },
 };
 

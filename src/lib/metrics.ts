@@ -175,6 +175,13 @@ export const retentionPurged = new Counter({
   registers: [registry],
 });
 
+export const retentionPartitionsDropped = new Counter({
+  name: 'postbox_retention_partitions_dropped_total',
+  help: 'Weeks of a partitioned log table dropped whole by the retention purge, by table',
+  labelNames: ['table'],
+  registers: [registry],
+});
+
 /** Template renders that failed: `accept` answered 422; `deliver` fell back to the `{{var}}` replacer (src/modules/sending/render.ts). */
 export const templateRenderFailures = new Counter({
   name: 'postbox_template_render_failures_total',

@@ -47,6 +47,7 @@ import { Migration20261128100000_bulk_templates } from './Migration2026112810000
 import { Migration20261128200000_job_outbox } from './Migration20261128200000_job_outbox.js';
 import { Migration20261128210000_delivery_leases } from './Migration20261128210000_delivery_leases.js';
 import { Migration20261128220000_plan_retention } from './Migration20261128220000_plan_retention.js';
+import { Migration20261128230000_partitioned_webhook_attempts } from './Migration20261128230000_partitioned_webhook_attempts.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
 export const migrationsList: MigrationObject[] = [
@@ -98,4 +99,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128200000_job_outbox', class: Migration20261128200000_job_outbox },
   { name: 'Migration20261128210000_delivery_leases', class: Migration20261128210000_delivery_leases },
   { name: 'Migration20261128220000_plan_retention', class: Migration20261128220000_plan_retention },
+  { name: 'Migration20261128230000_partitioned_webhook_attempts', class: Migration20261128230000_partitioned_webhook_attempts },
 ];

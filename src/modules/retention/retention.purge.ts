@@ -1,5 +1,6 @@
 import type { AppServices } from '../../core/services.js';
-import { retentionPurged } from '../../lib/metrics.js';
+import { retentionPartitionsDropped, retentionPurged } from '../../lib/metrics.js';
+import { maintainPartitions, PARTITIONED_TABLES, type PartitionWork } from './partitions.js';
 import { LOG_TABLES, RetentionRepository } from './retention.repository.js';
 import { RetentionService } from './retention.service.js';
 
@@ -8,12 +9,15 @@ export interface PurgeResult {
   deleted: Record<string, number>;
   /** False when the time budget ran out first: the rest waits for the next run. */
   done: boolean;
+  /** Weeks of the partitioned log tables made ahead and dropped whole (partitions.ts). */
+  partitions: PartitionWork;
 }
 
 /**
  * Deletes everything past its retention, table by table, in bounded batches: each statement
  * deletes at most `batch` rows (short locks, a bounded WAL burst, and concurrent sends and
- * deliveries are never held back for long), and the run stops at its time budget. Mail goes by
+ * deliveries are never held back for long), and the run stops at its time budget. Partitioned
+ * logs drop whole weeks first (their default partition alone is purged by rows). Mail goes by
  * the `purge_after` it was stamped with at acceptance (the plan then); the other logs by their
  * account's current plan, measured from when they were written.
  */
@@ -28,6 +32,8 @@ export async function purgeExpired(
   const em = services.orm.em.fork();
   const repo = new RetentionRepository(em);
   const days = await new RetentionService(em, config).daysByPlan();
+  const partitions = await maintainPartitions(em, now, days);
+  for (const name of partitions.dropped) retentionPartitionsDropped.inc({ table: PARTITIONED_TABLES.find((t) => name.startsWith(`${t.table}_p`))!.table });
   const deleted: Record<string, number> = {};
   const steps: [string, () => Promise<number>][] = [
     ['messages', () => repo.purgeMessages(now, batch)],
@@ -35,7 +41,7 @@ export async function purgeExpired(
   ];
   for (const [table, step] of steps) {
     for (;;) {
-      if (Date.now() > stop) return { deleted, done: false };
+      if (Date.now() > stop) return { deleted, done: false, partitions };
       const n = await step();
       if (n) {
         deleted[table] = (deleted[table] ?? 0) + n;
@@ -44,5 +50,5 @@ export async function purgeExpired(
       if (n < batch) break;
     }
   }
-  return { deleted, done: true };
+  return { deleted, done: true, partitions };
 }

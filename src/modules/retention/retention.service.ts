@@ -41,6 +41,16 @@ export class RetentionService {
     return Object.fromEntries((await this.inForce()).map((r) => [r.plan, r.days])) as Record<Plan, number>;
   }
 
+  /**
+   * The oldest instant an account's logs still show: rows older than its plan's retention wait in
+   * a partitioned table's week until the week drops (partitions.ts), out of every read.
+   */
+  async shownSince(account: { plan: string }, now = new Date()): Promise<Date> {
+    const byPlan = await this.daysByPlan();
+    const days = byPlan[account.plan as Plan] ?? Math.max(...Object.values(byPlan));
+    return new Date(now.getTime() - days * 86_400_000);
+  }
+
   async set(plan: Plan, days: number | null): Promise<PlanRetentionInForce> {
     await this.repo.setOverride(plan, days);
     return (await this.inForce()).find((r) => r.plan === plan)!;

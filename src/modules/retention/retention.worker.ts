@@ -6,5 +6,5 @@ import { purgeExpired } from './retention.purge.js';
 export const retentionPurgeWorker = defineWorker(retentionPurgeJob, async (data, services: AppServices) => {
   const purged = await purgeExpired(services, { now: data.now ? new Date(data.now) : undefined });
   const total = Object.values(purged.deleted).reduce((a, b) => a + b, 0);
-  if (total) services.log.info({ ...purged }, 'retention purge');
+  if (total || purged.partitions.made.length || purged.partitions.dropped.length) services.log.info({ ...purged }, 'retention purge');
 });

@@ -4,7 +4,7 @@ import { WebhookLogService } from './log.service.js';
 import { toWebhookLogEntry } from './log.mapper.js';
 import { ReplayWebhookArgs, WebhookLogArgs, WebhookLogPage, WebhookReplay } from './log.type.js';
 
-const svc = (ctx: Ctx) => new WebhookLogService(ctx.em);
+const svc = (ctx: Ctx) => new WebhookLogService(ctx.em, ctx.services.config);
 
 @Resolver()
 export class WebhookLogResolver {

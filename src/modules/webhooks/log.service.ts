@@ -7,20 +7,29 @@ import type { ReplayWebhookArgs, WebhookLogArgs } from './log.type.js';
 import { type Actor } from '../../core/actor.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
 import { FieldErrorBag } from '../../core/errors.js';
+import type { Config } from '../../config/index.js';
+import { RetentionService } from '../retention/retention.service.js';
 
 /** Replay bounds: Unix seconds, a day or any ISO 8601 date-time. */
 const parseBound = (value: string) => parseMoment(value, { day: true, iso: true })?.at ?? null;
 const notInstant = (f: string) => `The ${f} must be an ISO 8601 timestamp or a Unix timestamp.`;
 
 export class WebhookLogService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly config: Config,
+  ) {}
 
-  /** The webhook's attempts, newest first. Another account's webhook is a 404. */
+  /**
+   * The webhook's attempts within its account's retention, newest first (older ones wait for
+   * their week of the log to drop). Another account's webhook is a 404.
+   */
   async log(auth: Actor, args: WebhookLogArgs) {
-    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: WEBHOOK_KIND.email });
+    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: WEBHOOK_KIND.email }, ['account']);
+    const since = await new RetentionService(this.em, this.config).shownSince(webhook.account);
     const [rows, total] = await this.em.findAndCount(
       WebhookAttempt,
-      { webhook_id: webhook.id },
+      { webhook_id: webhook.id, attempted_at: { $gte: since } },
       { orderBy: { attempted_at: 'desc', id: 'desc' }, limit: args.limit, offset: offsetOf(args) },
     );
     return { rows, meta: pageMeta(args, rows.length, total) };

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
+import { newId, sortableId } from '../../lib/ids.js';
 import type { AppServices } from '../../core/services.js';
 import { postWebhook, type WebhookCallResult } from '../../lib/webhook-http.js';
 import { signatureHeaders } from '../../lib/webhook-signature.js';
@@ -39,7 +39,7 @@ export function sendTestRequest(services: Pick<AppServices, 'config' | 'dns'>, u
 /** Writes the test request to the webhook's log (no delivery: `delivery_id` is null). */
 export async function logTestRequest(em: EntityManager, webhookId: string, result: WebhookCallResult): Promise<void> {
   await em.insert(WebhookAttempt, {
-    id: newId(),
+    id: sortableId(),
     webhook_id: webhookId,
     delivery_id: null,
     type: TEST_EVENT,

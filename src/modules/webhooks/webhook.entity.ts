@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
-import { newId } from '../../lib/ids.js';
+import { newId, sortableId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
@@ -137,7 +137,7 @@ export class WebhookDelivery {
 @Index({ properties: ['webhook_id', 'attempted_at'] })
 export class WebhookAttempt {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: Opt<string> = newId();
+  id: Opt<string> = sortableId();
 
   @Property({ type: 'string', length: 32 })
   webhook_id!: string;
