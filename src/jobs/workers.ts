@@ -38,6 +38,12 @@ export async function startWorkers(
 async function work(services: AppServices, worker: RegisteredWorker<AppServices>): Promise<void> {
   const { boss, log } = services;
   const { job } = worker;
+  /** A job's failure, logged (data its schema refused as an error: a retry cannot mend it). */
+  const failed = (id: string, err: unknown) => {
+    if (err instanceof MalformedJobData) log.error({ err, job: job.name, id }, 'job data refused by its schema');
+    else log.warn({ err, job: job.name, id }, 'job failed');
+    return { id, status: 'failed' as const, output: { message: String((err as Error)?.message ?? err) } };
+  };
   await boss.work(
     job.name,
     {
@@ -60,13 +66,7 @@ async function work(services: AppServices, worker: RegisteredWorker<AppServices>
         const outcome = await worker
           .runBatch(batch.map((item) => ({ data: item.data, attempt: { id: item.id, retryCount: item.retryCount, retryLimit } })), services)
           .catch((err: unknown) => batch.map(() => err as Error));
-        return batch.map((item, i) => {
-          const err = outcome[i];
-          if (!err) return { id: item.id, status: 'completed' as const };
-          if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
-          else log.warn({ err, job: job.name, id: item.id }, 'job failed');
-          return { id: item.id, status: 'failed' as const, output: { message: String(err.message ?? err) } };
-        });
+        return batch.map((item, i) => (outcome[i] ? failed(item.id, outcome[i]) : { id: item.id, status: 'completed' as const }));
       }
       const results = [];
       // Each job settles on its own: one failure retries that job, not the whole batch.
@@ -75,9 +75,7 @@ async function work(services: AppServices, worker: RegisteredWorker<AppServices>
           await worker.run(item.data, services, { id: item.id, retryCount: item.retryCount, retryLimit });
           results.push({ id: item.id, status: 'completed' as const });
         } catch (err) {
-          if (err instanceof MalformedJobData) log.error({ err, job: job.name, id: item.id }, 'job data refused by its schema');
-          else log.warn({ err, job: job.name, id: item.id }, 'job failed');
-          results.push({ id: item.id, status: 'failed' as const, output: { message: String((err as Error)?.message ?? err) } });
+          results.push(failed(item.id, err));
         }
       }
       return results;

@@ -2,7 +2,7 @@ import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { WorkerProcesses } from '../support/worker-process.js';
-import { sql, until } from './helpers.js';
+import { acceptBacklog, holdMidBatch, sql, until } from './helpers.js';
 
 /**
  * An accepted message is never lost and never sent twice, even when the worker is killed in the
@@ -41,25 +41,14 @@ afterAll(async () => {
 
 it('delivers every accepted message exactly once across a worker killed mid-batch', async () => {
   const domain = await seedDomain(s, { dkim: true });
-  const ids: string[] = [];
-  for (let i = 0; i < TOTAL; i++) {
-    const res = await s.rest('POST', '/email', {
-      body: { from: { email: `crash@${domain.name}` }, to: [{ email: `r${i}@example.net` }], subject: `n${i}`, text: 'x' },
-    });
-    expect(res.status).toBe(202);
-    ids.push(res.headers.get('x-message-id')!);
-  }
+  const ids = await acceptBacklog(s, domain, TOTAL, 'n');
 
   const first = workers.start();
   // Kill it while it holds a message in flight, after some were delivered. The hold then grows
   // long, so that the kill surely lands before that message's 250 even on a loaded machine (with
   // the short hold, a slow kill could land after the 250 and before the record: the SMTP window,
   // a duplicate this test is not about).
-  await until(async () => sink.received.length >= 4, 30_000, 'some messages delivered');
-  sink.holdMs = 10_000;
-  // A message held before the change keeps its short hold: let it end first.
-  await new Promise((r) => setTimeout(r, 300));
-  await until(async () => sink.holding > 0 && sink.received.length < TOTAL, 30_000, 'the worker to be mid-batch');
+  await holdMidBatch(sink, () => sink.received.length, 4, 10_000, () => sink.received.length < TOTAL);
   await workers.kill(first);
   sink.holdMs = 150;
   const deliveredBeforeKill = sink.received.length;

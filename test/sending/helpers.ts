@@ -63,3 +63,34 @@ export async function deliveryJobs(s: TestServer, messageIds: string[]): Promise
   );
   return n;
 }
+
+/** `total` sends from `domain`, each accepted (202): from `<tag>@domain` to `<tag><i>@example.net`, subject `<tag><i>`. Answers their message ids. */
+export async function acceptBacklog(s: TestServer, domain: { name: string }, total: number, tag: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < total; i++) {
+    const res = await s.rest('POST', '/email', {
+      body: { from: { email: `${tag}@${domain.name}` }, to: [{ email: `${tag}${i}@example.net` }], subject: `${tag}${i}`, text: 'x' },
+    });
+    if (res.status !== 202) throw new Error(`send ${i}: ${res.status} ${res.text}`);
+    ids.push(res.headers.get('x-message-id')!);
+  }
+  return ids;
+}
+
+/**
+ * Once `delivered()` reaches `after`, the sink holds what comes next for `holdMs` (a message held
+ * before keeps its short hold: it ends first); resolves once a message is held, that is while the
+ * worker is mid-batch with one in flight, and `more()` still holds.
+ */
+export async function holdMidBatch(
+  sink: { holdMs: number; holding: number },
+  delivered: () => number,
+  after: number,
+  holdMs: number,
+  more: () => boolean = () => true,
+): Promise<void> {
+  await until(async () => delivered() >= after, 30_000, 'some messages delivered');
+  sink.holdMs = holdMs;
+  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => sink.holding > 0 && more(), 30_000, 'the worker to be mid-batch');
+}

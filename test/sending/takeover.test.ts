@@ -2,7 +2,7 @@ import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { WorkerProcesses } from '../support/worker-process.js';
-import { sql, until } from './helpers.js';
+import { acceptBacklog, holdMidBatch, sql, until } from './helpers.js';
 
 /**
  * A killed worker's emails are taken over by another worker within seconds, with the settings'
@@ -30,21 +30,11 @@ afterAll(async () => {
 
 it("delivers a killed worker's emails within 30 s of the kill, once each, without counting the killed attempt", async () => {
   const domain = await seedDomain(s, { dkim: true });
-  const ids: string[] = [];
-  for (let i = 0; i < TOTAL; i++) {
-    const res = await s.rest('POST', '/email', {
-      body: { from: { email: `takeover@${domain.name}` }, to: [{ email: `t${i}@example.net` }], subject: `t${i}`, text: 'x' },
-    });
-    expect(res.status).toBe(202);
-    ids.push(res.headers.get('x-message-id')!);
-  }
+  const ids = await acceptBacklog(s, domain, TOTAL, 't');
 
   // One worker takes the whole backlog in one batch (DELIVERY_BATCH_SIZE 50) and dies in it.
   const first = workers.start();
-  await until(async () => sink.received.length >= 3, 30_000, 'some messages delivered');
-  sink.holdMs = 20_000;
-  await new Promise((r) => setTimeout(r, 300));
-  await until(async () => sink.holding > 0, 30_000, 'the worker to be mid-batch');
+  await holdMidBatch(sink, () => sink.received.length, 3, 20_000);
   await workers.kill(first);
   const killedAt = Date.now();
   sink.holdMs = 150;
@@ -72,19 +62,11 @@ it('sends nothing more of a batch taken over from a worker that froze past its l
   workers = new WorkerProcesses(s, { MAIL_TRANSPORT: `smtp://127.0.0.1:${sink.port}`, DELIVERY_CONCURRENCY: '1' });
   const domain = await seedDomain(s, { dkim: true });
   const from = sink.received.length;
-  for (let i = 0; i < TOTAL; i++) {
-    const res = await s.rest('POST', '/email', {
-      body: { from: { email: `frozen@${domain.name}` }, to: [{ email: `f${i}@example.net` }], subject: `f${i}`, text: 'x' },
-    });
-    expect(res.status).toBe(202);
-  }
+  await acceptBacklog(s, domain, TOTAL, 'f');
   const copies = () => sink.received.slice(from).map((m) => /^Subject: (f\d+)/m.exec(m.raw)?.[1]).filter(Boolean);
 
   const frozen = workers.start();
-  await until(async () => copies().length >= 3, 30_000, 'some messages delivered');
-  sink.holdMs = 3000;
-  await new Promise((r) => setTimeout(r, 300));
-  await until(async () => sink.holding > 0, 30_000, 'the worker to be mid-batch');
+  await holdMidBatch(sink, () => copies().length, 3, 3000);
   // Frozen, not dead: its process, sockets and batch stay, it only stops running.
   frozen.kill('SIGSTOP');
   sink.holdMs = 150;
