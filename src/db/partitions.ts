@@ -53,6 +53,29 @@ export function periodsBetween(t: PartitionedTable, fromMs: number, toMs: number
   return out;
 }
 
+/** Weeks a migration that partitions a table makes at once: this one and the next four (the retention job keeps four ahead). */
+const WEEKS_AT_FIRST = 5;
+
+/** The statements that make the weeks of a table newly partitioned, from the one under way, moving their rows out of its default. */
+export function firstWeeksSql(t: PartitionedTable, nowMs: number): string[] {
+  return periodsBetween(t, nowMs, nowMs + (WEEKS_AT_FIRST - 1) * PERIOD_MS).map(
+    (p) => `select postbox_partition_attach('${t.table}', '${p.name}', '${p.lo}', '${p.hi}');`,
+  );
+}
+
+/**
+ * A statement's condition that `column` (a partitioned table's id) is one of the ids in
+ * `source`.`sourceColumn` (a CTE or a set of rows of the same statement), written so that only
+ * the weeks holding them are read: their least and greatest bound the partitions read, once the
+ * statement starts (run-time pruning, which works for a prepared statement's generic plan, where
+ * `= any(array)` alone is not used to prune), and the array makes each partition's read a probe
+ * of its primary key. A join on the id alone reads every week (bench:webhooks).
+ */
+export function idsFrom(column: string, source: string, sourceColumn: string): string {
+  return `${column} = any(array(select ${sourceColumn} from ${source}))
+        and ${column} >= (select min(${sourceColumn}) from ${source}) and ${column} <= (select max(${sourceColumn}) from ${source})`;
+}
+
 /**
  * The functions that make a week's partition; the statements around them are in
  * modules/retention/partition.repository.ts. Identifiers and bounds are quoted by format() in

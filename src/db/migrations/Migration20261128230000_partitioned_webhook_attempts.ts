@@ -1,9 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
-import { PARTITION_FUNCTIONS, periodsBetween, PARTITION_DAYS } from '../partitions.js';
+import { firstWeeksSql, PARTITION_FUNCTIONS } from '../partitions.js';
 
 const ATTEMPTS = { table: 'webhook_attempts', idPrefix: '' };
-/** Weeks made at once: this one and the next four (the retention job keeps four ahead). */
-const WEEKS = 5;
 
 /**
  * The webhook log (webhook_attempts) partitioned by week of its ids (db/partitions.ts), so that
@@ -26,10 +24,7 @@ export class Migration20261128230000_partitioned_webhook_attempts extends Migrat
     this.addSql(`create index "webhook_attempts_webhook_id_attempted_at_index" on "webhook_attempts" ("webhook_id", "attempted_at");`);
     this.addSql(`alter table "webhook_attempts" attach partition "webhook_attempts_default" default;`);
     for (const fn of PARTITION_FUNCTIONS) this.addSql(fn);
-    const now = Date.now();
-    for (const p of periodsBetween(ATTEMPTS, now, now + (WEEKS - 1) * PARTITION_DAYS * 86_400_000)) {
-      this.addSql(`select postbox_partition_attach('webhook_attempts', '${p.name}', '${p.lo}', '${p.hi}');`);
-    }
+    for (const sql of firstWeeksSql(ATTEMPTS, Date.now())) this.addSql(sql);
   }
 
   override down(): void | Promise<void> {

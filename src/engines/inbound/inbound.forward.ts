@@ -1,6 +1,6 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
+import { sortableId } from '../../lib/ids.js';
 import type { AppServices } from '../../core/services.js';
 import { attempt, leaseMs } from '../webhooks/webhook.delivery.js';
 import { recordRound } from '../webhooks/round.record.js';
@@ -169,7 +169,7 @@ export async function queueWebhooks(tx: EntityManager, services: AppServices, m:
   await repo.ensureTargets(accountId, m.route.name, hooks.map((f) => ({ id: f.id, url: f.value, secret_enc: f.secret_enc! })));
   const body = inboundWebhookBody(m, at);
   for (const f of hooks) {
-    const d = { id: `msg_${newId(24)}`, webhook_id: f.id, type: INBOUND_WEBHOOK_EVENT, body, url: f.value, secret_enc: f.secret_enc!, account_id: accountId, domain_id: null };
+    const d = { id: `msg_${sortableId(24)}`, webhook_id: f.id, type: INBOUND_WEBHOOK_EVENT, body, url: f.value, secret_enc: f.secret_enc!, account_id: accountId, domain_id: null };
     claimed.set(f.id, d);
   }
   const { WEBHOOK_TIMEOUT_MS } = services.config;

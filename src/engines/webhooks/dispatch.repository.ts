@@ -5,6 +5,7 @@ import { LOCK_WEBHOOKS, type Claimed, type EventReach, type NewDelivery, type We
 import { LeaseRepository, writeLease, type BatchLease } from './lease.repository.js';
 import { inPooledTransaction, sqlRow, sqlRows, textArray, textColumns, type PooledTransaction } from '../../db/sql.js';
 import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN, type SuccessColumns } from './success.repository.js';
+import { idsFrom } from '../../db/partitions.js';
 
 /** The kinds the dispatcher writes deliveries for; inbound-route targets get theirs from the route. */
 const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
@@ -20,14 +21,18 @@ const DISPATCHED: WebhookKind[] = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
  * The pending state is written into the text (from its constant), not a parameter: the plan,
  * generic after a few runs, may then use the partial index of pending deliveries
  * (webhook_deliveries_due_index), which a parameter's unknown value could not be proved to match.
+ * The deliveries are chosen and locked first (`c`), then updated by id in the weeks that hold
+ * them only (db/partitions.ts idsFrom): an update joined to a subquery read every week.
  */
-const CLAIM = `update webhook_deliveries d set next_attempt_at = $1::timestamptz, updated_at = $2::timestamptz
-    from webhooks w
-   where w.id = d.webhook_id and d.id in (
+const CLAIM = `with c as materialized (
      select d2.id from webhook_deliveries d2 join webhooks w2 on w2.id = d2.webhook_id
       where d2.state = '${DELIVERY.pending}' and d2.next_attempt_at <= $2::timestamptz
         and w2.enabled and w2.paused_reason is null
-      order by d2.next_attempt_at limit $3 for update of d2 skip locked)
+      order by d2.next_attempt_at limit $3 for update of d2 skip locked
+   )
+   update webhook_deliveries d set next_attempt_at = $1::timestamptz, updated_at = $2::timestamptz
+    from webhooks w
+   where w.id = d.webhook_id and ${idsFrom('d.id', 'c', 'id')}
    returning d.id, d.webhook_id, d.type, d.body, w.url, w.secret_enc, w.account_id, w.domain_id`;
 
 /*
@@ -39,7 +44,7 @@ const DELIVERED = `with ${SUCCESS_ROWS},
    u as (
      update webhook_deliveries d set state = $7, attempts = d.attempts + 1, last_status = x.status,
             next_attempt_at = null, updated_at = now()
-       from x where d.id = x.delivery_id
+       from x where d.id = x.delivery_id and ${idsFrom('d.id', 'x', 'delivery_id')}
      returning d.id, d.webhook_id, d.type
    ),
    a as (${logSuccesses('u')})
@@ -143,7 +148,7 @@ const WRITE_DELIVERIES = `with x as (
      insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
      select x.id, x.webhook_id, x.event_id, x.type, x.body, $6, 0, $7::timestamptz, $8::timestamptz, $8::timestamptz
        from x join w on w.id = x.webhook_id
-     on conflict (webhook_id, event_id) do nothing
+     on conflict (id) do nothing
      returning id
    )
    select id from ins`;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DELIVERY } from '../../modules/webhooks/webhook.entity.js';
 import { lines, split, sqlCount, sqlRow, sqlRows, textArray, textColumns, type SqlRunner } from '../../db/sql.js';
 import { logSuccesses, successArrays, SUCCESS_ROWS, UNWRITTEN, type SuccessColumns } from './success.repository.js';
+import { idsFrom } from '../../db/partitions.js';
 import { LOCK_WEBHOOKS, type Claimed, type NewDelivery } from '../../modules/webhooks/webhook.repository.js';
 
 /**
@@ -54,7 +55,7 @@ const DELIVERED_FRESH = `with ${SUCCESS_ROWS},
      insert into webhook_deliveries as d (id, webhook_id, event_id, type, body, state, attempts, last_status, next_attempt_at, created_at, updated_at)
      select l.id, l.webhook_id, l.event_id, l.type, l.body, $8, 1, x.status, null, l.created_at, now()
        from x join l on l.id = x.delivery_id join w on w.id = l.webhook_id
-     on conflict (webhook_id, event_id) do update
+     on conflict (id) do update
        set state = excluded.state, attempts = d.attempts + 1, last_status = excluded.last_status, next_attempt_at = null, updated_at = now()
      returning d.id, d.webhook_id, d.type
    ),
@@ -71,7 +72,7 @@ const PENDING_FRESH = `with x as (
    insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
    select x.id, x.webhook_id, x.event_id, x.type, x.body, $8, 0, x.due, x.created_at, now()
      from x join w on w.id = x.webhook_id
-   on conflict (webhook_id, event_id) do nothing`;
+   on conflict (id) do nothing`;
 
 /*
  * Batches whose worker did not write them in time (it died, or its records failed): the lease
@@ -92,7 +93,7 @@ const RECOVER = `with gone as (
      insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
      select x.id, x.webhook_id, x.event_id, x.type, x.body, $3, 0, $1::timestamptz, x.created_at, $1::timestamptz
        from owed x join w on w.id = x.webhook_id
-     on conflict (webhook_id, event_id) do nothing
+     on conflict (id) do nothing
      returning id
    )
    select count(*)::int as n from ins`;
@@ -101,9 +102,10 @@ const RECOVER = `with gone as (
  * Leases renewed by the conveyor that holds them (webhook.delivery.ts): claimed deliveries still
  * pending, never moved sooner than they already are, and the lease rows of fresh batches.
  */
-const RENEW = `with claimed as (
+const RENEW = `with ids as (select unnest($2::text[]) as id),
+   claimed as (
      update webhook_deliveries set next_attempt_at = $1::timestamptz
-      where id = any($2::text[]) and state = $4 and next_attempt_at < $1::timestamptz
+      where ${idsFrom('webhook_deliveries.id', 'ids', 'id')} and state = $4 and next_attempt_at < $1::timestamptz
    )
    update webhook_dispatch_leases set lease_until = $1::timestamptz where id = any($3::text[]) and lease_until < $1::timestamptz`;
 

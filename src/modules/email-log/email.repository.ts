@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sortablePrefix } from '../../lib/ids.js';
 import { likeEscape, sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
 import { LIFECYCLE, lifecycleRank } from '../activity/activity.repository.js';
 import { WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
@@ -123,18 +124,20 @@ export class EmailLogRepository {
    * The webhook deliveries of the email's events, newest first, at most `limit`. An activity's id
    * is its event's id (activityWrites), which webhook_deliveries.event_id holds: the email
    * webhooks of the account on the email's domain, crossed with the email's activities, probe the
-   * unique (webhook_id, event_id) index pair by pair.
+   * (webhook_id, event_id) index pair by pair, in the weeks of deliveries from the email's day on
+   * (ids start with their time, db/partitions.ts; a day earlier for clocks apart).
    */
-  webhookDeliveriesOf(email: { id: string; domainId: string }, accountId: string, limit: number): Promise<EmailDeliveryRow[]> {
+  webhookDeliveriesOf(email: { id: string; domainId: string; createdAt: Date }, accountId: string, limit: number): Promise<EmailDeliveryRow[]> {
+    const firstId = `msg_${sortablePrefix(email.createdAt.getTime() - 86_400_000)}`;
     return sqlRows<EmailDeliveryRow>(
       this.em,
       `select d.id, d.webhook_id, w.name as webhook_name, d.type, d.state, d.attempts, d.last_status, d.created_at
          from webhooks w
          join activities a on a.email_id = $1
-         join webhook_deliveries d on d.webhook_id = w.id and d.event_id = a.id
+         join webhook_deliveries d on d.webhook_id = w.id and d.event_id = a.id and d.id >= $6
         where w.account_id = $2 and w.domain_id = $3 and w.kind = $4
         order by d.created_at desc, d.id desc limit $5`,
-      [email.id, accountId, email.domainId, WEBHOOK_KIND.email, limit],
+      [email.id, accountId, email.domainId, WEBHOOK_KIND.email, limit, firstId],
     );
   }
 

@@ -99,9 +99,10 @@ export class EmailLogService {
    * domain checked there). Webhooks are webhooks_full's data: without it the caller gets null,
    * and the rest of the email all the same.
    */
-  async webhookDeliveries(auth: Actor, email: { id: string; domain_id: string }): Promise<EmailWebhookDelivery[] | null> {
+  async webhookDeliveries(auth: Actor, email: { id: string; domain_id: string; created_at: Date }): Promise<EmailWebhookDelivery[] | null> {
     if (!scopeSatisfied(auth.scopes, 'webhooks_full')) return null;
-    const rows = await this.repo.webhookDeliveriesOf({ id: email.id, domainId: email.domain_id }, auth.accountId, EMAIL_DELIVERIES_SHOWN);
+    const of = { id: email.id, domainId: email.domain_id, createdAt: new Date(email.created_at) };
+    const rows = await this.repo.webhookDeliveriesOf(of, auth.accountId, EMAIL_DELIVERIES_SHOWN);
     return rows.map((r) => ({ ...r, created_at: asDate(r.created_at) }));
   }
 }

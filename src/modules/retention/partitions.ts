@@ -3,7 +3,12 @@ import { periodEnd, periodsBetween, PARTITION_DAYS, startOfName, type Partitione
 import { PartitionRepository } from './partition.repository.js';
 
 /** The log tables partitioned by week of their ids (db/partitions.ts). */
-export const PARTITIONED_TABLES: readonly PartitionedTable[] = [{ table: 'webhook_attempts', idPrefix: '' }];
+export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
+  { table: 'webhook_attempts', idPrefix: '' },
+  // A week drops with any delivery still pending in it: by then it is older than the longest
+  // retention, far past the retry schedule; only a webhook paused that long still holds some.
+  { table: 'webhook_deliveries', idPrefix: 'msg_' },
+];
 
 /** Weeks made ahead of the one under way, so rows never wait for their week to be made. */
 export const WEEKS_AHEAD = 4;

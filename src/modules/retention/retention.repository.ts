@@ -30,9 +30,9 @@ interface LogTable {
 
 /** Identifiers and status constants only: the values go in as parameters. */
 export const LOG_TABLES: readonly LogTable[] = [
-  // Partitioned by week (partitions.ts): weeks drop whole; only its default (ids of no week) goes by rows.
+  // Partitioned by week (partitions.ts): weeks drop whole; only their defaults (ids of no week) go by rows.
   { table: 'webhook_attempts_default', owner: 'webhooks', fk: 'webhook_id', at: 'attempted_at', keep: null, keepValues: [] },
-  { table: 'webhook_deliveries', owner: 'webhooks', fk: 'webhook_id', at: 'created_at', keep: 't.state = $4', keepValues: [DELIVERY.pending] },
+  { table: 'webhook_deliveries_default', owner: 'webhooks', fk: 'webhook_id', at: 'created_at', keep: 't.state = $4', keepValues: [DELIVERY.pending] },
   // domain_events is not here: it is an outbox whose events the webhook dispatcher deletes as it
   // takes them, so every row in it is work in progress.
   { table: 'inbound_messages', owner: 'inbounds', fk: 'inbound_id', at: 'created_at', keep: 't.status = $4', keepValues: [INBOUND_MESSAGE.received] },

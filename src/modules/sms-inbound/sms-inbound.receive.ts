@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
+import { newId, sortableId } from '../../lib/ids.js';
 import type { SmsInboundText } from '../sms/sms.provider.js';
 import { SmsRepository } from '../sms/sms.repository.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
@@ -65,7 +65,7 @@ export async function receiveSmsInbound(em: EntityManager, given: SmsInboundText
     const deliveries = (await inbound.liveRoutes(number.id))
       .filter((r) => routeMatches(r, text.text))
       .map((r) => ({
-        id: `msg_${newId(24)}`,
+        id: `msg_${sortableId(24)}`,
         webhook_id: r.webhook_id,
         event_id: id,
         type: SMS_INBOUND_EVENT,

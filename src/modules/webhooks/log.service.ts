@@ -38,10 +38,11 @@ export class WebhookLogService {
   /**
    * Queues again the failed and given-up deliveries created in the window: same id (so the
    * receiver can de-duplicate), same body, backoff from the start. The retry window still counts
-   * from the delivery's creation, so an old delivery gets one attempt per replay.
+   * from the delivery's creation, so an old delivery gets one attempt per replay. Deliveries past
+   * the account's retention (kept until their week drops) are not replayed.
    */
   async replay(auth: Actor, args: ReplayWebhookArgs): Promise<number> {
-    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: WEBHOOK_KIND.email });
+    const webhook = await findOwned(this.em, Webhook, auth, { id: args.webhook_id, kind: WEBHOOK_KIND.email }, ['account']);
     const bag = new FieldErrorBag();
     const since = parseBound(args.since);
     if (!since) bag.add('since', notInstant('since'));
@@ -49,6 +50,7 @@ export class WebhookLogService {
     if (!until) bag.add('until', notInstant('until'));
     if (since && until && until.getTime() < since.getTime()) bag.add('until', 'The until must be a date after or equal to since.');
     bag.throwIfAny();
-    return new WebhookRepository(this.em).replay(webhook.id, since!, until!);
+    const shown = await new RetentionService(this.em, this.config).shownSince(webhook.account);
+    return new WebhookRepository(this.em).replay(webhook.id, since! > shown ? since! : shown, until!);
   }
 }

@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
-import { newId, sortableId } from '../../lib/ids.js';
+import { sortableId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { SmsNumber } from '../sms-numbers/sms-number.entity.js';
@@ -82,10 +82,14 @@ export type DeliveryState = (typeof DELIVERY)[keyof typeof DELIVERY];
 
 /**
  * One event for one webhook. Its id is the `webhook-id` header, the same on every retry, and
- * `body` the exact bytes sent, so a retry is signed over the same payload.
+ * `body` the exact bytes sent, so a retry is signed over the same payload. Partitioned by week of
+ * its sortable id (migration Migration20261129000000_partitioned_webhook_deliveries), so the
+ * primary key is `id` alone: a delivery is written once per webhook and event because its id is
+ * fixed when its event is taken (and carried by its lease row), and every write of it conflicts
+ * on that id.
  */
 @Entity({ tableName: 'webhook_deliveries' })
-@Unique({ properties: ['webhook', 'event_id'] })
+@Index({ properties: ['webhook', 'event_id'] })
 // The claim's queue: pending deliveries by when they are due (dispatch.repository.ts CLAIM); the
 // other states, most rows, need no entry.
 @Index({
@@ -95,7 +99,7 @@ export type DeliveryState = (typeof DELIVERY)[keyof typeof DELIVERY];
 @Index({ properties: ['webhook', 'created_at'] })
 export class WebhookDelivery {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: Opt<string> = `msg_${newId(24)}`;
+  id: Opt<string> = `msg_${sortableId(24)}`;
 
   // No foreign key: a trigger on webhooks deletes a deleted webhook's deliveries, and the
   // statements that write deliveries lock their webhooks once each (migration

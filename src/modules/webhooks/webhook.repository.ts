@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Plan } from '../../config/plans.js';
+import { idsFrom } from '../../db/partitions.js';
 import { sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
 import { DELIVERY, type DeliveryState, type WebhookKind } from './webhook.entity.js';
 
@@ -118,13 +119,13 @@ export class WebhookRepository {
        a as (
          insert into webhook_attempts (id, webhook_id, delivery_id, type, attempted_at, success, status, duration_ms, response_excerpt, error)
          select x.id, d.webhook_id, d.id, d.type, x.attempted_at, false, x.status, x.duration_ms, x.response_excerpt, x.error
-           from x join webhook_deliveries d on d.id = x.delivery_id
+           from x join webhook_deliveries d on d.id = x.delivery_id and ${idsFrom('d.id', 'x', 'delivery_id')}
          returning delivery_id
        ),
        u as (
          update webhook_deliveries d set state = x.state, attempts = d.attempts + 1, last_status = x.status,
                 next_attempt_at = x.next_attempt_at, updated_at = now()
-           from x where d.id = x.delivery_id
+           from x where d.id = x.delivery_id and ${idsFrom('d.id', 'x', 'delivery_id')}
        )
        select delivery_id from a`,
       [JSON.stringify(rows)],
@@ -182,7 +183,7 @@ export class WebhookRepository {
        insert into webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, updated_at)
        select x.id, x.webhook_id, x.event_id, x.type, x.body, $2, 0, $3::timestamptz, $4::timestamptz, $4::timestamptz
          from x join w on w.id = x.webhook_id
-       on conflict (webhook_id, event_id) do nothing`,
+       on conflict (id) do nothing`,
       [JSON.stringify(rows), DELIVERY.pending, due, now],
     );
   }
