@@ -16,6 +16,8 @@ import { UsersPage } from './pages/users';
 import { VerificationPage } from './pages/verification';
 import { SmsPage, useHasSmsNumbers } from './pages/sms';
 import { AccountPage } from './pages/account';
+import { OverviewPage, useSandbox } from './pages/overview';
+import { InboxPage } from './pages/inbox';
 
 // The two pages that draw charts load chart.js with them, on first visit.
 const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
@@ -30,9 +32,11 @@ interface Section {
 }
 
 const SECTIONS: Section[] = [
+  { path: 'overview', label: 'Overview', needs: [], page: OverviewPage },
   { path: 'domains', label: 'Domains', needs: ['manage-domain'], page: DomainsPage },
   { path: 'activity', label: 'Activity', needs: ['read-activity'], page: ActivityPage },
   { path: 'emails', label: 'Email log', needs: ['read-email'], page: EmailsPage },
+  { path: 'inbox', label: 'Sandbox inbox', needs: ['read-activity'], page: InboxPage },
   { path: 'webhooks', label: 'Webhooks', needs: ['manage-webhook'], page: WebhooksPage },
   { path: 'analytics', label: 'Analytics', needs: ['read-analytics'], page: AnalyticsPage },
   { path: 'templates', label: 'Templates', needs: ['read-own-templates', 'read-all-templates', 'manage-template'], page: TemplatesPage },
@@ -58,8 +62,13 @@ function Signed({ onOut }: { onOut: () => void }) {
 function Shell({ onOut }: { onOut: () => void }) {
   const [first, ...rest] = useRoute();
   const hasSms = useHasSmsNumbers(allowed(['read-sms']));
-  const visible = SECTIONS.filter((s) => allowed(s.needs) && (s.path !== 'sms' || hasSms) && (s.path !== 'account' || session().user));
-  const current = visible.find((s) => s.path === first) ?? visible[0];
+  const sandbox = useSandbox();
+  const visible = SECTIONS.filter(
+    (s) => allowed(s.needs) && (s.path !== 'sms' || hasSms) && (s.path !== 'inbox' || sandbox) && (s.path !== 'account' || session().user),
+  );
+  // No address: the first page. A page the user may not see says so; an unknown address says not found.
+  const current = first ? visible.find((s) => s.path === first) : visible[0];
+  const hidden = first && !current ? SECTIONS.find((s) => s.path === first) : undefined;
   const who = session().user;
   const Page = current?.page;
   return (
@@ -86,10 +95,44 @@ function Shell({ onOut }: { onOut: () => void }) {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<p>Loading…</p>}>{Page ? <Page key={current.path} rest={rest} /> : <p>Your role has no pages in the console.</p>}</Suspense>
+        <Suspense fallback={<p>Loading…</p>}>
+          {Page && current ? <Page key={current.path} rest={rest} /> : <Unreachable first={first} hidden={hidden} any={visible.length > 0} />}
+        </Suspense>
       </main>
     </div>
   );
+}
+
+/** What the page area says when the address shows no page: refused (403), unknown (404), or no page at all for the role. */
+function Unreachable({ first, hidden, any }: { first?: string; hidden?: Section; any: boolean }) {
+  if (hidden && !allowed(hidden.needs)) {
+    return (
+      <>
+        <h1>{hidden.label}</h1>
+        <p role="alert">Your role may not see this page (403). Ask an admin of the account for access.</p>
+      </>
+    );
+  }
+  if (hidden) {
+    // Allowed, but not offered here: SMS without a number, the sandbox inbox while mail is sent.
+    return (
+      <>
+        <h1>{hidden.label}</h1>
+        <p>This page is not in use on this account or service.</p>
+      </>
+    );
+  }
+  if (first) {
+    return (
+      <>
+        <h1>Not found</h1>
+        <p role="alert">
+          There is no page at this address (404). <a href="#/">Go to the first page.</a>
+        </p>
+      </>
+    );
+  }
+  return any ? null : <p>Your role has no pages in the console.</p>;
 }
 
 export function App() {

@@ -27,6 +27,7 @@ import { quotaModule } from './quota/index.js';
 import { auditModule } from './audit/index.js';
 import { trackingModule } from './tracking/index.js';
 import { retentionModule } from './retention/index.js';
+import { overviewModule } from './overview/index.js';
 
 /**
  * Every module the api role serves, in one list: the schema's resolvers, the /v1 tables (in this
@@ -62,6 +63,7 @@ export const modules: readonly ModuleManifest[] = [
   auditModule,
   trackingModule,
   retentionModule,
+  overviewModule,
 ];
 
 /** Every resolver of the schema, handed to buildAppSchema. */

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import axe from 'axe-core';
 import type { TestServer } from '../support/server.js';
 
 /**
@@ -113,4 +114,19 @@ export async function startForeignSite(): Promise<ForeignSite> {
   site.url = `http://localhost:${(server.address() as AddressInfo).port}`;
   site.close = () => new Promise<void>((r) => server.close(() => r()));
   return site;
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now, one line each. Its source
+ * goes in through the DevTools protocol (evaluate), which the console's CSP does not govern, so
+ * the page keeps its real policy.
+ */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const result = await run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.where.join(', ')}`);
 }

@@ -1722,6 +1722,18 @@ export type OnHoldEntry = {
   recipient: RecipientType;
 };
 
+/** What an account's sending looks like now: the console's landing page. Counts cover the caller's domains. */
+export type Overview = {
+  __typename?: 'Overview';
+  /** Mail is kept by the capture transport (MAIL_TRANSPORT=capture) and never leaves the machine. */
+  sandbox: Scalars['Boolean']['output'];
+  setup: Array<SetupStep>;
+  /** Emails accepted in the last 3 days still to be delivered; null without activity_read. */
+  waiting?: Maybe<WaitingEmails>;
+  /** Webhooks paused, or with a failed delivery attempt in the last 24 hours; null without webhooks_full. */
+  webhooks_failing?: Maybe<Scalars['Int']['output']>;
+};
+
 export type PageMeta = {
   __typename?: 'PageMeta';
   current_page: Scalars['Int']['output'];
@@ -1826,6 +1838,8 @@ export type Query = {
   operator_captured_mail: Array<CapturedMailType>;
   /** Each plan's retention days in force. */
   operator_retention: Array<PlanRetentionType>;
+  /** The console's landing page: sandbox or not, emails waiting, failing webhooks and the setup steps taken (GraphQL only). */
+  overview: Overview;
   recipient: RecipientDetail;
   recipients: RecipientPage;
   /** The account's sender identities, newest first unless ordered. */
@@ -2498,6 +2512,15 @@ export type SenderIdentity = {
   resends: Scalars['Int']['output'];
 };
 
+/** One step of setting up sending and whether the account has taken it. */
+export type SetupStep = {
+  __typename?: 'SetupStep';
+  /** Null when the caller may not see what the step counts (its scope is missing). */
+  done?: Maybe<Scalars['Boolean']['output']>;
+  /** domain (a domain added), verified (a domain verified), token (an API token made), email (an email sent), webhook (a webhook added). */
+  key: Scalars['String']['output'];
+};
+
 /** A text received in the SMS sandbox: stored as a received one, forwarded by the routes that take it. */
 export type SimulatedSmsInbound = {
   __typename?: 'SimulatedSmsInbound';
@@ -2903,6 +2926,14 @@ export type VerificationListsPage = {
   __typename?: 'VerificationListsPage';
   data: Array<EmailVerificationListType>;
   meta: VerificationListPageMeta;
+};
+
+/** Emails still to be delivered (queued, scheduled, paused or deferred). */
+export type WaitingEmails = {
+  __typename?: 'WaitingEmails';
+  count: Scalars['Int']['output'];
+  /** True when only the latest emails were counted and more may be waiting beyond them. */
+  more: Scalars['Boolean']['output'];
 };
 
 /** An email webhook: events of one domain pushed to one URL. */

@@ -28,9 +28,12 @@ type Documents = {
     "\n  mutation ConsoleVerifyDomain($id: ID!) {\n    verify_domain(domain_id: $id) {\n      message\n      data { spf dkim mx rp_cname tracking cname }\n    }\n  }\n": typeof types.ConsoleVerifyDomainDocument,
     "\n  query ConsoleEmails($domain: ID, $status: [String!], $recipient: String, $page: Int!) {\n    emails(domain_id: $domain, status: $status, recipient: $recipient, limit: 25, page: $page) {\n      id\n      created_at\n      to\n      subject\n      status\n    }\n  }\n": typeof types.ConsoleEmailsDocument,
     "\n  query ConsoleEmail($id: ID!) {\n    email(email_id: $id) {\n      id\n      created_at\n      from\n      from_name\n      to\n      to_name\n      subject\n      status\n      tags\n      message_id\n      interaction\n      html\n      text\n      activity { id type created_at suppression_reason }\n      webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }\n    }\n  }\n": typeof types.ConsoleEmailDocument,
+    "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n": typeof types.ConsoleInboxDocument,
     "\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n": typeof types.ConsoleBlocklistMonitorsDocument,
     "\n  mutation ConsoleCreateBlocklistMonitor($address: String!, $name: String) {\n    create_blocklist_monitor(address: $address, name: $name) { id }\n  }\n": typeof types.ConsoleCreateBlocklistMonitorDocument,
     "mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }": typeof types.ConsoleDeleteBlocklistMonitorDocument,
+    "\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n": typeof types.ConsoleOverviewDocument,
+    "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n": typeof types.ConsoleOverviewCountsDocument,
     "\n  query ConsoleSmsNumbers {\n    sms_numbers_page(limit: 100, page: 1) { data { id telephone_number paused created_at } }\n  }\n": typeof types.ConsoleSmsNumbersDocument,
     "\n  query ConsoleSmsActivity {\n    sms_activity(limit: 50, page: 1) { sms_message_id from to status content created_at }\n  }\n": typeof types.ConsoleSmsActivityDocument,
     "\n  query ConsoleSmtpUsers($domain: ID!) {\n    smtp_users(domain_id: $domain, limit: 100, page: 1) { id name username enabled server port accessed_at }\n  }\n": typeof types.ConsoleSmtpUsersDocument,
@@ -91,9 +94,12 @@ const documents: Documents = {
     "\n  mutation ConsoleVerifyDomain($id: ID!) {\n    verify_domain(domain_id: $id) {\n      message\n      data { spf dkim mx rp_cname tracking cname }\n    }\n  }\n": types.ConsoleVerifyDomainDocument,
     "\n  query ConsoleEmails($domain: ID, $status: [String!], $recipient: String, $page: Int!) {\n    emails(domain_id: $domain, status: $status, recipient: $recipient, limit: 25, page: $page) {\n      id\n      created_at\n      to\n      subject\n      status\n    }\n  }\n": types.ConsoleEmailsDocument,
     "\n  query ConsoleEmail($id: ID!) {\n    email(email_id: $id) {\n      id\n      created_at\n      from\n      from_name\n      to\n      to_name\n      subject\n      status\n      tags\n      message_id\n      interaction\n      html\n      text\n      activity { id type created_at suppression_reason }\n      webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }\n    }\n  }\n": types.ConsoleEmailDocument,
+    "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n": types.ConsoleInboxDocument,
     "\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n": types.ConsoleBlocklistMonitorsDocument,
     "\n  mutation ConsoleCreateBlocklistMonitor($address: String!, $name: String) {\n    create_blocklist_monitor(address: $address, name: $name) { id }\n  }\n": types.ConsoleCreateBlocklistMonitorDocument,
     "mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }": types.ConsoleDeleteBlocklistMonitorDocument,
+    "\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n": types.ConsoleOverviewDocument,
+    "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n": types.ConsoleOverviewCountsDocument,
     "\n  query ConsoleSmsNumbers {\n    sms_numbers_page(limit: 100, page: 1) { data { id telephone_number paused created_at } }\n  }\n": types.ConsoleSmsNumbersDocument,
     "\n  query ConsoleSmsActivity {\n    sms_activity(limit: 50, page: 1) { sms_message_id from to status content created_at }\n  }\n": types.ConsoleSmsActivityDocument,
     "\n  query ConsoleSmtpUsers($domain: ID!) {\n    smtp_users(domain_id: $domain, limit: 100, page: 1) { id name username enabled server port accessed_at }\n  }\n": types.ConsoleSmtpUsersDocument,
@@ -213,6 +219,10 @@ export function graphql(source: "\n  query ConsoleEmail($id: ID!) {\n    email(e
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n"): (typeof documents)["\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -222,6 +232,14 @@ export function graphql(source: "\n  mutation ConsoleCreateBlocklistMonitor($add
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }"): (typeof documents)["mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n"): (typeof documents)["\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

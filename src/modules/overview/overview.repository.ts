@@ -1,0 +1,67 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlRow, textArray } from '../../db/sql.js';
+import { PENDING_EMAIL } from '../messages/message.status.js';
+import { WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
+
+/** The webhooks an overview counts: those of email and SMS events (inbound-route targets are the routes'). */
+const COUNTED_KINDS = [WEBHOOK_KIND.email, WEBHOOK_KIND.sms];
+
+/**
+ * The overview's reads, each bounded: existence checks stop at the first row, and the waiting
+ * emails are counted among the latest `cap` of a time window only (an account's emails have no
+ * index by status: one would cost every status change its HOT update, bench:drain). `domains`:
+ * the domains a limited caller reaches, or null for the whole account.
+ */
+export class OverviewRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async domains(accountId: string, domains: readonly string[] | null): Promise<{ added: boolean; verified: boolean }> {
+    const row = await sqlRow<{ added: boolean; verified: boolean }>(
+      this.em,
+      `select exists (select 1 from domains where account_id = $1 and ($2::text[] is null or id = any($2::text[]))) as added,
+              exists (select 1 from domains where account_id = $1 and ($2::text[] is null or id = any($2::text[])) and is_verified) as verified`,
+      [accountId, domains ? textArray(domains) : null],
+    );
+    return row ?? { added: false, verified: false };
+  }
+
+  async hasToken(accountId: string): Promise<boolean> {
+    return (await sqlRow<{ any: boolean }>(this.em, 'select exists (select 1 from api_tokens where account_id = $1) as any', [accountId]))?.any ?? false;
+  }
+
+  async hasSent(accountId: string, domains: readonly string[] | null): Promise<boolean> {
+    const row = await sqlRow<{ any: boolean }>(
+      this.em,
+      'select exists (select 1 from messages where account_id = $1 and ($2::text[] is null or domain_id = any($2::text[]))) as any',
+      [accountId, domains ? textArray(domains) : null],
+    );
+    return row?.any ?? false;
+  }
+
+  async waiting(accountId: string, domains: readonly string[] | null, since: Date, cap: number): Promise<{ count: number; more: boolean }> {
+    const row = await sqlRow<{ count: number; seen: number }>(
+      this.em,
+      `select count(*) filter (where status = any($4::text[]))::int as count, count(*)::int as seen
+         from (select status from emails
+                where account_id = $1 and created_at >= $2::timestamptz and ($3::text[] is null or domain_id = any($3::text[]))
+                order by created_at desc limit $5) latest`,
+      [accountId, since.toISOString(), domains ? textArray(domains) : null, textArray(PENDING_EMAIL), cap],
+    );
+    return { count: row?.count ?? 0, more: (row?.seen ?? 0) >= cap };
+  }
+
+  /** Whether the caller's webhooks exist, and how many are paused or failed an attempt since `since`. */
+  async webhooks(accountId: string, domains: readonly string[] | null, since: Date): Promise<{ added: boolean; failing: number }> {
+    const row = await sqlRow<{ added: number; failing: number }>(
+      this.em,
+      `select count(*)::int as added,
+              count(*) filter (where w.paused_reason is not null or exists (
+                select 1 from webhook_attempts a
+                 where a.webhook_id = w.id and a.attempted_at >= $3::timestamptz and a.delivery_id is not null and not a.success))::int as failing
+         from webhooks w
+        where w.account_id = $1 and w.kind = any($4::text[]) and ($2::text[] is null or w.domain_id = any($2::text[]))`,
+      [accountId, domains ? textArray(domains) : null, since.toISOString(), textArray(COUNTED_KINDS)],
+    );
+    return { added: (row?.added ?? 0) > 0, failing: row?.failing ?? 0 };
+  }
+}

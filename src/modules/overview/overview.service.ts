@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { domainsOf, type Actor } from '../../core/actor.js';
+import { scopeSatisfied } from '../../core/scopes.js';
+import { OverviewRepository } from './overview.repository.js';
+import type { Overview, SetupKey, SetupStep } from './overview.type.js';
+
+const HOUR_MS = 3_600_000;
+/** How far back waiting emails are counted: a schedule reaches 3 days ahead (SPEC.md send_at). */
+const WAITING_WINDOW_MS = 72 * HOUR_MS;
+/** The latest emails of that window counted at most, so the read stays bounded for a large sender. */
+export const WAITING_CAP = 50_000;
+const FAILING_WINDOW_MS = 24 * HOUR_MS;
+
+/**
+ * The console's landing page for a caller: each figure and step only where the caller holds the
+ * scope that reads it (null otherwise), and counted within the caller's domains.
+ */
+export class OverviewService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sandbox: boolean,
+  ) {}
+
+  async get(auth: Actor, now = new Date()): Promise<Overview> {
+    const repo = new OverviewRepository(this.em);
+    const domains = domainsOf(auth);
+    const holds = (scope: string) => scopeSatisfied(auth.scopes, scope);
+    // One after another: a page load takes one pooled connection, not five.
+    const domain = holds('domains_read') ? await repo.domains(auth.accountId, domains) : null;
+    const token = holds('tokens_full') ? await repo.hasToken(auth.accountId) : null;
+    const sent = holds('activity_read') ? await repo.hasSent(auth.accountId, domains) : null;
+    const waiting = holds('activity_read') ? await repo.waiting(auth.accountId, domains, new Date(now.getTime() - WAITING_WINDOW_MS), WAITING_CAP) : null;
+    const webhooks = holds('webhooks_full') ? await repo.webhooks(auth.accountId, domains, new Date(now.getTime() - FAILING_WINDOW_MS)) : null;
+    const done: Record<SetupKey, boolean | null> = {
+      domain: domain?.added ?? null,
+      verified: domain?.verified ?? null,
+      token,
+      email: sent,
+      webhook: webhooks?.added ?? null,
+    };
+    const setup: SetupStep[] = (Object.keys(done) as SetupKey[]).map((key) => ({ key, done: done[key] }));
+    return { sandbox: this.sandbox, waiting, webhooks_failing: webhooks?.failing ?? null, setup };
+  }
+}

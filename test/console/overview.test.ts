@@ -1,0 +1,75 @@
+import type { Browser } from 'playwright-core';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { seedDomain } from '../support/factories.js';
+import { emailsOf, send } from '../email-log/helpers.js';
+import { accessibilityProblems, launch, outsideRequests, screenshotPath, signInWithToken, watchedPage } from './browser.js';
+
+/**
+ * The landing page and the sandbox inbox: a new account lands on the overview, which says mail
+ * is captured and what is left to set up; once an email went out, its count shows there and the
+ * email itself is in the sandbox inbox, opened as its email in the log. At 1280 and 390 px, with
+ * no serious accessibility violation.
+ */
+let s: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+it('lands on the overview, which follows the setup and the sending, and opens a captured email from the inbox', async () => {
+  const w = await watchedPage(browser);
+  const { page } = w;
+  await signInWithToken(page, s, ADMIN_TOKEN);
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  await page.getByRole('note').getByText('Mail is kept on this machine').waitFor();
+  const checklist = page.getByRole('list').filter({ hasText: 'Add a sending domain' });
+  await checklist.getByRole('link', { name: 'Add a sending domain' }).waitFor();
+  expect(await accessibilityProblems(page)).toEqual([]);
+
+  const domain = await seedDomain(s, { dkim: true });
+  const subject = `Overview ${Date.now()}`;
+  await emailsOf(s, await send(s, domain, { subject }), 'delivered');
+  // The domain is added and verified, and the email delivered (kept by the capture transport).
+  await page.reload();
+  await checklist.getByText('Add a sending domain').waitFor();
+  expect(await checklist.getByRole('link', { name: 'Add a sending domain' }).count()).toBe(0);
+  expect(await checklist.getByRole('link', { name: 'Create an API token for your application' }).count()).toBe(0);
+  const sent = page.getByRole('listitem').filter({ hasText: /^Sent/ });
+  await sent.getByText('new in these 7 days').waitFor();
+  expect(await sent.locator('strong').innerText()).toBe('1');
+  await page.getByRole('listitem').filter({ hasText: /^Delivered/ }).getByText('100.0% of sent').waitFor();
+  await page.screenshot({ path: screenshotPath('overview') });
+
+  await page.getByRole('link', { name: 'Read it in the sandbox inbox.' }).click();
+  await page.getByRole('heading', { name: 'Sandbox inbox' }).waitFor();
+  expect(await accessibilityProblems(page)).toEqual([]);
+  await page.screenshot({ path: screenshotPath('inbox') });
+  await page.getByRole('table', { name: 'Captured emails' }).getByRole('link', { name: subject }).click();
+  await page.getByRole('heading', { name: subject }).waitFor();
+
+  expect(outsideRequests(s, w.requests)).toEqual([]);
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+}, 60_000);
+
+it('says so when an address is not a page, and fits a 390 px phone', async () => {
+  const w = await watchedPage(browser, { width: 390 });
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/no-such-page`);
+  await w.page.getByRole('heading', { name: 'Not found' }).waitFor();
+  for (const path of ['overview', 'inbox']) {
+    await w.page.goto(`${s.url}/#/${path}`);
+    await w.page.locator('main h1').waitFor();
+    await w.page.waitForLoadState('networkidle');
+    expect({ path, width: await w.page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, width: 390 });
+    expect({ path, problems: await accessibilityProblems(w.page) }).toEqual({ path, problems: [] });
+  }
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+});

@@ -1,0 +1,83 @@
+import { seedDomain } from '../support/factories.js';
+import { createAccount, startTestServer, tokenWith, type TestServer } from '../support/server.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { createWebhook, driveUntil, insertEvent, sql } from '../webhooks/engine-support.js';
+import { send } from '../email-log/helpers.js';
+
+/**
+ * `overview`: the console's landing page. Each step and figure follows the account's real state,
+ * within the caller's domains, and is null where the caller lacks the scope that reads it.
+ */
+let s: TestServer;
+let receiver: Receiver;
+let account: { id: string; token: string };
+
+const OVERVIEW = '{ overview { sandbox waiting { count more } webhooks_failing setup { key done } } }';
+async function overview(token?: string) {
+  const res = await s.gql(OVERVIEW, {}, token);
+  expect(res.body.errors).toBeUndefined();
+  const o = res.body.data.overview;
+  return { ...o, steps: Object.fromEntries(o.setup.map((x: { key: string; done: boolean | null }) => [x.key, x.done])) };
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
+  account = await createAccount(s, 'Overview account');
+});
+afterAll(async () => {
+  await receiver?.close();
+  await s?.close();
+});
+
+it('follows a new account from nothing to a verified domain, a sent email and a failing webhook', async () => {
+  let o = await overview(account.token);
+  expect(o.sandbox).toBe(true);
+  expect(o.setup.map((x: { key: string }) => x.key)).toEqual(['domain', 'verified', 'token', 'email', 'webhook']);
+  // The token the account was made with is its first.
+  expect(o.steps).toEqual({ domain: false, verified: false, token: true, email: false, webhook: false });
+  expect(o.waiting).toEqual({ count: 0, more: false });
+  expect(o.webhooks_failing).toBe(0);
+
+  await seedDomain(s, { accountId: account.id, verified: false });
+  expect((await overview(account.token)).steps).toMatchObject({ domain: true, verified: false });
+  const domain = await seedDomain(s, { accountId: account.id });
+  expect((await overview(account.token)).steps).toMatchObject({ domain: true, verified: true, email: false });
+
+  // Scheduled an hour ahead, it waits.
+  await send(s, domain, { token: account.token, send_at: Math.floor(Date.now() / 1000) + 3600 });
+  o = await overview(account.token);
+  expect(o.steps.email).toBe(true);
+  expect(o.waiting).toEqual({ count: 1, more: false });
+
+  const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.clicked'], path: '/overview', token: account.token });
+  expect((await overview(account.token)).steps.webhook).toBe(true);
+  receiver.respond('/overview', { status: 500 });
+  await insertEvent(s, { account_id: account.id, domain_id: domain.id, type: 'activity.clicked' });
+  await driveUntil(s, async () => (await sql(s, 'select 1 from webhook_attempts where webhook_id = ? and delivery_id is not null', [hook.id])).length > 0);
+  expect((await overview(account.token)).webhooks_failing).toBe(1);
+});
+
+it('shows only what the caller may read, and counts only its domains', async () => {
+  const admin = await overview();
+  // A token that reads domains only: the rest is unknown to it, not false.
+  const narrow = await overview(await tokenWith(s, ['domains_read']));
+  expect(narrow.steps).toEqual({ domain: admin.steps.domain, verified: admin.steps.verified, token: null, email: null, webhook: null });
+  expect(narrow.waiting).toBeNull();
+  expect(narrow.webhooks_failing).toBeNull();
+
+  // A token limited to a new domain sees none of the account's other mail waiting.
+  const mine = await seedDomain(s);
+  const other = await seedDomain(s);
+  await send(s, other, { send_at: Math.floor(Date.now() / 1000) + 3600 });
+  const limited = await overview(await tokenWith(s, ['domains_read', 'activity_read', 'webhooks_full'], mine.id));
+  expect(limited.steps).toMatchObject({ domain: true, verified: true, email: false, webhook: false });
+  expect(limited.waiting).toEqual({ count: 0, more: false });
+  expect((await overview()).waiting.count).toBeGreaterThanOrEqual(1);
+});
+
+it('answers 401 without a token', async () => {
+  const res = await s.gql(OVERVIEW, {}, null);
+  expect(res.body.data?.overview ?? null).toBeNull();
+  expect(res.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+});
