@@ -1,8 +1,8 @@
-import { Suspense, lazy, useEffect, useState, type ComponentType } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type ComponentType } from 'react';
 import { Provider } from 'urql';
 import { makeClient } from './client';
 import { LoginPage } from './login';
-import { allowed, logout, restore, session } from './session';
+import { allowed, forget, logout, restore, session } from './session';
 import { useRoute } from './ui';
 import { DomainsPage } from './pages/domains';
 import { ActivityPage } from './pages/activity';
@@ -50,8 +50,13 @@ const SECTIONS: Section[] = [
   { path: 'account', label: 'Your account', needs: [], page: AccountPage },
 ];
 
-function Signed({ onOut }: { onOut: () => void }) {
-  const [client] = useState(makeClient);
+function Signed({ onOut, onEnded }: { onOut: () => void; onEnded: () => void }) {
+  const [client] = useState(() =>
+    makeClient(() => {
+      forget();
+      onEnded();
+    }),
+  );
   return (
     <Provider value={client}>
       <Shell onOut={onOut} />
@@ -71,6 +76,7 @@ function Shell({ onOut }: { onOut: () => void }) {
   const hidden = first && !current ? SECTIONS.find((s) => s.path === first) : undefined;
   const who = session().user;
   const Page = current?.page;
+  useNavigationCues(current?.label ?? hidden?.label ?? (first ? 'Not found' : 'Postbox'), [first, ...rest].join('/'));
   return (
     <div className="shell">
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -103,12 +109,37 @@ function Shell({ onOut }: { onOut: () => void }) {
   );
 }
 
+/**
+ * What changes with the address besides the page: the window's title names the page, and after a
+ * navigation (not the first load) focus moves to the new page's heading, where a screen reader
+ * starts reading. A page drawn after its code loads gets its heading focused once it is there.
+ */
+function useNavigationCues(label: string, address: string) {
+  const first = useRef(true);
+  useEffect(() => {
+    document.title = `${label} · Postbox console`;
+  }, [label]);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    let tries = 0;
+    const timer = setInterval(() => {
+      const heading = document.querySelector<HTMLElement>('main h1');
+      if (heading || ++tries > 20) clearInterval(timer);
+      heading?.focus();
+    }, 50);
+    return () => clearInterval(timer);
+  }, [address]);
+}
+
 /** What the page area says when the address shows no page: refused (403), unknown (404), or no page at all for the role. */
 function Unreachable({ first, hidden, any }: { first?: string; hidden?: Section; any: boolean }) {
   if (hidden && !allowed(hidden.needs)) {
     return (
       <>
-        <h1>{hidden.label}</h1>
+        <h1 tabIndex={-1}>{hidden.label}</h1>
         <p role="alert">Your role may not see this page (403). Ask an admin of the account for access.</p>
       </>
     );
@@ -117,7 +148,7 @@ function Unreachable({ first, hidden, any }: { first?: string; hidden?: Section;
     // Allowed, but not offered here: SMS without a number, the sandbox inbox while mail is sent.
     return (
       <>
-        <h1>{hidden.label}</h1>
+        <h1 tabIndex={-1}>{hidden.label}</h1>
         <p>This page is not in use on this account or service.</p>
       </>
     );
@@ -125,7 +156,7 @@ function Unreachable({ first, hidden, any }: { first?: string; hidden?: Section;
   if (first) {
     return (
       <>
-        <h1>Not found</h1>
+        <h1 tabIndex={-1}>Not found</h1>
         <p role="alert">
           There is no page at this address (404). <a href="#/">Go to the first page.</a>
         </p>
@@ -136,13 +167,14 @@ function Unreachable({ first, hidden, any }: { first?: string; hidden?: Section;
 }
 
 export function App() {
-  const [state, setState] = useState<'loading' | 'in' | 'out'>('loading');
+  const [state, setState] = useState<'loading' | 'in' | 'out' | 'ended'>('loading');
   useEffect(() => {
     restore()
       .then((s) => setState(s.user || s.token ? 'in' : 'out'))
       .catch(() => setState('out'));
   }, []);
   if (state === 'loading') return <p className="loading">Loading…</p>;
-  if (state === 'out') return <LoginPage onIn={() => setState('in')} />;
-  return <Signed onOut={() => setState('out')} />;
+  // The address stays as it was: signing in again returns to the same page.
+  if (state === 'out' || state === 'ended') return <LoginPage ended={state === 'ended'} onIn={() => setState('in')} />;
+  return <Signed onOut={() => setState('out')} onEnded={() => setState('ended')} />;
 }

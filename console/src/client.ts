@@ -1,4 +1,4 @@
-import { Client, cacheExchange, fetchExchange, subscriptionExchange } from 'urql';
+import { Client, cacheExchange, fetchExchange, mapExchange, subscriptionExchange, type CombinedError } from 'urql';
 import { createClient as createSse } from 'graphql-sse';
 import { authHeaders } from './session';
 
@@ -9,8 +9,16 @@ const sse = createSse({
   headers: () => authHeaders(),
 });
 
-/** One client per sign-in: nothing one user's queries cached reaches the next. */
-export const makeClient = () => new Client({
+/** Whether the server no longer knows the caller: the session ended elsewhere or expired, or the token was deleted. */
+const signedOut = (error: CombinedError) =>
+  error.response?.status === 401 || error.graphQLErrors.some((e) => e.extensions?.code === 'UNAUTHENTICATED');
+
+/**
+ * One client per sign-in: nothing one user's queries cached reaches the next. `onSignedOut` runs
+ * when an answer says the session is gone, so the console asks to sign in again instead of
+ * showing stale pages.
+ */
+export const makeClient = (onSignedOut: () => void) => new Client({
   url: '/graphql',
   requestPolicy: 'cache-and-network',
   // POST with a JSON body: Apollo's CSRF prevention refuses simple GET requests, and POST carries the CSRF header.
@@ -18,6 +26,11 @@ export const makeClient = () => new Client({
   fetchOptions: () => ({ credentials: 'same-origin', headers: authHeaders() }),
   exchanges: [
     cacheExchange,
+    mapExchange({
+      onError(error) {
+        if (signedOut(error)) onSignedOut();
+      },
+    }),
     fetchExchange,
     subscriptionExchange({
       forwardSubscription(operation) {

@@ -3,7 +3,7 @@ import { login, requestReset, useToken, type LoginAnswer } from './session';
 import { ErrorNote } from './ui';
 
 /** Email and password (and a TOTP code when the account asks for one), or an API token. */
-export function LoginPage({ onIn }: { onIn: () => void }) {
+export function LoginPage({ onIn, ended = false }: { onIn: () => void; ended?: boolean }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
@@ -36,6 +36,11 @@ export function LoginPage({ onIn }: { onIn: () => void }) {
   return (
     <main className="login">
       <h1>Postbox</h1>
+      {ended ? (
+        <p className="banner" role="alert">
+          Your session ended (signed out elsewhere, or it expired). Sign in again to go on where you were.
+        </p>
+      ) : null}
       <form onSubmit={submit} aria-label="Sign in">
         <label>
           Email

@@ -96,6 +96,12 @@ export async function useToken(token: string): Promise<LoginAnswer> {
   return { ok: true };
 }
 
+/** Forgets a session the server ended (signed out elsewhere, expired, or the user removed): the next step is to sign in again. */
+export function forget(): void {
+  if (current.token) sessionStorage.removeItem(TOKEN_KEY);
+  current = { user: null, csrf: null, token: null };
+}
+
 export async function logout(): Promise<void> {
   if (current.token) sessionStorage.removeItem(TOKEN_KEY);
   else await fetch('/auth/logout', { method: 'POST', credentials: 'same-origin', headers: authHeaders() });

@@ -49,7 +49,7 @@ export function Notice({ children }: { children: ReactNode }) {
 export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
     <header className="page-head">
-      <h1>{children}</h1>
+      <h1 tabIndex={-1}>{children}</h1>
       {actions ? <div className="actions">{actions}</div> : null}
     </header>
   );

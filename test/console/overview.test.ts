@@ -2,7 +2,9 @@ import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
 import { emailsOf, send } from '../email-log/helpers.js';
-import { accessibilityProblems, launch, outsideRequests, screenshotPath, signInWithToken, watchedPage } from './browser.js';
+import { inviteLink } from '../users/helpers.js';
+import { sql } from '../webhooks/engine-support.js';
+import { accessibilityProblems, acceptInvite, launch, outsideRequests, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
 
 /**
  * The landing page and the sandbox inbox: a new account lands on the overview, which says mail
@@ -71,5 +73,42 @@ it('says so when an address is not a page, and fits a 390 px phone', async () =>
     expect({ path, problems: await accessibilityProblems(w.page) }).toEqual({ path, problems: [] });
   }
   expect(w.problems).toEqual([]);
+  await w.context.close();
+});
+
+it('names each page in the title, moves focus to its heading, and has an icon', async () => {
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  expect(await w.page.title()).toBe('Overview · Postbox console');
+  await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
+  await w.page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  await w.page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+  expect(await w.page.evaluate(() => document.activeElement?.textContent)).toBe('Webhooks');
+  expect(await w.page.title()).toBe('Webhooks · Postbox console');
+  const icon = await w.page.locator('link[rel=icon]').getAttribute('href');
+  const res = await fetch(new URL(icon!, s.url));
+  expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+  await w.context.close();
+});
+
+it('asks to sign in again when the session ended elsewhere, and returns to the page', async () => {
+  const email = `ended-${Date.now()}@example.test`;
+  const password = 'a long enough password';
+  expect((await s.rest('POST', '/users', { body: { email, role: 'manager' } })).status).toBe(200);
+  const w = await watchedPage(browser);
+  await acceptInvite(w.page, await inviteLink(s, email), password);
+  await signIn(w.page, s, email, password);
+  await w.page.goto(`${s.url}/#/webhooks`);
+  await w.page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  // Signed out elsewhere: the server forgets the session.
+  await sql(s, 'delete from user_sessions where user_id in (select id from account_users where email = ?)', [email]);
+  await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Domains' }).click();
+  await w.page.getByRole('alert').getByText('Your session ended').waitFor();
+  await w.page.getByLabel('Email', { exact: true }).fill(email);
+  await w.page.getByLabel('Password', { exact: true }).fill(password);
+  await w.page.getByRole('button', { name: 'Sign in' }).click();
+  await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
+  expect(w.page.url()).toMatch(/#\/domains$/);
   await w.context.close();
 });

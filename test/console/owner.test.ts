@@ -202,6 +202,6 @@ it("shows an email's HTML in a sandboxed frame, scripts not run", async () => {
   const frame = w.page.locator('iframe[title="Email content"]');
   expect(await frame.getAttribute('sandbox')).toBe('');
   await w.page.frameLocator('iframe[title="Email content"]').getByRole('heading', { name: 'Inside the frame' }).waitFor();
-  expect(await w.page.title()).toBe('Postbox console');
+  expect(await w.page.title()).toBe('Email log · Postbox console');
   await w.context.close();
 });

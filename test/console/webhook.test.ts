@@ -41,7 +41,7 @@ it('shows a failing webhook in its log, and replays its deliveries once fixed', 
 
   // Created while the receiver answers (the creation's test request must succeed) ...
   receiver.respond('/hook', { status: 200 });
-  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
   await page.getByRole('link', { name: 'New webhook' }).click();
   await page.getByLabel('Name').fill('Orders');
   await page.getByLabel('URL').fill(receiver.url('/hook'));
@@ -73,7 +73,7 @@ it('shows a failing webhook in its log, and replays its deliveries once fixed', 
   await log.locator('tr.ok', { hasText: 'activity.delivered' }).waitFor({ timeout: 30_000 });
 
   // The email's page lists that delivery, now delivered, and links to the webhook's log.
-  await page.getByRole('link', { name: 'Email log' }).click();
+  await page.getByRole('link', { name: 'Email log', exact: true }).click();
   await page.getByRole('link', { name: 'Order', exact: true }).click();
   const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
   const row = deliveries.locator('tr', { hasText: 'activity.delivered' });

@@ -160,7 +160,7 @@ export function OverviewPage() {
                 {o.waiting.more ? '+' : ''}
               </strong>
               <a className="small" href="#/emails">
-                Email log
+                See the email log
               </a>
             </li>
           ) : null}
@@ -169,7 +169,7 @@ export function OverviewPage() {
               <span className="muted small">Webhooks failing (24 h)</span>
               <strong>{o.webhooks_failing}</strong>
               <a className="small" href="#/webhooks">
-                Webhooks
+                See the webhooks
               </a>
             </li>
           ) : null}
