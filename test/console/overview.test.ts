@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { ADMIN_TOKEN, createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
 import { emailsOf, send } from '../email-log/helpers.js';
 import { inviteLink } from '../users/helpers.js';
@@ -110,5 +110,19 @@ it('asks to sign in again when the session ended elsewhere, and returns to the p
   await w.page.getByRole('button', { name: 'Sign in' }).click();
   await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
   expect(w.page.url()).toMatch(/#\/domains$/);
+  await w.context.close();
+});
+
+it('says what to do when a webhook is created before any domain exists', async () => {
+  const fresh = await createAccount(s, 'No domain yet');
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, fresh.token);
+  await w.page.goto(`${s.url}/#/webhooks/new`);
+  await w.page.getByLabel('Name').fill('Orders');
+  await w.page.getByLabel('URL').fill('https://example.com/hook');
+  await w.page.getByRole('button', { name: 'Create webhook' }).click();
+  await w.page.getByRole('alert').getByText('there is none yet').waitFor();
+  await w.page.getByRole('alert').getByRole('link', { name: 'Add a domain first.' }).click();
+  await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
   await w.context.close();
 });

@@ -85,7 +85,8 @@ it('adds a domain, verifies it, sends a test email and shows queued then deliver
   const rows = page.locator('table.dns tbody tr');
   await rows.first().waitFor();
   for (const row of await rows.all()) {
-    const [label, type, host, value] = await row.locator('td').allInnerTexts();
+    const [label, status, type, host, value] = await row.locator('td').allInnerTexts();
+    expect([label, status]).toEqual([label, expect.stringMatching(/^(Not checked|✗ Not found)$/)]);
     const hostname = host.replace(/\s*Copy host$/, '').trim();
     const data = value.replace(/\s*Copy value$/, '').trim();
     if (type === 'TXT') s.dns.add(hostname, { type: 'TXT', data });
@@ -95,6 +96,9 @@ it('adds a domain, verifies it, sends a test email and shows queued then deliver
   }
   await page.getByRole('button', { name: 'Verify now' }).click();
   await page.locator('.badge', { hasText: /^verified$/ }).waitFor();
+  // Each record says it was found, the optional ones too (all were published).
+  const statuses = await rows.evaluateAll((trs) => trs.map((tr) => tr.children[1]?.textContent));
+  expect(statuses).toEqual(statuses.map(() => '✓ Found'));
 
   // The activity page, open before the email exists: what it shows next comes over SSE.
   // A second tab of the same browser: the session cookie signs it in.

@@ -35,6 +35,11 @@ const DnsRecords = graphql(`
       name
       is_verified
       is_dns_active
+      spf
+      dkim
+      is_cname_verified
+      tracking
+      mx
     }
     domain_dns_records(domain_id: $id) {
       id
@@ -105,16 +110,20 @@ function DomainDetail({ id }: { id: string }) {
   const [{ data, error }, refetch] = useQuery({ query: DnsRecords, variables: { id } });
   const [verified, verify] = useMutation(Verify);
   const records = data?.domain_dns_records;
-  const rows = records
-    ? [
-        { label: 'SPF', ...records.spf },
-        { label: 'DKIM', ...records.dkim },
-        { label: 'Return path', ...records.return_path },
-        { label: 'Tracking', ...records.custom_tracking },
-        { label: 'Inbound (MX)', ...records.inbound_routing },
-      ]
-    : [];
   const check = verified.data?.verify_domain;
+  const d = data?.domain;
+  // Each record's state: from the check just run, else as last stored; null when never checked.
+  const found = (now: boolean | undefined, stored: boolean | null | undefined) => (check ? (now ?? null) : (stored ?? null));
+  const rows =
+    records && d
+      ? [
+          { label: 'SPF', required: true, found: found(check?.data.spf, d.spf), ...records.spf },
+          { label: 'DKIM', required: true, found: found(check?.data.dkim, d.dkim), ...records.dkim },
+          { label: 'Return path', required: false, found: found(check?.data.rp_cname, d.is_cname_verified), ...records.return_path },
+          { label: 'Tracking', required: false, found: found(check?.data.tracking, d.tracking), ...records.custom_tracking },
+          { label: 'Inbound (MX)', required: false, found: found(check?.data.mx, d.mx), ...records.inbound_routing },
+        ]
+      : [];
   return (
     <>
       <PageTitle
@@ -132,18 +141,19 @@ function DomainDetail({ id }: { id: string }) {
         {data?.domain.name ?? 'Domain'} <span className="badge">{data?.domain.is_verified ? 'verified' : 'not verified'}</span>
       </PageTitle>
       <ErrorNote error={error ?? verified.error} />
-      {check ? (
-        <Notice>
-          {check.message} SPF {check.data.spf ? '✓' : '✗'} · DKIM {check.data.dkim ? '✓' : '✗'} · return path {check.data.rp_cname ? '✓' : '✗'}
-        </Notice>
-      ) : null}
+      {check ? <Notice>{check.message} Each record's state is in the table below.</Notice> : null}
       <h2>DNS records</h2>
+      <p className="muted small">SPF and DKIM verify the domain; the others are optional.</p>
       <table className="dns">
-        <TableHead columns={['Record', 'Type', 'Host', 'Value']} />
+        <TableHead columns={['Record', 'Status', 'Type', 'Host', 'Value']} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.label}>
-              <td>{r.label}</td>
+              <td>
+                {r.label}
+                {r.required ? null : <span className="muted small"> (optional)</span>}
+              </td>
+              <td className={r.found === false && r.required ? 'bad nowrap' : 'nowrap'}>{r.found === null ? 'Not checked' : r.found ? '✓ Found' : '✗ Not found'}</td>
               <td>{r.type}</td>
               <td>
                 <code>{r.hostname}</code> <CopyButton value={r.hostname} label="Copy host" />

@@ -76,14 +76,21 @@ function WebhookList() {
 function NewWebhook() {
   const { domainId, picker } = useDomainChoice();
   const [created, create] = useMutation(Create);
+  const [missing, setMissing] = useState(false);
   return (
     <>
       <PageTitle actions={picker}>New webhook</PageTitle>
+      {missing && !domainId ? (
+        <p className="error" role="alert">
+          A webhook belongs to a domain, and there is none yet. <a href="#/domains">Add a domain first.</a>
+        </p>
+      ) : null}
       <ErrorNote error={created.error} />
       <WebhookForm
         submitLabel="Create webhook"
         busy={created.fetching}
         onSubmit={async (v) => {
+          setMissing(!domainId);
           if (!domainId) return;
           const res = await create({ domain: domainId, ...v });
           if (res.data) go(`webhooks/${res.data.create_webhook.id}`);
