@@ -1,13 +1,15 @@
 import * as OTPAuth from 'otpauth';
 import type { Browser } from 'playwright-core';
+import jsqr from 'jsqr';
+import { PNG } from 'pngjs';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { mailsTo } from '../support/mail.js';
 import { inviteLink } from '../users/helpers.js';
 import { acceptInvite, launch, signIn, watchedPage } from './browser.js';
 
 /**
- * The console's account page: a user turns on two-factor authentication there (key shown,
- * code confirmed, recovery codes shown once) and is then asked for a code at sign-in; the login
+ * The console's account page: a user turns on two-factor authentication there (the key as a QR
+ * code an authenticator app scans, code confirmed, recovery codes shown once) and is then asked for a code at sign-in; the login
  * page mails a password reset link.
  */
 
@@ -34,8 +36,18 @@ it('turns on 2FA from the console, then asks for a code at sign-in; mails a rese
 
   await page.getByRole('link', { name: 'Your account' }).click();
   await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
-  const key = (await page.locator('code').first().innerText()).trim();
+  // What a phone does: read the QR code from the screen, and take the key from its link.
+  const shot = PNG.sync.read(await page.getByRole('img', { name: 'QR code of the authenticator key' }).screenshot());
+  // A CommonJS module whose exports are the function, with itself as `default` (what the types name).
+  const scanned = jsqr.default(new Uint8ClampedArray(shot.data), shot.width, shot.height);
+  expect(scanned?.data).toMatch(/^otpauth:\/\/totp\//);
+  const key = new URL(scanned!.data).searchParams.get('secret')!;
+  expect(key).toBe((await page.locator('code').first().innerText()).trim());
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key) });
+  // A wrong code says so, once.
+  await page.getByLabel('Code', { exact: true }).fill('000000');
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  expect(await page.getByRole('alert').innerText()).toBe('The code is invalid.');
   await page.getByLabel('Code', { exact: true }).fill(totp.generate());
   await page.getByRole('button', { name: 'Turn on' }).click();
   const codes = (await page.locator('.secret pre').innerText()).trim().split('\n');

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import QRCode from 'qrcode';
 import { authHeaders, session } from '../session';
 import { CopyButton, ErrorNote, Notice, PageTitle } from '../ui';
 
@@ -13,8 +14,10 @@ async function auth<T>(path: string, body: unknown): Promise<T> {
   const text = await res.text();
   const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!res.ok) {
-    const fields = Object.values((json.errors ?? {}) as Record<string, string[]>).flat();
-    throw new Error([String(json.message ?? `Refused (${res.status}).`), ...fields].join(' '));
+    const message = String(json.message ?? `Refused (${res.status}).`);
+    // The field messages add what the message does not already say (often it is the same sentence).
+    const fields = Object.values((json.errors ?? {}) as Record<string, string[]>).flat().filter((f) => f !== message);
+    throw new Error([message, ...fields].join(' '));
   }
   return json as T;
 }
@@ -57,6 +60,20 @@ function PasswordForm() {
   );
 }
 
+/** The enrolment link as a QR code (an SVG drawn here, shown as an image: nothing leaves the page). */
+function QrCode({ value }: { value: string }) {
+  const [svg, setSvg] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void QRCode.toString(value, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((text) => live && setSvg(text));
+    return () => {
+      live = false;
+    };
+  }, [value]);
+  if (!svg) return null;
+  return <img className="qr" width={200} height={200} alt="QR code of the authenticator key" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} />;
+}
+
 function TwoFactor() {
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null);
   const [code, setCode] = useState('');
@@ -80,8 +97,10 @@ function TwoFactor() {
         </div>
       ) : enrolment ? (
         <form className="stack" onSubmit={run(async () => setCodes((await auth<{ recovery_codes: string[] }>('/auth/totp/confirm', { code })).recovery_codes))}>
+          <p>Scan this code with your authenticator app, then enter the code it shows.</p>
+          <QrCode value={enrolment.otpauth_url} />
           <p>
-            Add this key to your authenticator app, then enter the code it shows. Key: <code>{enrolment.secret}</code> <CopyButton value={enrolment.secret} label="Copy key" />
+            Or type the key into it: <code>{enrolment.secret}</code> <CopyButton value={enrolment.secret} label="Copy key" />
           </p>
           <p className="small wrap">
             Or open <a href={enrolment.otpauth_url}>{enrolment.otpauth_url}</a> on a device with an authenticator app.
