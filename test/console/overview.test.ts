@@ -65,11 +65,17 @@ it('says so when an address is not a page, and fits a 390 px phone', async () =>
   await signInWithToken(w.page, s, ADMIN_TOKEN);
   await w.page.goto(`${s.url}/#/no-such-page`);
   await w.page.getByRole('heading', { name: 'Not found' }).waitFor();
-  for (const path of ['overview', 'inbox']) {
+  // Lists with a row each: a domain and an email of it, delivered.
+  const domain = await seedDomain(s, { dkim: true });
+  await emailsOf(s, await send(s, domain, { to: ['a-rather-long-recipient-address@example.org'] }), 'delivered');
+  for (const path of ['overview', 'inbox', 'activity', 'emails', `domains/${domain.id}`]) {
     await w.page.goto(`${s.url}/#/${path}`);
     await w.page.locator('main h1').waitFor();
     await w.page.waitForLoadState('networkidle');
     expect({ path, width: await w.page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, width: 390 });
+    // A list wider than the screen scrolls in its box; no column is squeezed to a sliver.
+    const narrowest = await w.page.evaluate(() => Math.min(...[...document.querySelectorAll('main td')].map((td) => td.getBoundingClientRect().width)));
+    expect({ path, narrow: narrowest < 90 }).toEqual({ path, narrow: false });
     expect({ path, problems: await accessibilityProblems(w.page) }).toEqual({ path, problems: [] });
   }
   expect(w.problems).toEqual([]);
