@@ -155,3 +155,24 @@ export function TableHead({ columns, actions = false }: { columns: string[]; act
     </thead>
   );
 }
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** SPEC.md's plain timestamps ('YYYY-MM-DD HH:mm:ss') are UTC. */
+const PLAIN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * A moment as every page shows one: the viewer's local date and time, the UTC time on hover (and
+ * in `dateTime`). Takes ISO 8601 or a plain UTC timestamp, as the API answers either.
+ */
+export function When({ at }: { at: string | null | undefined }) {
+  if (!at) return <span className="muted">–</span>;
+  const d = new Date(PLAIN.test(at) ? `${at.replace(' ', 'T')}Z` : at);
+  if (Number.isNaN(d.getTime())) return <>{at}</>;
+  const local = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const utc = `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return (
+    <time className="nowrap" dateTime={d.toISOString()} title={utc}>
+      {local}
+    </time>
+  );
+}

@@ -30,8 +30,8 @@ export interface Watched {
   problems: string[];
 }
 
-export async function watchedPage(browser: Browser, opts: { width?: number } = {}): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } });
+export async function watchedPage(browser: Browser, opts: { width?: number; timezoneId?: string } = {}): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, timezoneId: opts.timezoneId });
   const page = await context.newPage();
   const requests: string[] = [];
   const problems: string[] = [];

@@ -132,3 +132,20 @@ it('says what to do when a webhook is created before any domain exists', async (
   await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
   await w.context.close();
 });
+
+it('shows every time in the viewer\'s own zone, UTC on hover', async () => {
+  const domain = await seedDomain(s, { dkim: true });
+  await emailsOf(s, await send(s, domain, { subject: 'In Tokyo time' }), 'delivered');
+  const w = await watchedPage(browser, { timezoneId: 'Asia/Tokyo' });
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  for (const path of ['inbox', 'emails', 'activity']) {
+    await w.page.goto(`${s.url}/#/${path}`);
+    const when = w.page.locator('main table time').first();
+    await when.waitFor();
+    const utc = (await when.getAttribute('title'))!;
+    expect(utc).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+    const tokyo = new Date(new Date(`${utc.slice(0, 19).replace(' ', 'T')}Z`).getTime() + 9 * 3_600_000).toISOString();
+    expect({ path, shown: await when.innerText() }).toEqual({ path, shown: `${tokyo.slice(0, 10)} ${tokyo.slice(11, 16)}` });
+  }
+  await w.context.close();
+});

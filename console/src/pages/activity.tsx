@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleActivityQuery } from '../gql/graphql';
-import { ErrorNote, PageTitle, Pager, useDomainChoice, TableHead } from '../ui';
+import { ErrorNote, PageTitle, Pager, useDomainChoice, TableHead, When } from '../ui';
 
 export const EVENTS = ['queued', 'sent', 'delivered', 'soft_bounced', 'hard_bounced', 'deferred', 'opened', 'opened_unique', 'clicked', 'clicked_unique', 'unsubscribed', 'spam_complaints', 'survey_opened', 'survey_submitted', 'suppressed'];
 
@@ -88,11 +88,13 @@ export function ActivityPage() {
       </p>
       <ErrorNote error={error} />
       <table aria-label="Activity">
-        <TableHead columns={['When (UTC)', 'Event', 'Recipient', 'Subject']} />
+        <TableHead columns={['When', 'Event', 'Recipient', 'Subject']} />
         <tbody>
           {rows.map((e) => (
             <tr key={e.id} data-event={e.type}>
-              <td>{e.created_at}</td>
+              <td>
+                <When at={e.created_at} />
+              </td>
               <td>
                 <span className={`badge ev-${e.type}`}>{e.type}</span>
               </td>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, Notice, PageTitle, go, TableHead } from '../ui';
+import { CopyButton, ErrorNote, Notice, PageTitle, go, TableHead, When } from '../ui';
 import { DomainSettings } from './domain-settings';
 import { TestEmail } from './test-email';
 
@@ -97,7 +97,9 @@ function DomainList() {
                 <a href={`#/domains/${d.id}`}>{d.name}</a>
               </td>
               <td>{d.is_verified ? 'yes' : 'no'}</td>
-              <td>{d.created_at}</td>
+              <td>
+                <When at={d.created_at} />
+              </td>
             </tr>
           ))}
         </tbody>

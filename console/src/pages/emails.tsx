@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleEmailQuery } from '../gql/graphql';
-import { ErrorNote, PageTitle, Pager, useDomainChoice } from '../ui';
+import { ErrorNote, PageTitle, Pager, useDomainChoice, When } from '../ui';
 
 const STATUSES = ['queued', 'scheduled', 'paused', 'deferred', 'sent', 'delivered', 'soft_bounced', 'hard_bounced', 'suppressed', 'rejected', 'cancelled'];
 
@@ -77,7 +77,7 @@ function EmailList() {
       <table>
         <thead>
           <tr>
-            <th>Created (UTC)</th>
+            <th>Created</th>
             <th>To</th>
             <th>Subject</th>
             <th>Status</th>
@@ -86,7 +86,9 @@ function EmailList() {
         <tbody>
           {rows.map((e) => (
             <tr key={e.id}>
-              <td>{e.created_at}</td>
+              <td>
+                <When at={e.created_at} />
+              </td>
               <td>{e.to}</td>
               <td>
                 <a href={`#/emails/${e.id}`}>{e.subject || '(no subject)'}</a>
@@ -117,8 +119,10 @@ function EmailDetail({ id }: { id: string }) {
         <dd>{email.to_name ? `${email.to_name} <${email.to}>` : email.to}</dd>
         <dt>Status</dt>
         <dd>{email.status}</dd>
-        <dt>Created (UTC)</dt>
-        <dd>{email.created_at}</dd>
+        <dt>Created</dt>
+        <dd>
+          <When at={email.created_at} />
+        </dd>
         <dt>Message</dt>
         <dd>
           <code>{email.message_id}</code>
@@ -139,7 +143,7 @@ function EmailDetail({ id }: { id: string }) {
       <ol className="timeline">
         {email.activity.map((a) => (
           <li key={a.id}>
-            <span className={`badge ev-${a.type}`}>{a.type}</span> {a.created_at}
+            <span className={`badge ev-${a.type}`}>{a.type}</span> <When at={a.created_at} />
             {a.suppression_reason ? ` (${a.suppression_reason})` : ''}
           </li>
         ))}
@@ -161,7 +165,7 @@ function WebhookDeliveries({ rows }: { rows: ConsoleEmailQuery['email']['webhook
     <table aria-label="Webhook deliveries">
       <thead>
         <tr>
-          <th>Created (UTC)</th>
+          <th>Created</th>
           <th>Webhook</th>
           <th>Event</th>
           <th>State</th>
@@ -172,7 +176,9 @@ function WebhookDeliveries({ rows }: { rows: ConsoleEmailQuery['email']['webhook
       <tbody>
         {rows.map((d) => (
           <tr key={d.id}>
-            <td>{d.created_at}</td>
+            <td>
+              <When at={d.created_at} />
+            </td>
             <td>
               <a href={`#/webhooks/${d.webhook_id}`} title="The webhook's delivery log">
                 {d.webhook_name}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, Pager } from '../ui';
+import { ErrorNote, PageTitle, Pager, When } from '../ui';
 
 const Captured = graphql(`
   query ConsoleInbox($page: Int!) {
@@ -31,7 +31,7 @@ export function InboxPage() {
         <table aria-label="Captured emails">
           <thead>
             <tr>
-              <th>Received (UTC)</th>
+              <th>Received</th>
               <th>To</th>
               <th>Subject</th>
               <th>From</th>
@@ -40,7 +40,9 @@ export function InboxPage() {
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <td className="nowrap">{r.created_at.slice(0, 19).replace('T', ' ')}</td>
+                <td>
+                  <When at={r.created_at} />
+                </td>
                 <td className="wrap">{r.to}</td>
                 <td>
                   <a href={`#/emails/${r.email_id}`}>{r.subject || '(no subject)'}</a>

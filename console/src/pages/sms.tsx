@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, TableHead } from '../ui';
+import { ErrorNote, PageTitle, TableHead, When } from '../ui';
 
 const Numbers = graphql(`
   query ConsoleSmsNumbers {
@@ -41,7 +41,9 @@ export function SmsPage() {
         <tbody>
           {activity.data?.sms_activity.map((a, i) => (
             <tr key={`${a.sms_message_id}-${a.to}-${i}`}>
-              <td>{a.created_at}</td>
+              <td>
+                <When at={a.created_at} />
+              </td>
               <td>{a.from}</td>
               <td>{a.to}</td>
               <td>{a.status}</td>

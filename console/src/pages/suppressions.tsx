@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, Pager, lines, useDomainChoice, TableHead } from '../ui';
+import { ErrorNote, PageTitle, Pager, lines, useDomainChoice, TableHead, When } from '../ui';
 
 const Lists = graphql(`
   query ConsoleSuppressions($domain: ID, $page: Int!) {
@@ -98,12 +98,14 @@ export function SuppressionsPage() {
       </form>
       <ErrorNote error={error ?? added.error ?? removed.error} />
       <table aria-label={KINDS[kind].label}>
-        <TableHead columns={['Entry', 'Added (UTC)', 'Note']} actions />
+        <TableHead columns={['Entry', 'Added', 'Note']} actions />
         <tbody>
           {rows.map((r) => (
             <tr key={r.id}>
               <td>{r.value}</td>
-              <td>{r.created_at}</td>
+              <td>
+                <When at={r.created_at} />
+              </td>
               <td>{r.note}</td>
               <td>
                 <button type="button" className="small" aria-label={`Remove ${r.value}`} onClick={() => domainId && void remove({ d: domainId, ids: [r.id] }).then(again)}>

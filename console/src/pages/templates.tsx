@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, TableHead } from '../ui';
+import { ErrorNote, PageTitle, TableHead, When } from '../ui';
 import { TemplateEditor } from './template-editor';
 
 const Templates = graphql(`
@@ -31,7 +31,7 @@ function TemplateList() {
       </PageTitle>
       <ErrorNote error={error} />
       <table>
-        <TableHead columns={['Name', 'Variables', 'Updated (UTC)']} />
+        <TableHead columns={['Name', 'Variables', 'Updated']} />
         <tbody>
           {data?.templates.data.map((t) => (
             <tr key={t.id}>
@@ -39,7 +39,9 @@ function TemplateList() {
                 <a href={`#/templates/${t.id}`}>{t.name}</a>
               </td>
               <td>{Object.keys(t.variables ?? {}).join(', ') || '—'}</td>
-              <td>{t.updated_at}</td>
+              <td>
+                <When at={t.updated_at} />
+              </td>
             </tr>
           ))}
         </tbody>

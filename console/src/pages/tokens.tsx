@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, PageTitle, Pager, TableHead } from '../ui';
+import { CopyButton, ErrorNote, PageTitle, Pager, TableHead, When } from '../ui';
 
 export const SCOPES = [
   'email_full', 'domains_read', 'domains_full', 'activity_read', 'activity_full', 'analytics_read', 'analytics_full',
@@ -104,9 +104,11 @@ export function TokensPage() {
           {data?.tokens_page.data.map((t) => (
             <tr key={t.id}>
               <td>{t.name}</td>
-              <td>{t.status}</td>
+              <td>{t.status === 'pause' ? 'paused' : 'active'}</td>
               <td className="wrap small">{t.scopes.join(' ')}</td>
-              <td>{t.created_at}</td>
+              <td>
+                <When at={t.created_at} />
+              </td>
               <td className="nowrap">
                 <button type="button" className="small" onClick={() => void setStatus({ id: t.id, status: t.status === 'pause' ? 'unpause' : 'pause' }).then(again)}>
                   {t.status === 'pause' ? 'Unpause' : 'Pause'}

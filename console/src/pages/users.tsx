@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, Notice, PageTitle, TableHead } from '../ui';
+import { ErrorNote, Notice, PageTitle, TableHead, When } from '../ui';
 
 const ROLES = ['admin', 'manager', 'designer', 'accountant'];
 
@@ -95,7 +95,9 @@ export function UsersPage() {
             <tr key={i.id}>
               <td>{i.email}</td>
               <td>{i.role}</td>
-              <td>{i.created_at}</td>
+              <td>
+                <When at={i.created_at} />
+              </td>
               <td className="nowrap">
                 <button type="button" className="small" onClick={() => void resend({ id: i.id })}>
                   Resend

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, Notice, Pager, TableHead } from '../ui';
+import { ErrorNote, Notice, Pager, TableHead, When } from '../ui';
 
 const Log = graphql(`
   query ConsoleWebhookLog($id: ID!, $page: Int!) {
@@ -65,7 +65,9 @@ export function WebhookLog({ id }: { id: string }) {
         <tbody>
           {rows.map((r) => (
             <tr key={r.id} className={r.success ? 'ok' : 'failed'}>
-              <td>{r.attempted_at}</td>
+              <td>
+                <When at={r.attempted_at} />
+              </td>
               <td>
                 {r.type}
                 {r.delivery_id ? <div className="muted small">{r.delivery_id}</div> : null}
