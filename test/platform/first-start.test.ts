@@ -75,8 +75,14 @@ describe('a first start with no settings', () => {
     expect(await bad.text()).toContain('The email must be a valid email address.');
     expect((await fetch(at, form({ token: `${token}x`, email: 'ann@example.net', name: 'Ann', last_name: 'Lee' }))).status).toBe(400);
 
-    const ok = await fetch(at, form({ token, email: 'Ann@Example.net', name: 'Ann', last_name: 'Lee' }));
+    // The owner must choose a password: no one else could let them in.
+    const nopass = await fetch(at, form({ token, email: 'Ann@Example.net', name: 'Ann', last_name: 'Lee' }));
+    expect(nopass.status).toBe(422);
+    expect(await nopass.text()).toContain('The password field is required.');
+    const ok = await fetch(at, form({ token, email: 'Ann@Example.net', name: 'Ann', last_name: 'Lee', password: 'a strong enough password' }));
     expect(ok.status).toBe(200);
+    // The welcome page leads to the console.
+    expect(await ok.text()).toContain('<a href="/">Open the console</a> and sign in with your email and the password you chose.');
     const users = await s.rest('GET', '/users');
     expect(users.body.data).toEqual([expect.objectContaining({ email: 'ann@example.net', role: 'admin' })]);
     // Claimed: the link, and a second submit, find an owner already there.

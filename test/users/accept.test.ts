@@ -46,6 +46,8 @@ describe('invitation, end to end', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.type).toContain('text/html');
     expect(accepted.text).toContain('Welcome, Ada');
+    // No password chosen: the page says where the console is and how to get one.
+    expect(accepted.text).toContain('<a href="/">Open the console</a> and sign in after setting a password with “Forgot your password?” on its sign-in page.');
 
     const list = await s.rest('GET', '/users');
     const user = list.body.data.find((u: any) => u.email === email);

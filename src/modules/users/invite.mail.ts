@@ -40,12 +40,20 @@ export function resetMail(accountName: string, link: string): Pick<OutgoingMail,
 }
 
 /**
- * The password field of the owner and invitation forms: optional (a reset sets one later), at
- * least 10 characters when given. Never echoed back.
+ * The password field of the owner and invitation forms, at least 10 characters. Required of the
+ * owner (no one else could let them in); optional for an invited user (a reset sets one later).
+ * Never echoed back.
  */
-export function passwordField(error?: string): string {
+export function passwordField(error?: string, required = false): string {
+  const hint = required ? 'at least 10 characters' : 'at least 10 characters; you can also set it later';
   return `
-<label for="password">Password for the console (at least 10 characters; you can also set it later)</label>
-<input type="password" id="password" name="password" minlength="10" autocomplete="new-password">
+<label for="password">Password for the console (${hint})</label>
+<input type="password" id="password" name="password" minlength="10" autocomplete="new-password"${required ? ' required' : ''}>
 ${error ? `<div class="error">${escapeHtml(error)}</div>` : ''}`;
+}
+
+/** What a form that made a user says at the end: where the console is, and how to sign in. */
+export function signInNext(hasPassword: boolean): string {
+  const how = hasPassword ? 'with your email and the password you chose' : 'after setting a password with “Forgot your password?” on its sign-in page';
+  return `<p><a href="/">Open the console</a> and sign in ${how}.</p>`;
 }

@@ -4,7 +4,7 @@ import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { InviteService } from './invite.service.js';
 import { registerFormRoutes } from '../../lib/form-routes.js';
 import { msg } from '../../core/errors.js';
-import { passwordField } from './invite.mail.js';
+import { passwordField, signInNext } from './invite.mail.js';
 import { passwordProblem } from './login.service.js';
 import { guarded, type UserGuards } from './guards.js';
 import { sendRefusalPage } from './link-pages.js';
@@ -95,7 +95,7 @@ export function registerInviteRoutes(app: FastifyInstance, services: AppServices
         reply,
         200,
         'Welcome',
-        `<p>Welcome, ${escapeHtml(outcome.user.name)}. You are now a member of <strong>${escapeHtml(outcome.accountName)}</strong>.</p>`,
+        `<p>Welcome, ${escapeHtml(outcome.user.name)}. You are now a member of <strong>${escapeHtml(outcome.accountName)}</strong>.</p>${signInNext(password !== '')}`,
       );
     });
   });

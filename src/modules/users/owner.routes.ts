@@ -3,7 +3,7 @@ import type { AppServices } from '../../core/services.js';
 import { escapeHtml, sendSecretLinkPage as send } from '../../lib/html.js';
 import { OwnerService, type OwnerFieldErrors, type OwnerProfile } from './owner.service.js';
 import { registerFormRoutes } from '../../lib/form-routes.js';
-import { passwordField } from './invite.mail.js';
+import { passwordField, signInNext } from './invite.mail.js';
 import { guarded, type UserGuards } from './guards.js';
 import { sendRefusalPage } from './link-pages.js';
 
@@ -25,7 +25,7 @@ ${errs[field] ? `<div class="error">${escapeHtml(errs[field]!)}</div>` : ''}`;
 ${input('email', 'Email', 'text')}
 ${input('name', 'First name', 'text')}
 ${input('last_name', 'Last name', 'text')}
-${passwordField(errs.password)}
+${passwordField(errs.password, true)}
 <button type="submit">Become the owner</button>
 </form>`;
 }
@@ -69,7 +69,7 @@ export function registerOwnerRoutes(app: FastifyInstance, services: AppServices,
         reply,
         200,
         'Welcome',
-        `<p>Welcome, ${escapeHtml(outcome.user.name)}. You are now the owner of <strong>${escapeHtml(outcome.account.name)}</strong>.</p>`,
+        `<p>Welcome, ${escapeHtml(outcome.user.name)}. You are now the owner of <strong>${escapeHtml(outcome.account.name)}</strong>.</p>${signInNext(true)}`,
       );
     });
   });

@@ -18,7 +18,7 @@ export interface OwnerProfile {
   email: string;
   name: string;
   last_name: string;
-  /** For the console's login; optional (a password reset sets one later), checked when given. */
+  /** For the console's login: required, at least 10 characters. */
   password?: string;
 }
 
@@ -47,7 +47,8 @@ export function checkOwnerProfile(p: OwnerProfile): OwnerFieldErrors {
     if (!p[field]) errs[field] = `The ${field.replace('_', ' ')} field is required.`;
     else if (p[field].length > NAME_MAX) errs[field] = `The ${field.replace('_', ' ')} may not be greater than ${NAME_MAX} characters.`;
   }
-  const weak = p.password ? passwordProblem(p.password) : null;
+  // The owner's password is required: no one else could let them in.
+  const weak = p.password ? passwordProblem(p.password) : 'The password field is required.';
   if (weak) errs.password = weak;
   return errs;
 }
