@@ -1,10 +1,8 @@
 import type { Browser } from 'playwright-core';
-import { ADMIN_TOKEN, createAccount, startTestServer, type TestServer } from '../support/server.js';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
 import { emailsOf, send } from '../email-log/helpers.js';
-import { inviteLink } from '../users/helpers.js';
-import { sql } from '../webhooks/engine-support.js';
-import { accessibilityProblems, acceptInvite, launch, outsideRequests, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
+import { accessibilityProblems, launch, outsideRequests, screenshotPath, signInWithToken, watchedPage } from './browser.js';
 
 /**
  * The landing page and the sandbox inbox: a new account lands on the overview, which says mail
@@ -95,41 +93,6 @@ it('names each page in the title, moves focus to its heading, and has an icon', 
   const icon = await w.page.locator('link[rel=icon]').getAttribute('href');
   const res = await fetch(new URL(icon!, s.url));
   expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
-  await w.context.close();
-});
-
-it('asks to sign in again when the session ended elsewhere, and returns to the page', async () => {
-  const email = `ended-${Date.now()}@example.test`;
-  const password = 'a long enough password';
-  expect((await s.rest('POST', '/users', { body: { email, role: 'manager' } })).status).toBe(200);
-  const w = await watchedPage(browser);
-  await acceptInvite(w.page, await inviteLink(s, email), password);
-  await signIn(w.page, s, email, password);
-  await w.page.goto(`${s.url}/#/webhooks`);
-  await w.page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
-  // Signed out elsewhere: the server forgets the session.
-  await sql(s, 'delete from user_sessions where user_id in (select id from account_users where email = ?)', [email]);
-  await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Domains' }).click();
-  await w.page.getByRole('alert').getByText('Your session ended').waitFor();
-  await w.page.getByLabel('Email', { exact: true }).fill(email);
-  await w.page.getByLabel('Password', { exact: true }).fill(password);
-  await w.page.getByRole('button', { name: 'Sign in' }).click();
-  await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
-  expect(w.page.url()).toMatch(/#\/domains$/);
-  await w.context.close();
-});
-
-it('says what to do when a webhook is created before any domain exists', async () => {
-  const fresh = await createAccount(s, 'No domain yet');
-  const w = await watchedPage(browser);
-  await signInWithToken(w.page, s, fresh.token);
-  await w.page.goto(`${s.url}/#/webhooks/new`);
-  await w.page.getByLabel('Name').fill('Orders');
-  await w.page.getByLabel('URL').fill('https://example.com/hook');
-  await w.page.getByRole('button', { name: 'Create webhook' }).click();
-  await w.page.getByRole('alert').getByText('there is none yet').waitFor();
-  await w.page.getByRole('alert').getByRole('link', { name: 'Add a domain first.' }).click();
-  await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
   await w.context.close();
 });
 

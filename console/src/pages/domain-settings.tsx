@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote } from '../ui';
+import { ErrorNote, Notice } from '../ui';
 
 const Settings = graphql(`
   query ConsoleDomainSettings($id: ID!) {
@@ -64,20 +65,27 @@ const LABELS = {
   ignore_duplicated_recipients: 'Ignore duplicated recipients',
 } as const;
 
-/** Each switch saves on change. */
+/** Each switch saves on change, and says so. */
 export function DomainSettings({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: Settings, variables: { id } });
   const [updated, update] = useMutation(Update);
+  const [saved, setSaved] = useState<string | null>(null);
   const settings = data?.domain.domain_settings;
+  async function change(key: keyof typeof LABELS, on: boolean) {
+    setSaved(null);
+    const res = await update({ id, [key]: on });
+    if (!res.error) setSaved(`Saved: ${LABELS[key]} is ${on ? 'on' : 'off'}.`);
+  }
   return (
     <section aria-labelledby="domain-settings">
       <h2 id="domain-settings">Settings</h2>
       <ErrorNote error={error ?? updated.error} />
+      {saved ? <Notice>{saved}</Notice> : null}
       {settings ? (
         <div className="checks">
           {(Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => (
             <label key={key}>
-              <input type="checkbox" checked={settings[key]} onChange={(e) => void update({ id, [key]: e.target.checked })} /> {LABELS[key]}
+              <input type="checkbox" checked={settings[key]} onChange={(e) => void change(key, e.target.checked)} /> {LABELS[key]}
             </label>
           ))}
         </div>

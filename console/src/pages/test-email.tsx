@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '../gql';
+import type { ConsoleSendTestMutation } from '../gql/graphql';
 import { ErrorNote, Notice } from '../ui';
 
 const Send = graphql(`
@@ -8,9 +9,32 @@ const Send = graphql(`
     send_email(from: $from, to: $to, subject: $subject, text: $text) {
       message_id
       message
+      send_paused
+      warnings { type warning recipients { email reasons } }
     }
   }
 `);
+
+type Result = NonNullable<ConsoleSendTestMutation['send_email']>;
+
+/** What became of the send: nothing goes out to a suppressed address, and a paused domain holds it. */
+function Outcome({ result }: { result: Result }) {
+  const suppressed = result.warnings.flatMap((w) => w.recipients);
+  if (result.warnings.some((w) => w.type === 'ALL_SUPPRESSED')) {
+    return (
+      <p className="error" role="alert">
+        Not sent: {suppressed.map((r) => `${r.email} is on a suppression list (${r.reasons.join(', ')})`).join('; ')}.{' '}
+        <a href="#/suppressions">See the suppressions</a>.
+      </p>
+    );
+  }
+  return (
+    <Notice>
+      Accepted as message {result.message_id}
+      {result.send_paused ? ', held while the domain has sending paused' : ''}. <a href="#/activity">Watch it in Activity</a>.
+    </Notice>
+  );
+}
 
 /** Sends one plain email from the domain, to see it go through (the activity page shows it live). */
 export function TestEmail({ domainName }: { domainName: string }) {
@@ -38,11 +62,7 @@ export function TestEmail({ domainName }: { domainName: string }) {
         </button>
       </form>
       <ErrorNote error={sent.error} />
-      {sent.data ? (
-        <Notice>
-          Accepted as message {sent.data.send_email.message_id}. <a href="#/activity">Watch it in Activity</a>.
-        </Notice>
-      ) : null}
+      {sent.data ? <Outcome result={sent.data.send_email} /> : null}
     </section>
   );
 }

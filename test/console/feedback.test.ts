@@ -1,0 +1,85 @@
+import type { Browser } from 'playwright-core';
+import { ADMIN_TOKEN, createAccount, startTestServer, type TestServer } from '../support/server.js';
+import { seedDomain } from '../support/factories.js';
+import { inviteLink } from '../users/helpers.js';
+import { sql } from '../webhooks/engine-support.js';
+import { acceptInvite, launch, signIn, signInWithToken, watchedPage } from './browser.js';
+
+/**
+ * Nothing silent: a session the server ended asks to sign in again, an action that cannot work
+ * says why and what to do, a test email that nothing sends says so, and a saved setting says it
+ * was saved.
+ */
+let s: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+it('asks to sign in again when the session ended elsewhere, and returns to the page', async () => {
+  const email = `ended-${Date.now()}@example.test`;
+  const password = 'a long enough password';
+  expect((await s.rest('POST', '/users', { body: { email, role: 'manager' } })).status).toBe(200);
+  const w = await watchedPage(browser);
+  await acceptInvite(w.page, await inviteLink(s, email), password);
+  await signIn(w.page, s, email, password);
+  await w.page.goto(`${s.url}/#/webhooks`);
+  await w.page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  // Signed out elsewhere: the server forgets the session.
+  await sql(s, 'delete from user_sessions where user_id in (select id from account_users where email = ?)', [email]);
+  await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Domains' }).click();
+  await w.page.getByRole('alert').getByText('Your session ended').waitFor();
+  await w.page.getByLabel('Email', { exact: true }).fill(email);
+  await w.page.getByLabel('Password', { exact: true }).fill(password);
+  await w.page.getByRole('button', { name: 'Sign in' }).click();
+  await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
+  expect(w.page.url()).toMatch(/#\/domains$/);
+  await w.context.close();
+});
+
+it('says what to do when a webhook is created before any domain exists', async () => {
+  const fresh = await createAccount(s, 'No domain yet');
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, fresh.token);
+  await w.page.goto(`${s.url}/#/webhooks/new`);
+  await w.page.getByLabel('Name').fill('Orders');
+  await w.page.getByLabel('URL').fill('https://example.com/hook');
+  await w.page.getByRole('button', { name: 'Create webhook' }).click();
+  await w.page.getByRole('alert').getByText('there is none yet').waitFor();
+  await w.page.getByRole('alert').getByRole('link', { name: 'Add a domain first.' }).click();
+  await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
+  await w.context.close();
+});
+
+it('says a test email to a suppressed address was not sent', async () => {
+  const domain = await seedDomain(s);
+  const to = `bounced-${Date.now()}@example.org`;
+  const added = await s.gql('mutation($d: ID!, $r: [String!]!) { add_hard_bounces(domain_id: $d, recipients: $r) { id } }', { d: domain.id, r: [to] });
+  expect(added.body.errors).toBeUndefined();
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/domains/${domain.id}`);
+  await w.page.getByLabel('To', { exact: true }).fill(to);
+  await w.page.getByRole('button', { name: 'Send test email' }).click();
+  await w.page.getByRole('alert').getByText(`Not sent: ${to} is on a suppression list (hard_bounced)`).waitFor();
+  expect(await w.page.getByText('Accepted as message').count()).toBe(0);
+  await w.context.close();
+});
+
+it('confirms a domain setting once the server saved it', async () => {
+  const domain = await seedDomain(s);
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/domains/${domain.id}`);
+  await w.page.getByLabel('Precedence: bulk').click();
+  await w.page.getByRole('status').getByText('Saved: Precedence: bulk is on.').waitFor();
+  const read = await s.gql(`{ domain(domain_id: "${domain.id}") { domain_settings { precedence_bulk } } }`);
+  expect(read.body.data.domain.domain_settings.precedence_bulk).toBe(true);
+  await w.context.close();
+});
