@@ -55,14 +55,14 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
   );
 }
 
-/** Copies a value; says so where a screen reader hears it. */
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+/** Copies a value; says so where a screen reader hears it. `secret`: the value is not read out. */
+export function CopyButton({ value, label = 'Copy', secret = false }: { value: string; label?: string; secret?: boolean }) {
   const [done, setDone] = useState(false);
   return (
     <button
       type="button"
       className="small"
-      aria-label={`${label}: ${value.slice(0, 40)}`}
+      aria-label={secret ? label : `${label}: ${value.slice(0, 40)}`}
       onClick={() => {
         void navigator.clipboard?.writeText(value).catch(() => undefined);
         setDone(true);

@@ -50,6 +50,21 @@ it('shows a failing webhook in its log, and replays its deliveries once fixed', 
   const log = page.getByRole('table', { name: 'Delivery log' });
   await log.locator('tr.ok', { hasText: 'webhook.test' }).waitFor();
 
+  // The signing secret is hidden until asked for; rotating it shows the new one, which the API holds too.
+  const secretOf = async () => (await s.gql('{ webhooks(domain_id: "' + domain.id + '", limit: 10, page: 1) { data { secret } } }')).body.data.webhooks.data[0].secret;
+  await page.getByText('Signing secret: hidden').waitFor();
+  await page.getByRole('button', { name: 'Show secret' }).click();
+  expect(await page.locator('code').filter({ hasText: await secretOf() }).count()).toBe(1);
+  const before = await secretOf();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  await page.getByText('New secret in force').waitFor();
+  const after = await secretOf();
+  expect(after).not.toBe(before);
+  await page.locator('code').filter({ hasText: after }).waitFor();
+  receiver.secretFor('/hook', after);
+  receiver.secretFor('/fixed', after);
+
   // ... then it breaks, and a delivery fails while the page is open.
   receiver.respond('/hook', { status: 400, body: 'unknown signature version' });
   const to = `buyer-${Date.now()}@example.net`;

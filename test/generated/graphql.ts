@@ -1029,6 +1029,8 @@ export type Mutation = {
   resend_invite: Invite;
   /** Sends the confirmation mail again; refused once verified. */
   resend_sender_identity: SenderIdentity;
+  /** A new signing secret, used from the next request on; the old one no longer signs (GraphQL only). */
+  rotate_webhook_secret: Webhook;
   /** Queues many sends at once (POST /v1/bulk-email); each item is a POST /v1/email body. */
   send_bulk_email: BulkEmailAccepted;
   /** Accepts one email for sending (POST /v1/email). An Idempotency-Key request header makes retries safe for 24 h. */
@@ -1465,6 +1467,11 @@ export type MutationResend_InviteArgs = {
 
 export type MutationResend_Sender_IdentityArgs = {
   identity_id: Scalars['ID']['input'];
+};
+
+
+export type MutationRotate_Webhook_SecretArgs = {
+  webhook_id: Scalars['ID']['input'];
 };
 
 

@@ -151,3 +151,38 @@ describe('replay', () => {
     expect((await s.rest('POST', `${path}?since=0`, { token: null })).status).toBe(401);
   });
 });
+
+describe('rotate_webhook_secret', () => {
+  const ROTATE = 'mutation($id: ID!) { rotate_webhook_secret(webhook_id: $id) { id secret } }';
+
+  it('signs the next delivery with the new secret only, and logs the change without the secret', async () => {
+    const domain = await seedDomain(s);
+    const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.clicked'], path: '/rotate' });
+    const res = await s.gql(ROTATE, { id: hook.id });
+    expect(res.body.errors).toBeUndefined();
+    const fresh = res.body.data.rotate_webhook_secret.secret as string;
+    expect(fresh).not.toBe(hook.secret);
+    expect(fresh.length).toBe(hook.secret.length);
+    expect((await s.gql(`{ webhook(webhook_id: "${hook.id}") { secret } }`)).body.data.webhook.secret).toBe(fresh);
+
+    // The receiver knows both; the request must verify with the new one.
+    receiver.secretFor('/rotate', hook.secret, fresh);
+    await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.clicked', payload: { n: 1 } });
+    await driveUntil(s, async () => receiver.received('/rotate').some((r) => r.json?.type === 'activity.clicked'));
+    const [sent] = receiver.received('/rotate').filter((r) => r.json?.type === 'activity.clicked');
+    expect(sent.secret).toBe(fresh);
+
+    const [audit] = await sql(s, `select changes from audit_events where subject_id = ? and action = 'webhook.updated' order by created_at desc limit 1`, [hook.id]);
+    expect(audit.changes).toEqual({ secret: {} });
+  });
+
+  it('is refused to a token without webhooks_full and for another account\'s webhook', async () => {
+    const domain = await seedDomain(s);
+    const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.clicked'], path: '/rotate-refused' });
+    const readOnly = await tokenWith(s, ['domains_read', 'activity_read']);
+    expect((await s.gql(ROTATE, { id: hook.id }, readOnly)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const stranger = await createAccount(s, 'Stranger to the webhook');
+    expect((await s.gql(ROTATE, { id: hook.id }, stranger.token)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await s.gql(`{ webhook(webhook_id: "${hook.id}") { secret } }`)).body.data.webhook.secret).toBe(hook.secret);
+  });
+});

@@ -77,6 +77,7 @@ type Documents = {
     "\n  query ConsoleWebhook($id: ID!) {\n    webhook(webhook_id: $id) { id name url enabled events secret domain { id name } }\n  }\n": typeof types.ConsoleWebhookDocument,
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": typeof types.ConsoleCreateWebhookDocument,
     "\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n": typeof types.ConsoleUpdateWebhookDocument,
+    "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n": typeof types.ConsoleRotateWebhookSecretDocument,
     "\n  query ConsoleDomainPicker {\n    domains(limit: 100, page: 1) {\n      data {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ConsoleDomainPickerDocument,
 };
 const documents: Documents = {
@@ -143,6 +144,7 @@ const documents: Documents = {
     "\n  query ConsoleWebhook($id: ID!) {\n    webhook(webhook_id: $id) { id name url enabled events secret domain { id name } }\n  }\n": types.ConsoleWebhookDocument,
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": types.ConsoleCreateWebhookDocument,
     "\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n": types.ConsoleUpdateWebhookDocument,
+    "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n": types.ConsoleRotateWebhookSecretDocument,
     "\n  query ConsoleDomainPicker {\n    domains(limit: 100, page: 1) {\n      data {\n        id\n        name\n      }\n    }\n  }\n": types.ConsoleDomainPickerDocument,
 };
 
@@ -412,6 +414,10 @@ export function graphql(source: "\n  mutation ConsoleCreateWebhook($domain: ID!,
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n"): (typeof documents)["\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n"): (typeof documents)["\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

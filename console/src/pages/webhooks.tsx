@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, go, useDomainChoice, TableHead } from '../ui';
+import { CopyButton, ErrorNote, Notice, PageTitle, go, useDomainChoice, TableHead } from '../ui';
 import { WebhookForm } from './webhook-form';
 import { WebhookLog } from './webhook-log';
 
@@ -100,6 +100,39 @@ function NewWebhook() {
   );
 }
 
+const Rotate = graphql(`
+  mutation ConsoleRotateWebhookSecret($id: ID!) {
+    rotate_webhook_secret(webhook_id: $id) { id secret }
+  }
+`);
+
+/** The signing secret: hidden until asked for, copied without showing, and replaced on demand. */
+function SigningSecret({ id, secret }: { id: string; secret: string }) {
+  const [shown, setShown] = useState(false);
+  const [rotated, rotate] = useMutation(Rotate);
+  async function replace() {
+    if (!window.confirm('Replace the signing secret? Requests are signed with the new one from now on: your receiver must use it.')) return;
+    const res = await rotate({ id });
+    if (!res.error) setShown(true);
+  }
+  return (
+    <div className="row">
+      <span>
+        Signing secret: {shown ? <code>{secret}</code> : <span className="muted">hidden</span>}
+      </span>
+      <button type="button" className="small" onClick={() => setShown(!shown)}>
+        {shown ? 'Hide secret' : 'Show secret'}
+      </button>
+      <CopyButton value={secret} label="Copy secret" secret />
+      <button type="button" className="small" disabled={rotated.fetching} onClick={() => void replace()}>
+        Rotate secret
+      </button>
+      <ErrorNote error={rotated.error} />
+      {rotated.data ? <Notice>New secret in force: requests are signed with it from now on.</Notice> : null}
+    </div>
+  );
+}
+
 function WebhookDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: Webhook, variables: { id } });
   const [updated, update] = useMutation(Update);
@@ -118,9 +151,8 @@ function WebhookDetail({ id }: { id: string }) {
       >
         Webhook: {hook.name}
       </PageTitle>
-      <p className="muted">
-        Domain {hook.domain.name}. Signing secret: <code>{hook.secret}</code>
-      </p>
+      <p className="muted">Domain {hook.domain.name}.</p>
+      <SigningSecret id={hook.id} secret={hook.secret} />
       <ErrorNote error={updated.error} />
       {saved ? <p role="status">{saved}</p> : null}
       <WebhookForm

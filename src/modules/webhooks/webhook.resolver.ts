@@ -36,6 +36,12 @@ export class WebhookResolver {
   }
 
   @Authorized('webhooks_full')
+  @Mutation(() => WebhookType, { description: 'A new signing secret, used from the next request on; the old one no longer signs (GraphQL only).' })
+  async rotate_webhook_secret(@Context() ctx: Ctx, @Args() { webhook_id }: WebhookIdArgs): Promise<WebhookType> {
+    return toWebhook(await svc(ctx).rotateSecret(caller(ctx), webhook_id), ctx.services.config.APP_SECRET);
+  }
+
+  @Authorized('webhooks_full')
   @Mutation(() => Boolean)
   async delete_webhook(@Context() ctx: Ctx, @Args() { webhook_id }: WebhookIdArgs): Promise<boolean> {
     return svc(ctx).remove(caller(ctx), webhook_id);

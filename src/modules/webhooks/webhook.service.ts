@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import type { AppServices } from '../../core/services.js';
 import { recordAudit, removed } from '../audit/audit.record.js';
+import { encrypt, randomSecret } from '../../lib/secrets.js';
 import { Domain } from '../domains/domain.entity.js';
 import { checkNew, createWebhookRow, updateWebhookRow, type WebhookOwner } from './registration.js';
 import { WEBHOOK_KIND, Webhook } from './webhook.entity.js';
@@ -50,6 +51,18 @@ export class WebhookService {
   async update(auth: Actor, args: UpdateWebhookArgs): Promise<Webhook> {
     const webhook = await this.get(auth, args.webhook_id);
     return updateWebhookRow(this.em, this.services, auth, webhook, this.owner(webhook.domain!.id), args);
+  }
+
+  /**
+   * A new signing secret, in force from the next request (retries of earlier deliveries too: they
+   * are signed when sent). The audit log names the change, never the secret.
+   */
+  async rotateSecret(auth: Actor, id: string): Promise<Webhook> {
+    const webhook = await this.get(auth, id);
+    webhook.secret_enc = encrypt(this.services.config.APP_SECRET, randomSecret());
+    recordAudit(this.em, auth, 'webhook.updated', { type: 'webhook', id: webhook.id, domainId: webhook.domain?.id ?? null }, { secret: {} });
+    await this.em.flush();
+    return webhook;
   }
 
   async remove(auth: Actor, id: string): Promise<boolean> {
