@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { ADMIN_TOKEN, createAccount, startTestServer, type TestServer } from '../support/server.js';
-import { seedDomain } from '../support/factories.js';
+import { ADMIN_TOKEN, OPERATOR_TOKEN, createAccount, startTestServer, type TestServer } from '../support/server.js';
+import { accountIdOf, seedDomain } from '../support/factories.js';
 import { inviteLink } from '../users/helpers.js';
 import { sql } from '../webhooks/engine-support.js';
 import { acceptInvite, launch, signIn, signInWithToken, watchedPage } from './browser.js';
@@ -83,3 +83,37 @@ it('confirms a domain setting once the server saved it', async () => {
   expect(read.body.data.domain.domain_settings.precedence_bulk).toBe(true);
   await w.context.close();
 });
+
+it('shows a verification result by what it means for sending, not all alike', async () => {
+  const added = await s.gql('mutation($id: ID!) { operator_add_verification_credits(account_id: $id, credits: 10) { id } }', { id: await accountIdOf(s) }, OPERATOR_TOKEN);
+  expect(added.body.errors).toBeUndefined();
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/verification`);
+  await w.page.getByLabel('Address', { exact: true }).fill('someone@gmial.com');
+  await w.page.getByRole('button', { name: 'Verify address' }).click();
+  const verdict = w.page.getByRole('status').filter({ hasText: 'Result:' });
+  await verdict.getByText('do not send').waitFor();
+  expect(await verdict.getAttribute('class')).toBe('verdict bad');
+  await w.context.close();
+});
+
+it('turns a blocklist check into its result without a reload, and shows the DMARC record to publish', async () => {
+  const domain = await seedDomain(s);
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/monitors`);
+  await w.page.getByLabel('IP, range or domain').fill('192.0.2.10');
+  await w.page.getByRole('button', { name: 'Add monitor' }).click();
+  const row = w.page.getByRole('row').filter({ hasText: '192.0.2.10' });
+  await row.waitFor();
+  // The check runs as a job; the page learns its end by itself.
+  await row.getByText('clean', { exact: true }).waitFor({ timeout: 30_000 });
+
+  await w.page.getByRole('form', { name: 'Add a DMARC monitor' }).getByLabel('Domain').selectOption({ label: domain.name });
+  await w.page.getByRole('button', { name: 'Monitor DMARC' }).click();
+  const card = w.page.locator('article.card').filter({ hasText: domain.name });
+  await card.getByText(`publish this TXT record at _dmarc.${domain.name}`).waitFor();
+  await card.getByRole('button', { name: 'Copy record' }).waitFor();
+  await w.context.close();
+}, 60_000);

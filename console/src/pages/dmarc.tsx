@@ -2,11 +2,11 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { ChartView } from '../chart';
-import { ErrorNote, useDomainChoice } from '../ui';
+import { CopyButton, ErrorNote, useDomainChoice } from '../ui';
 
 const Monitors = graphql(`
   query ConsoleDmarcMonitors {
-    dmarc_monitors(limit: 100, page: 1) { id domain { id name } dmarc_valid dmarc_record report_address spf_status }
+    dmarc_monitors(limit: 100, page: 1) { id domain { id name } dmarc_valid dmarc_record wanted_dmarc_record report_address spf_status }
   }
 `);
 
@@ -57,6 +57,12 @@ export function DmarcMonitors() {
           <p>
             DMARC record {m.dmarc_valid ? 'valid' : <strong className="bad">missing or invalid</strong>} · SPF {m.spf_status} · reports to <code>{m.report_address}</code>
           </p>
+          {m.dmarc_record !== m.wanted_dmarc_record ? (
+            <p className="small">
+              To get its reports here, publish this TXT record at <code>_dmarc.{m.domain.name}</code>: <code className="wrap">{m.wanted_dmarc_record}</code>{' '}
+              <CopyButton value={m.wanted_dmarc_record} label="Copy record" />
+            </p>
+          ) : null}
           <SourceChart id={m.id} />
         </article>
       ))}

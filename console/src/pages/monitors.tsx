@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { ErrorNote, PageTitle, TableHead } from '../ui';
@@ -25,6 +25,13 @@ export function MonitorsPage() {
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
   const again = () => refetch({ requestPolicy: 'network-only' });
+  // A check under way is polled until it ends, so "checking…" turns into its result unprompted.
+  const checking = data?.blocklist_monitors.some((m) => m.in_progress) ?? false;
+  useEffect(() => {
+    if (!checking) return;
+    const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), 2000);
+    return () => clearInterval(timer);
+  }, [checking, refetch]);
   async function submit(e: FormEvent) {
     e.preventDefault();
     const res = await create({ address, name: name || null });

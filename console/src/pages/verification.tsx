@@ -32,6 +32,31 @@ const Single = graphql(`
   mutation ConsoleVerifyEmail($email: String!) { verify_email(email: $email) { status } }
 `);
 
+/** What a result means for sending: safe (green), risky (amber), or do not send (red). */
+const VERDICTS: Record<string, { tone: 'good' | 'risky' | 'bad'; meaning: string }> = {
+  valid: { tone: 'good', meaning: 'safe to send' },
+  catch_all: { tone: 'risky', meaning: 'the server accepts any address; delivery is not certain' },
+  mailbox_full: { tone: 'risky', meaning: 'the mailbox is full for now' },
+  role_based: { tone: 'risky', meaning: 'a shared address (info@, sales@), often unwatched' },
+  unknown: { tone: 'risky', meaning: 'the server did not say' },
+  syntax_error: { tone: 'bad', meaning: 'not a valid address: do not send' },
+  typo: { tone: 'bad', meaning: 'likely a typo: do not send' },
+  mailbox_not_found: { tone: 'bad', meaning: 'no such mailbox: do not send' },
+  disposable: { tone: 'bad', meaning: 'a throwaway address: do not send' },
+  mailbox_blocked: { tone: 'bad', meaning: 'the mailbox refuses mail: do not send' },
+  failed: { tone: 'risky', meaning: 'the check itself failed; try again' },
+};
+
+function VerdictNote({ status }: { status: string }) {
+  const v = VERDICTS[status] ?? { tone: 'risky', meaning: '' };
+  return (
+    <p className={`verdict ${v.tone}`} role="status">
+      Result: <strong>{status}</strong>
+      {v.meaning ? ` (${v.meaning})` : ''}
+    </p>
+  );
+}
+
 export function VerificationPage() {
   const [{ data, error }, refetch] = useQuery({ query: Lists });
   const [created, create] = useMutation(Create);
@@ -65,7 +90,7 @@ export function VerificationPage() {
           Verify address
         </button>
       </form>
-      {single.data ? <Notice>Result: {single.data.verify_email.status}</Notice> : null}
+      {single.data ? <VerdictNote status={single.data.verify_email.status} /> : null}
       <form className="stack" onSubmit={submit} aria-label="New list">
         <label>
           List name
