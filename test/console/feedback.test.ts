@@ -117,3 +117,21 @@ it('turns a blocklist check into its result without a reload, and shows the DMAR
   await card.getByRole('button', { name: 'Copy record' }).waitFor();
   await w.context.close();
 }, 60_000);
+
+it('makes a token from per-area choices, and lists its domain limit', async () => {
+  const domain = await seedDomain(s);
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/tokens`);
+  const form = w.page.getByRole('form', { name: 'Create a token' });
+  await form.getByLabel('Name').fill('Shop sender');
+  await form.getByLabel('Limit to domain').selectOption({ label: domain.name });
+  await form.getByRole('button', { name: 'Sending only' }).click();
+  await form.getByLabel('Activity access').selectOption('read');
+  await form.getByRole('button', { name: 'Create token' }).click();
+  await w.page.getByText('Copy it now').waitFor();
+  const listed = (await s.gql('{ tokens { name scopes domain_id } }')).body.data.tokens.find((t: { name: string }) => t.name === 'Shop sender');
+  expect(listed).toEqual({ name: 'Shop sender', scopes: ['email_full', 'activity_read'], domain_id: domain.id });
+  await w.page.getByRole('table', { name: 'Tokens' }).getByRole('row').filter({ hasText: 'Shop sender' }).getByText(domain.name).waitFor();
+  await w.context.close();
+});

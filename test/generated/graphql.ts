@@ -2849,6 +2849,8 @@ export type TemplateTranslation = {
 export type Token = {
   __typename?: 'Token';
   created_at: Scalars['IsoTimestamp']['output'];
+  /** The one domain the token is limited to; null for the whole account (GraphQL only). */
+  domain_id?: Maybe<Scalars['ID']['output']>;
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   scopes: Array<Scalars['String']['output']>;

@@ -56,7 +56,7 @@ type Documents = {
     "\n  mutation ConsoleUpdateTemplate($id: ID!, $name: String, $subject: String, $html: String, $text: String) {\n    update_template(template_id: $id, name: $name, subject: $subject, html: $html, text: $text) { id name variables }\n  }\n": typeof types.ConsoleUpdateTemplateDocument,
     "\n  query ConsoleTemplates {\n    templates(limit: 100, page: 1) {\n      data { id name tags updated_at variables }\n    }\n  }\n": typeof types.ConsoleTemplatesDocument,
     "\n  mutation ConsoleSendTest($from: EmailAddressInput!, $to: [EmailAddressInput!]!, $subject: String!, $text: String!) {\n    send_email(from: $from, to: $to, subject: $subject, text: $text) {\n      message_id\n      message\n      send_paused\n      warnings { type warning recipients { email reasons } }\n    }\n  }\n": typeof types.ConsoleSendTestDocument,
-    "\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n": typeof types.ConsoleTokensDocument,
+    "\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at domain_id }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n": typeof types.ConsoleTokensDocument,
     "\n  mutation ConsoleCreateToken($name: String!, $scopes: [String!]!, $domain: ID) {\n    create_token(name: $name, scopes: $scopes, domain_id: $domain) { id name accessToken }\n  }\n": typeof types.ConsoleCreateTokenDocument,
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": typeof types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": typeof types.ConsoleDeleteTokenDocument,
@@ -123,7 +123,7 @@ const documents: Documents = {
     "\n  mutation ConsoleUpdateTemplate($id: ID!, $name: String, $subject: String, $html: String, $text: String) {\n    update_template(template_id: $id, name: $name, subject: $subject, html: $html, text: $text) { id name variables }\n  }\n": types.ConsoleUpdateTemplateDocument,
     "\n  query ConsoleTemplates {\n    templates(limit: 100, page: 1) {\n      data { id name tags updated_at variables }\n    }\n  }\n": types.ConsoleTemplatesDocument,
     "\n  mutation ConsoleSendTest($from: EmailAddressInput!, $to: [EmailAddressInput!]!, $subject: String!, $text: String!) {\n    send_email(from: $from, to: $to, subject: $subject, text: $text) {\n      message_id\n      message\n      send_paused\n      warnings { type warning recipients { email reasons } }\n    }\n  }\n": types.ConsoleSendTestDocument,
-    "\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n": types.ConsoleTokensDocument,
+    "\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at domain_id }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n": types.ConsoleTokensDocument,
     "\n  mutation ConsoleCreateToken($name: String!, $scopes: [String!]!, $domain: ID) {\n    create_token(name: $name, scopes: $scopes, domain_id: $domain) { id name accessToken }\n  }\n": types.ConsoleCreateTokenDocument,
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": types.ConsoleDeleteTokenDocument,
@@ -333,7 +333,7 @@ export function graphql(source: "\n  mutation ConsoleSendTest($from: EmailAddres
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n"];
+export function graphql(source: "\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at domain_id }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleTokens($page: Int!) {\n    tokens_page(limit: 25, page: $page) {\n      data { id name status scopes created_at domain_id }\n      meta { last_page }\n    }\n    domains(limit: 100, page: 1) { data { id name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

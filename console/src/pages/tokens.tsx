@@ -11,10 +11,68 @@ export const SCOPES = [
   'dmarc_monitoring_read', 'dmarc_monitoring_full', 'blocklist_monitoring_read', 'blocklist_monitoring_full', 'whatsapp_full',
 ];
 
+/** The areas scopes cover, each with the levels it has (`email` and `tokens` have full only). */
+const AREAS = [...new Set(SCOPES.map((s) => s.replace(/_(read|full)$/, '')))].map((area) => ({
+  area,
+  levels: (['read', 'full'] as const).filter((l) => SCOPES.includes(`${area}_${l}`)),
+}));
+type Level = 'none' | 'read' | 'full';
+const levelOf = (scopes: string[], area: string): Level => (scopes.includes(`${area}_full`) ? 'full' : scopes.includes(`${area}_read`) ? 'read' : 'none');
+const withLevel = (scopes: string[], area: string, level: Level) => [
+  ...scopes.filter((s) => s !== `${area}_read` && s !== `${area}_full`),
+  ...(level === 'none' ? [] : [`${area}_${level}`]),
+];
+const label = (area: string) => area.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** One choice per area (none, read, full), the way most tokens are thought of; the raw scopes stay one click away. */
+function ScopePicker({ scopes, setScopes }: { scopes: string[]; setScopes: (s: string[]) => void }) {
+  return (
+    <fieldset>
+      <legend>Access</legend>
+      <div className="row">
+        <button type="button" className="small" onClick={() => setScopes(['email_full'])}>
+          Sending only
+        </button>
+        <button type="button" className="small" onClick={() => setScopes(AREAS.filter((a) => a.levels.includes('read')).map((a) => `${a.area}_read`))}>
+          Read everything
+        </button>
+        <button type="button" className="small" onClick={() => setScopes(AREAS.map((a) => `${a.area}_full`))}>
+          Everything
+        </button>
+      </div>
+      <div className="checks">
+        {AREAS.map(({ area, levels }) => (
+          <label key={area}>
+            {label(area)}{' '}
+            <select aria-label={`${label(area)} access`} value={levelOf(scopes, area)} onChange={(e) => setScopes(withLevel(scopes, area, e.target.value as Level))}>
+              <option value="none">none</option>
+              {levels.map((l) => (
+                <option key={l} value={l}>
+                  {l}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
+      </div>
+      <details>
+        <summary>Raw scopes ({scopes.length})</summary>
+        <div className="checks">
+          {SCOPES.map((s) => (
+            <label key={s}>
+              <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
+            </label>
+          ))}
+        </div>
+      </details>
+    </fieldset>
+  );
+}
+
 const Tokens = graphql(`
   query ConsoleTokens($page: Int!) {
     tokens_page(limit: 25, page: $page) {
-      data { id name status scopes created_at }
+      data { id name status scopes created_at domain_id }
       meta { last_page }
     }
     domains(limit: 100, page: 1) { data { id name } }
@@ -56,6 +114,7 @@ export function TokensPage() {
   }
 
   const secret = created.data?.create_token;
+  const domainNames = new Map((data?.domains.data ?? []).map((d) => [d.id, d.name]));
   return (
     <>
       <PageTitle>API tokens</PageTitle>
@@ -74,7 +133,7 @@ export function TokensPage() {
         </label>
         <label>
           Domain
-          <select value={domain} onChange={(e) => setDomain(e.target.value)}>
+          <select aria-label="Limit to domain" value={domain} onChange={(e) => setDomain(e.target.value)}>
             <option value="">All domains</option>
             {data?.domains.data.map((d) => (
               <option key={d.id} value={d.id}>
@@ -83,28 +142,20 @@ export function TokensPage() {
             ))}
           </select>
         </label>
-        <fieldset>
-          <legend>Scopes</legend>
-          <div className="checks">
-            {SCOPES.map((s) => (
-              <label key={s}>
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ScopePicker scopes={scopes} setScopes={setScopes} />
         <button type="submit" className="primary" disabled={created.fetching || !scopes.length}>
           Create token
         </button>
       </form>
       <ErrorNote error={error ?? created.error ?? changed.error ?? deleted.error} />
       <table aria-label="Tokens">
-        <TableHead columns={['Name', 'Status', 'Scopes', 'Created']} actions />
+        <TableHead columns={['Name', 'Status', 'Domain', 'Scopes', 'Created']} actions />
         <tbody>
           {data?.tokens_page.data.map((t) => (
             <tr key={t.id}>
               <td>{t.name}</td>
               <td>{t.status === 'pause' ? 'paused' : 'active'}</td>
+              <td>{t.domain_id ? (domainNames.get(t.domain_id) ?? t.domain_id) : 'All domains'}</td>
               <td className="wrap small">{t.scopes.join(' ')}</td>
               <td>
                 <When at={t.created_at} />

@@ -4,5 +4,6 @@ import type { Token } from './token.type.js';
 
 /** A token as the API shows it; also the payload of token events (token.service.ts), so it loads no GraphQL. */
 export function toToken(t: ApiToken | TokenRow): Token {
-  return { id: t.id, name: t.name, status: t.status, created_at: t.created_at, scopes: t.scopes };
+  const domainId = 'domain_id' in t ? t.domain_id : (t.domain?.id ?? null);
+  return { id: t.id, name: t.name, status: t.status, created_at: t.created_at, scopes: t.scopes, domain_id: domainId };
 }

@@ -9,6 +9,7 @@ export interface TokenRow {
   status: TokenStatus;
   created_at: Date;
   scopes: string[];
+  domain_id: string | null;
 }
 
 // Scopes come as one text (they are names from SCOPES, which hold no space): splitting it is
@@ -17,7 +18,7 @@ type StoredRow = Omit<TokenRow, 'scopes'> & { scopes: string; total: string | nu
 
 const toRow = ({ total: _total, ...r }: StoredRow): TokenRow => ({ ...r, created_at: asDate(r.created_at), scopes: r.scopes ? r.scopes.split(' ') : [] });
 
-const COLUMNS = "id, name, status, created_at, array_to_string(scopes, ' ') as scopes, count(*) over () as total";
+const COLUMNS = "id, name, status, created_at, array_to_string(scopes, ' ') as scopes, domain_id, count(*) over () as total";
 const ORDER = 'order by created_at desc, id desc limit $2 offset $3';
 
 /** The token list's SQL: one prepared statement for the account, one for a domain-limited caller. */

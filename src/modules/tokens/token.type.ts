@@ -12,6 +12,8 @@ export class Token {
   @Field({ description: 'pause or unpause' }) status!: string;
   @Field(() => IsoTimestamp) created_at!: Date;
   @Field(() => [String]) scopes!: string[];
+  @Field(() => ID, { nullable: true, description: 'The one domain the token is limited to; null for the whole account (GraphQL only).' })
+  domain_id!: string | null;
 }
 
 @ObjectType({ description: 'One page of tokens with the full pager (GET /v1/token).' })
