@@ -73,6 +73,13 @@ it('shows a failing webhook in its log, and replays its deliveries once fixed', 
   const failed = log.locator('tr.failed', { hasText: 'activity.delivered' });
   await failed.waitFor({ timeout: 45_000 });
   expect(await failed.innerText()).toMatch(/400[\s\S]*unknown signature version/);
+  // Its payload, as sent, and the state that lets it be retried.
+  await failed.getByRole('button', { name: 'Payload' }).click();
+  const payload = JSON.parse(await page.getByLabel('Payload').innerText());
+  expect(payload).toMatchObject({ type: 'activity.delivered', data: { email: to } });
+  await page.getByText(/failed after 1 attempt, last answer 400/).waitFor();
+  await page.getByRole('button', { name: 'Retry now' }).waitFor();
+  await failed.getByRole('button', { name: 'Hide payload' }).click();
 
   // Fixed: a new URL (the save sends a test request, which now succeeds) ...
   receiver.respond('/fixed', { status: 200 });

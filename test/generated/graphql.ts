@@ -1029,6 +1029,8 @@ export type Mutation = {
   resend_invite: Invite;
   /** Sends the confirmation mail again; refused once verified. */
   resend_sender_identity: SenderIdentity;
+  /** Sends one failed or given-up delivery again, same id and body, from the start of the retry schedule (GraphQL only). */
+  retry_webhook_delivery: WebhookDeliveryDetail;
   /** A new signing secret, used from the next request on; the old one no longer signs (GraphQL only). */
   rotate_webhook_secret: Webhook;
   /** Queues many sends at once (POST /v1/bulk-email); each item is a POST /v1/email body. */
@@ -1470,6 +1472,11 @@ export type MutationResend_Sender_IdentityArgs = {
 };
 
 
+export type MutationRetry_Webhook_DeliveryArgs = {
+  delivery_id: Scalars['ID']['input'];
+};
+
+
 export type MutationRotate_Webhook_SecretArgs = {
   webhook_id: Scalars['ID']['input'];
 };
@@ -1902,6 +1909,8 @@ export type Query = {
   /** The people with access to the account, oldest first. */
   users: Array<AccountUser>;
   webhook: Webhook;
+  /** One delivery of an email webhook, with the body its requests carry (GraphQL only). */
+  webhook_delivery: WebhookDeliveryDetail;
   /** Every request sent to a webhook (deliveries and tests), newest first. */
   webhook_log: WebhookLogPage;
   /** The email webhooks of one domain, newest first. */
@@ -2413,6 +2422,11 @@ export type QueryUsersArgs = {
 
 export type QueryWebhookArgs = {
   webhook_id: Scalars['ID']['input'];
+};
+
+
+export type QueryWebhook_DeliveryArgs = {
+  delivery_id: Scalars['ID']['input'];
 };
 
 
@@ -2959,6 +2973,23 @@ export type Webhook = {
   secret: Scalars['String']['output'];
   updated_at: Scalars['IsoTimestamp']['output'];
   url: Scalars['String']['output'];
+};
+
+/** One event for one webhook, with the exact body its requests carry (the same on every retry). */
+export type WebhookDeliveryDetail = {
+  __typename?: 'WebhookDeliveryDetail';
+  attempts: Scalars['Int']['output'];
+  /** The JSON body sent, as sent. */
+  body: Scalars['String']['output'];
+  created_at: Scalars['IsoTimestamp']['output'];
+  /** The webhook-id header of its requests. */
+  id: Scalars['ID']['output'];
+  last_status?: Maybe<Scalars['Int']['output']>;
+  /** pending, delivered, failed or gave_up */
+  state: Scalars['String']['output'];
+  /** The event type. */
+  type: Scalars['String']['output'];
+  webhook_id: Scalars['ID']['output'];
 };
 
 /** One HTTP request of a webhook: a delivery attempt, or the test request of a create or update. */

@@ -169,6 +169,7 @@ function victimValue(field: string, arg: string, actor: Actor | 'any'): unknown 
     case 'sms_recipient_id':
     case 'sms_webhook_id':
     case 'sms_inbound_id':
+    case 'delivery_id':
     case 'category_id':
     case 'account_id':
       return m[arg];
@@ -373,6 +374,7 @@ const NO_TARGET: Record<Actor, Record<string, string[]>> = {
       'Mutation.delete_message_schedule', 'Query.activities', 'Query.activity', 'Query.inbound', 'Mutation.update_inbound', 'Mutation.delete_inbound',
       'Query.dmarc_report', 'Query.dmarc_ip_report', 'Query.dmarc_report_sources', 'Mutation.update_dmarc_monitor', 'Mutation.delete_dmarc_monitor',
       'Mutation.add_dmarc_favorite', 'Mutation.remove_dmarc_favorite', 'Mutation.upload_dmarc_report',
+      'Query.webhook_delivery', 'Mutation.retry_webhook_delivery',
     ],
     'a change that names nothing of the victim (it makes the caller\'s own, in its domain; lists other than the blocklist have no account-wide entries)': [
       'Mutation.create_token', 'Mutation.create_domain', 'Mutation.create_sender_identity', 'Mutation.create_template', 'Mutation.add_to_blocklist',

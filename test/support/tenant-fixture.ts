@@ -251,6 +251,8 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   // requests change data (the webhook engine is driven by hand where a test needs it).
   await until('email webhook attempts', async () => (await db.query('select 1 from webhook_attempts where webhook_id = $1', [hook.id])).rowCount! > 0);
   await until('sms webhook attempts', async () => (await db.query('select 1 from webhook_attempts where webhook_id = $1', [smsHook.id])).rowCount! > 0);
+  // A delivery of the email webhook, for the operations that take one by id.
+  inDomain.delivery_id = (await until('an email webhook delivery', async () => (await db.query('select id from webhook_deliveries where webhook_id = $1 limit 1', [hook.id])).rows[0])).id;
   await until('the async verification', async () => (await s.rest('GET', `/email-verification/verify-async/${noDomain.async_verification_id}`)).body.status !== 'queued');
   await until('the blocklist checks', async () => (await db.query('select 1 from blocklist_monitors where in_progress')).rowCount === 0);
   for (const job of jobs) await s.app.services.boss.offWork(job.name);

@@ -186,3 +186,53 @@ describe('rotate_webhook_secret', () => {
     expect((await s.gql(`{ webhook(webhook_id: "${hook.id}") { secret } }`)).body.data.webhook.secret).toBe(hook.secret);
   });
 });
+
+describe('webhook_delivery and retry_webhook_delivery', () => {
+  const DETAIL = 'query($id: ID!) { webhook_delivery(delivery_id: $id) { id webhook_id type state attempts last_status body } }';
+  const RETRY = 'mutation($id: ID!) { retry_webhook_delivery(delivery_id: $id) { id state attempts } }';
+
+  it('shows a delivery with the body it sends, and sends one failed delivery again', async () => {
+    const domain = await seedDomain(s);
+    const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.clicked'], path: '/one' });
+    receiver.respond('/one', { status: 400 });
+    await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.clicked', payload: { n: 7 } });
+    await driveUntil(s, async () => (await deliveriesOf(s, hook.id)).some((d) => d.state === 'failed'));
+    const [failed] = await deliveriesOf(s, hook.id);
+    const shown = (await s.gql(DETAIL, { id: failed.id })).body.data.webhook_delivery;
+    expect(shown).toMatchObject({ id: failed.id, webhook_id: hook.id, type: 'activity.clicked', state: 'failed', attempts: 1, last_status: 400 });
+    const [sentBefore] = receiver.received('/one').filter((r) => r.headers['webhook-id'] === failed.id);
+    expect(shown.body).toBe(sentBefore.raw);
+
+    // Retried once the receiver answers: same id, same bytes.
+    receiver.respond('/one', { status: 200 });
+    const retried = await s.gql(RETRY, { id: failed.id });
+    expect(retried.body.data.retry_webhook_delivery).toMatchObject({ id: failed.id, state: 'pending', attempts: 0 });
+    await driveUntil(s, async () => (await deliveriesOf(s, hook.id)).find((d) => d.id === failed.id)!.state === 'delivered');
+    const again = receiver.received('/one').filter((r) => r.headers['webhook-id'] === failed.id);
+    expect(again).toHaveLength(2);
+    expect(again[1].raw).toBe(again[0].raw);
+    // Delivered now: another retry is refused.
+    const refused = await s.gql(RETRY, { id: failed.id });
+    expect(refused.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('is not found for another account or past retention, and needs webhooks_full', async () => {
+    const domain = await seedDomain(s);
+    const hook = await createWebhook(s, receiver, { domainId: domain.id, events: ['activity.clicked'], path: '/one-scoped' });
+    receiver.respond('/one-scoped', { status: 400 });
+    await insertEvent(s, { account_id: accountId, domain_id: domain.id, type: 'activity.clicked' });
+    await driveUntil(s, async () => (await deliveriesOf(s, hook.id)).some((d) => d.state === 'failed'));
+    const [d] = await deliveriesOf(s, hook.id);
+    const stranger = await createAccount(s, 'Stranger to the delivery');
+    for (const op of [DETAIL, RETRY]) {
+      expect((await s.gql(op, { id: d.id }, stranger.token)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+      expect((await s.gql(op, { id: d.id }, await tokenWith(s, ['activity_read']))).body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect((await s.gql(op, { id: 'x'.repeat(65) })).body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    }
+    // Past the account's retention (free: 7 days) it is gone from view, and cannot be retried.
+    await sql(s, `update webhook_deliveries set created_at = now() - interval '30 days' where id = ?`, [d.id]);
+    expect((await s.gql(DETAIL, { id: d.id })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await s.gql(RETRY, { id: d.id })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await deliveriesOf(s, hook.id)).find((x) => x.id === d.id)!.state).toBe('failed');
+  });
+});

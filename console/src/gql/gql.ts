@@ -73,6 +73,8 @@ type Documents = {
     "\n  query ConsoleWebhookLog($id: ID!, $page: Int!) {\n    webhook_log(webhook_id: $id, limit: 25, page: $page) {\n      data { id type attempted_at status success duration_ms error response_excerpt delivery_id }\n      meta { last_page }\n    }\n  }\n": typeof types.ConsoleWebhookLogDocument,
     "\n  subscription ConsoleWebhookLive($id: ID!) {\n    webhook_deliveries(webhook_id: $id) { id }\n  }\n": typeof types.ConsoleWebhookLiveDocument,
     "\n  mutation ConsoleReplayWebhook($id: ID!, $since: String!) {\n    replay_webhook(webhook_id: $id, since: $since) { replayed }\n  }\n": typeof types.ConsoleReplayWebhookDocument,
+    "\n  query ConsoleWebhookDelivery($id: ID!) {\n    webhook_delivery(delivery_id: $id) { id type state attempts last_status body }\n  }\n": typeof types.ConsoleWebhookDeliveryDocument,
+    "\n  mutation ConsoleRetryWebhookDelivery($id: ID!) {\n    retry_webhook_delivery(delivery_id: $id) { id state attempts }\n  }\n": typeof types.ConsoleRetryWebhookDeliveryDocument,
     "\n  query ConsoleWebhooks($domain: ID!) {\n    webhooks(domain_id: $domain, limit: 100, page: 1) {\n      data { id name url enabled events }\n    }\n  }\n": typeof types.ConsoleWebhooksDocument,
     "\n  query ConsoleWebhook($id: ID!) {\n    webhook(webhook_id: $id) { id name url enabled events secret domain { id name } }\n  }\n": typeof types.ConsoleWebhookDocument,
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": typeof types.ConsoleCreateWebhookDocument,
@@ -140,6 +142,8 @@ const documents: Documents = {
     "\n  query ConsoleWebhookLog($id: ID!, $page: Int!) {\n    webhook_log(webhook_id: $id, limit: 25, page: $page) {\n      data { id type attempted_at status success duration_ms error response_excerpt delivery_id }\n      meta { last_page }\n    }\n  }\n": types.ConsoleWebhookLogDocument,
     "\n  subscription ConsoleWebhookLive($id: ID!) {\n    webhook_deliveries(webhook_id: $id) { id }\n  }\n": types.ConsoleWebhookLiveDocument,
     "\n  mutation ConsoleReplayWebhook($id: ID!, $since: String!) {\n    replay_webhook(webhook_id: $id, since: $since) { replayed }\n  }\n": types.ConsoleReplayWebhookDocument,
+    "\n  query ConsoleWebhookDelivery($id: ID!) {\n    webhook_delivery(delivery_id: $id) { id type state attempts last_status body }\n  }\n": types.ConsoleWebhookDeliveryDocument,
+    "\n  mutation ConsoleRetryWebhookDelivery($id: ID!) {\n    retry_webhook_delivery(delivery_id: $id) { id state attempts }\n  }\n": types.ConsoleRetryWebhookDeliveryDocument,
     "\n  query ConsoleWebhooks($domain: ID!) {\n    webhooks(domain_id: $domain, limit: 100, page: 1) {\n      data { id name url enabled events }\n    }\n  }\n": types.ConsoleWebhooksDocument,
     "\n  query ConsoleWebhook($id: ID!) {\n    webhook(webhook_id: $id) { id name url enabled events secret domain { id name } }\n  }\n": types.ConsoleWebhookDocument,
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": types.ConsoleCreateWebhookDocument,
@@ -398,6 +402,14 @@ export function graphql(source: "\n  subscription ConsoleWebhookLive($id: ID!) {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleReplayWebhook($id: ID!, $since: String!) {\n    replay_webhook(webhook_id: $id, since: $since) { replayed }\n  }\n"): (typeof documents)["\n  mutation ConsoleReplayWebhook($id: ID!, $since: String!) {\n    replay_webhook(webhook_id: $id, since: $since) { replayed }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleWebhookDelivery($id: ID!) {\n    webhook_delivery(delivery_id: $id) { id type state attempts last_status body }\n  }\n"): (typeof documents)["\n  query ConsoleWebhookDelivery($id: ID!) {\n    webhook_delivery(delivery_id: $id) { id type state attempts last_status body }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRetryWebhookDelivery($id: ID!) {\n    retry_webhook_delivery(delivery_id: $id) { id state attempts }\n  }\n"): (typeof documents)["\n  mutation ConsoleRetryWebhookDelivery($id: ID!) {\n    retry_webhook_delivery(delivery_id: $id) { id state attempts }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -24,6 +24,54 @@ const Replay = graphql(`
   }
 `);
 
+const Delivery = graphql(`
+  query ConsoleWebhookDelivery($id: ID!) {
+    webhook_delivery(delivery_id: $id) { id type state attempts last_status body }
+  }
+`);
+
+const Retry = graphql(`
+  mutation ConsoleRetryWebhookDelivery($id: ID!) {
+    retry_webhook_delivery(delivery_id: $id) { id state attempts }
+  }
+`);
+
+/** The body as JSON laid out to read; as sent when it is not JSON. */
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+/** One delivery: its state, the body its requests carry, and a retry when it failed or gave up. */
+function DeliveryDetail({ id, onRetried }: { id: string; onRetried: () => void }) {
+  const [{ data, error }, refetch] = useQuery({ query: Delivery, variables: { id }, requestPolicy: 'network-only' });
+  const [retried, retry] = useMutation(Retry);
+  const d = data?.webhook_delivery;
+  if (!d) return <ErrorNote error={error} />;
+  const retriable = d.state === 'failed' || d.state === 'gave_up';
+  return (
+    <div className="stack">
+      <p className="small">
+        Delivery <code>{d.id}</code>: {d.state.replace('_', ' ')} after {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+        {d.last_status ? `, last answer ${d.last_status}` : ''}.{' '}
+        {retriable ? (
+          <button type="button" className="small" disabled={retried.fetching} onClick={() => void retry({ id }).then(() => (refetch(), onRetried()))}>
+            Retry now
+          </button>
+        ) : null}
+      </p>
+      <ErrorNote error={retried.error} />
+      {retried.data ? <Notice>Queued again: it goes out on the next tick.</Notice> : null}
+      <pre className="payload" aria-label="Payload">
+        {pretty(d.body)}
+      </pre>
+    </div>
+  );
+}
+
 /** Each request the webhook made: status, time, error and the start of the answer; failed ones can be replayed. */
 export function WebhookLog({ id }: { id: string }) {
   const [page, setPage] = useState(1);
@@ -36,6 +84,8 @@ export function WebhookLog({ id }: { id: string }) {
   const [replayed, replay] = useMutation(Replay);
   const [hours, setHours] = useState('24');
   const rows = data?.webhook_log.data ?? [];
+  const [open, setOpen] = useState<string | null>(null);
+  const again = () => refetch({ requestPolicy: 'network-only' });
   return (
     <section aria-labelledby="webhook-log">
       <h2 id="webhook-log">Delivery log</h2>
@@ -59,7 +109,13 @@ export function WebhookLog({ id }: { id: string }) {
         <button type="submit">Replay failed deliveries</button>
       </form>
       <ErrorNote error={error ?? replayed.error} />
-      {replayed.data ? <Notice>{replayed.data.replay_webhook.replayed} deliveries queued again.</Notice> : null}
+      {replayed.data ? (
+        <Notice>
+          {replayed.data.replay_webhook.replayed
+            ? `${replayed.data.replay_webhook.replayed} deliveries queued again.`
+            : 'Nothing to replay: no delivery of that window failed or gave up. One still being retried goes out on its schedule (open it below to retry it now once it has failed).'}
+        </Notice>
+      ) : null}
       <table aria-label="Delivery log">
         <TableHead columns={['When', 'Event', 'Result', 'Response']} />
         <tbody>
@@ -70,7 +126,14 @@ export function WebhookLog({ id }: { id: string }) {
               </td>
               <td>
                 {r.type}
-                {r.delivery_id ? <div className="muted small">{r.delivery_id}</div> : null}
+                {r.delivery_id ? (
+                  <div>
+                    <button type="button" className="small" aria-expanded={open === r.id} onClick={() => setOpen(open === r.id ? null : r.id)}>
+                      {open === r.id ? 'Hide payload' : 'Payload'}
+                    </button>
+                  </div>
+                ) : null}
+                {r.delivery_id && open === r.id ? <DeliveryDetail id={r.delivery_id} onRetried={again} /> : null}
               </td>
               <td>
                 <span className={`badge ${r.success ? 'ev-delivered' : 'ev-hard_bounced'}`}>{r.success ? 'success' : 'failed'}</span> {r.status ?? 'no answer'} · {r.duration_ms} ms

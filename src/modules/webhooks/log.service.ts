@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
 import { WEBHOOK_KIND, Webhook, WebhookAttempt } from './webhook.entity.js';
-import { WebhookRepository } from './webhook.repository.js';
+import { REPLAYABLE, WebhookRepository, type DeliveryRow } from './webhook.repository.js';
 import type { ReplayWebhookArgs, WebhookLogArgs } from './log.type.js';
 import { type Actor } from '../../core/actor.js';
 import { offsetOf, pageMeta } from '../../core/page.js';
-import { FieldErrorBag } from '../../core/errors.js';
+import { errors, FieldErrorBag } from '../../core/errors.js';
 import type { Config } from '../../config/index.js';
 import { RetentionService } from '../retention/retention.service.js';
 
@@ -52,5 +52,28 @@ export class WebhookLogService {
     bag.throwIfAny();
     const shown = await new RetentionService(this.em, this.config).shownSince(webhook.account);
     return new WebhookRepository(this.em).replay(webhook.id, since! > shown ? since! : shown, until!);
+  }
+
+  /**
+   * One delivery of the caller's email webhooks, its body included; another account's, another
+   * domain's (for a limited caller) or one past the account's retention is not found.
+   */
+  async delivery(auth: Actor, id: string): Promise<DeliveryRow> {
+    const row = await new WebhookRepository(this.em).delivery(id);
+    if (!row) throw errors.notFound();
+    const webhook = await findOwned(this.em, Webhook, auth, { id: row.webhook_id, kind: WEBHOOK_KIND.email }, ['account']);
+    const since = await new RetentionService(this.em, this.config).shownSince(webhook.account);
+    if (new Date(row.created_at) < since) throw errors.notFound();
+    return { ...row, created_at: new Date(row.created_at) };
+  }
+
+  /** Queues one failed or given-up delivery again, as a replay does; any other state is a 422. */
+  async retry(auth: Actor, id: string): Promise<DeliveryRow> {
+    const row = await this.delivery(auth, id);
+    const repo = new WebhookRepository(this.em);
+    if (!REPLAYABLE.includes(row.state) || !(await repo.retry(id))) {
+      throw errors.invalid('delivery_id', 'Only a failed or given-up delivery can be retried.');
+    }
+    return this.delivery(auth, id);
   }
 }

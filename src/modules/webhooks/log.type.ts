@@ -45,3 +45,22 @@ export class ReplayWebhookArgs {
   @MaxLen(40)
   until?: string | null;
 }
+
+@ObjectType({ description: 'One event for one webhook, with the exact body its requests carry (the same on every retry).' })
+export class WebhookDeliveryDetail {
+  @Field(() => ID, { description: 'The webhook-id header of its requests.' }) id!: string;
+  @Field(() => ID) webhook_id!: string;
+  @Field({ description: 'The event type.' }) type!: string;
+  @Field({ description: 'pending, delivered, failed or gave_up' }) state!: string;
+  @Field(() => Int) attempts!: number;
+  @Field(() => Int, { nullable: true }) last_status!: number | null;
+  @Field({ description: 'The JSON body sent, as sent.' }) body!: string;
+  @Field(() => IsoTimestamp) created_at!: Date;
+}
+
+@ArgsType()
+export class WebhookDeliveryArgs {
+  @Field(() => ID)
+  @MaxLen(64)
+  delivery_id!: string;
+}

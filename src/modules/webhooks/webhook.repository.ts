@@ -15,7 +15,19 @@ export const LOCK_WEBHOOKS = (rows: string) =>
   `w as (select id from webhooks where id in (select webhook_id from ${rows}) for key share)`;
 
 /** What a replay queues again (one text[] parameter). */
-const REPLAYABLE: readonly DeliveryState[] = [DELIVERY.failed, DELIVERY.gaveUp];
+export const REPLAYABLE: readonly DeliveryState[] = [DELIVERY.failed, DELIVERY.gaveUp];
+
+/** A delivery as its detail shows it. */
+export interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  type: string;
+  state: DeliveryState;
+  attempts: number;
+  last_status: number | null;
+  body: string;
+  created_at: Date;
+}
 
 /** What a delivery round needs of a claimed delivery and its webhook. */
 export interface Claimed {
@@ -131,6 +143,27 @@ export class WebhookRepository {
       [JSON.stringify(rows)],
     );
     return new Set(written.map((r) => r.delivery_id));
+  }
+
+  /** One delivery by id (its body included), or null. */
+  delivery(id: string): Promise<DeliveryRow | null> {
+    return sqlRow<DeliveryRow>(
+      this.em,
+      'select id, webhook_id, type, state, attempts, last_status, body, created_at from webhook_deliveries where id = $1',
+      [id],
+    );
+  }
+
+  /** A failed or given-up delivery queued again from scratch (as a replay does); false when it is in another state by now. */
+  async retry(id: string): Promise<boolean> {
+    const now = new Date().toISOString();
+    const n = await sqlCount(
+      this.em,
+      `update webhook_deliveries set state = $1, attempts = 0, next_attempt_at = $2::timestamptz, updated_at = $2::timestamptz
+        where id = $3 and state = any($4::text[])`,
+      [DELIVERY.pending, now, id, textArray(REPLAYABLE)],
+    );
+    return n > 0;
   }
 
   /** The latest successful test request of a webhook (a create or an update sends one). */
