@@ -18,6 +18,7 @@ import { SmsPage, useHasSmsNumbers } from './pages/sms';
 import { AccountPage } from './pages/account';
 import { OverviewPage, useSandbox } from './pages/overview';
 import { InboxPage } from './pages/inbox';
+import { UsagePage } from './pages/usage';
 
 // The two pages that draw charts load chart.js with them, on first visit.
 const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
@@ -47,6 +48,7 @@ const SECTIONS: Section[] = [
   { path: 'verification', label: 'Verification', needs: ['read-email-verification', 'manage-email-verification'], page: VerificationPage },
   { path: 'monitors', label: 'Monitors', needs: ['manage-dmarc', 'manage-blocklist'], page: MonitorsPage },
   { path: 'sms', label: 'SMS', needs: ['read-sms'], page: SmsPage },
+  { path: 'usage', label: 'Plan and usage', needs: [], page: UsagePage },
   { path: 'account', label: 'Your account', needs: [], page: AccountPage },
 ];
 

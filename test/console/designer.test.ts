@@ -33,7 +33,7 @@ it('lets a designer edit templates and nothing of tokens', async () => {
 
   // Only what a designer may use is in the menu; #/tokens says the role may not see it, and lists nothing.
   const menu = page.getByRole('navigation', { name: 'Console' });
-  expect(await menu.getByRole('link').allInnerTexts()).toEqual(['Overview', 'Templates', 'Your account']);
+  expect(await menu.getByRole('link').allInnerTexts()).toEqual(['Overview', 'Templates', 'Plan and usage', 'Your account']);
   await page.goto(`${s.url}/#/tokens`);
   await page.getByRole('alert').getByText('Your role may not see this page (403)').waitFor();
   expect(await page.getByRole('table').count()).toBe(0);

@@ -66,7 +66,7 @@ it('says so when an address is not a page, and fits a 390 px phone', async () =>
   // Lists with a row each: a domain and an email of it, delivered.
   const domain = await seedDomain(s, { dkim: true });
   await emailsOf(s, await send(s, domain, { to: ['a-rather-long-recipient-address@example.org'] }), 'delivered');
-  for (const path of ['overview', 'inbox', 'activity', 'emails', `domains/${domain.id}`]) {
+  for (const path of ['overview', 'inbox', 'usage', 'activity', 'emails', `domains/${domain.id}`]) {
     await w.page.goto(`${s.url}/#/${path}`);
     await w.page.locator('main h1').waitFor();
     await w.page.waitForLoadState('networkidle');
@@ -110,5 +110,19 @@ it('shows every time in the viewer\'s own zone, UTC on hover', async () => {
     const tokyo = new Date(new Date(`${utc.slice(0, 19).replace(' ', 'T')}Z`).getTime() + 9 * 3_600_000).toISOString();
     expect({ path, shown: await when.innerText() }).toEqual({ path, shown: `${tokyo.slice(0, 10)} ${tokyo.slice(11, 16)}` });
   }
+  await w.context.close();
+});
+
+it('shows the plan, its retention and the API quota left today', async () => {
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Plan and usage' }).click();
+  const figure = (name: string) => w.page.getByRole('listitem').filter({ hasText: name }).locator('strong');
+  await figure('Plan').waitFor();
+  // The test server puts new accounts on the free plan, whose mail is kept 7 days.
+  expect(await figure('Plan').innerText()).toBe('free');
+  expect(await figure('Mail and logs kept').innerText()).toBe('7 days');
+  expect(await figure('API requests left today').innerText()).toMatch(/^[\d,]+ of [\d,]+$/);
+  expect(await accessibilityProblems(w.page)).toEqual([]);
   await w.context.close();
 });

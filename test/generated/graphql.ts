@@ -31,6 +31,19 @@ export type AccountType = {
   verification_credits: Scalars['Int']['output'];
 };
 
+/** The account's plan and what it has used: the console's plan and usage page. */
+export type AccountUsage = {
+  __typename?: 'AccountUsage';
+  /** The daily API quota (as api_quota); null without tokens_full. */
+  api_quota?: Maybe<ApiQuota>;
+  /** free, starter, professional or enterprise */
+  plan: Scalars['String']['output'];
+  /** Days the mail it sends now is kept, and its logs (docs/api-behaviour.md, Retention). */
+  retention_days: Scalars['Int']['output'];
+  /** Email verification credits left; null without email_verification_read. */
+  verification_credits?: Maybe<Scalars['Int']['output']>;
+};
+
 /** A person with access to the account. */
 export type AccountUser = {
   __typename?: 'AccountUser';
@@ -1905,6 +1918,8 @@ export type Query = {
   tokens_page: TokenPage;
   /** Unsubscribed recipients, newest first. */
   unsubscribes: Array<SuppressionEntry>;
+  /** The account's plan, retention, verification credits and API quota (GraphQL only). */
+  usage: AccountUsage;
   user: AccountUser;
   /** The people with access to the account, oldest first. */
   users: Array<AccountUser>;

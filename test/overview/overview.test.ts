@@ -1,5 +1,5 @@
 import { seedDomain } from '../support/factories.js';
-import { createAccount, startTestServer, tokenWith, type TestServer } from '../support/server.js';
+import { OPERATOR_TOKEN, createAccount, startTestServer, tokenWith, type TestServer } from '../support/server.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createWebhook, driveUntil, insertEvent, sql } from '../webhooks/engine-support.js';
 import { send } from '../email-log/helpers.js';
@@ -80,4 +80,21 @@ it('answers 401 without a token', async () => {
   const res = await s.gql(OVERVIEW, {}, null);
   expect(res.body.data?.overview ?? null).toBeNull();
   expect(res.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+});
+
+describe('usage', () => {
+  const USAGE = '{ usage { plan retention_days verification_credits api_quota { quota remaining } } }';
+
+  it("answers the account's plan, retention, credits and quota, each to the scope that reads it", async () => {
+    const added = await s.gql('mutation($id: ID!) { operator_add_verification_credits(account_id: $id, credits: 25) { id } }', { id: account.id }, OPERATOR_TOKEN);
+    expect(added.body.errors).toBeUndefined();
+    const full = (await s.gql(USAGE, {}, account.token)).body.data.usage;
+    // The account was made on the default plan of the test server: free, whose mail is kept 7 days.
+    expect(full).toMatchObject({ plan: 'free', retention_days: 7, verification_credits: 25 });
+    expect(full.api_quota.quota).toBeGreaterThan(0);
+    expect(full.api_quota.remaining).toBeLessThanOrEqual(full.api_quota.quota);
+    const narrow = (await s.gql(USAGE, {}, await tokenWith(s, ['domains_read']))).body.data.usage;
+    expect(narrow).toMatchObject({ verification_credits: null, api_quota: null });
+    expect((await s.gql(USAGE, {}, null)).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
 });

@@ -60,6 +60,7 @@ type Documents = {
     "\n  mutation ConsoleCreateToken($name: String!, $scopes: [String!]!, $domain: ID) {\n    create_token(name: $name, scopes: $scopes, domain_id: $domain) { id name accessToken }\n  }\n": typeof types.ConsoleCreateTokenDocument,
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": typeof types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": typeof types.ConsoleDeleteTokenDocument,
+    "\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n": typeof types.ConsoleUsageDocument,
     "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": typeof types.ConsoleUsersDocument,
     "\n  mutation ConsoleInvite($email: String!, $role: String!) {\n    invite_user(email: $email, role: $role) { id email }\n  }\n": typeof types.ConsoleInviteDocument,
     "mutation ConsoleResendInvite($id: ID!) { resend_invite(invite_id: $id) { id } }": typeof types.ConsoleResendInviteDocument,
@@ -129,6 +130,7 @@ const documents: Documents = {
     "\n  mutation ConsoleCreateToken($name: String!, $scopes: [String!]!, $domain: ID) {\n    create_token(name: $name, scopes: $scopes, domain_id: $domain) { id name accessToken }\n  }\n": types.ConsoleCreateTokenDocument,
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": types.ConsoleDeleteTokenDocument,
+    "\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n": types.ConsoleUsageDocument,
     "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": types.ConsoleUsersDocument,
     "\n  mutation ConsoleInvite($email: String!, $role: String!) {\n    invite_user(email: $email, role: $role) { id email }\n  }\n": types.ConsoleInviteDocument,
     "mutation ConsoleResendInvite($id: ID!) { resend_invite(invite_id: $id) { id } }": types.ConsoleResendInviteDocument,
@@ -350,6 +352,10 @@ export function graphql(source: "\n  mutation ConsoleTokenStatus($id: ID!, $stat
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }"): (typeof documents)["mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

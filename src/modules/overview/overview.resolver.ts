@@ -1,7 +1,7 @@
 import { Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { OverviewService } from './overview.service.js';
-import { Overview } from './overview.type.js';
+import { AccountUsage, Overview } from './overview.type.js';
 
 @Resolver()
 export class OverviewResolver {
@@ -9,5 +9,13 @@ export class OverviewResolver {
   @Query(() => Overview, { description: "The console's landing page: sandbox or not, emails waiting, failing webhooks and the setup steps taken (GraphQL only)." })
   overview(@Context() ctx: Ctx): Promise<Overview> {
     return new OverviewService(ctx.em, ctx.services.config.MAIL_TRANSPORT === 'capture').get(caller(ctx));
+  }
+
+  @Authorized()
+  @Query(() => AccountUsage, { description: "The account's plan, retention, verification credits and API quota (GraphQL only)." })
+  usage(@Context() ctx: Ctx): Promise<AccountUsage> {
+    const auth = caller(ctx);
+    const service = new OverviewService(ctx.em, ctx.services.config.MAIL_TRANSPORT === 'capture');
+    return service.usage(auth, ctx.services.config, ctx.services.meter.unwrittenQuota(auth.accountId));
   }
 }

@@ -2,7 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainsOf, type Actor } from '../../core/actor.js';
 import { scopeSatisfied } from '../../core/scopes.js';
 import { OverviewRepository } from './overview.repository.js';
-import type { Overview, SetupKey, SetupStep } from './overview.type.js';
+import type { AccountUsage, Overview, SetupKey, SetupStep } from './overview.type.js';
+import { Account } from '../accounts/account.entity.js';
+import { RetentionService } from '../retention/retention.service.js';
+import { QuotaService } from '../quota/quota.service.js';
+import { toApiQuota } from '../quota/quota.type.js';
+import type { Config } from '../../config/index.js';
+import type { Plan } from '../../config/plans.js';
 
 const HOUR_MS = 3_600_000;
 /** How far back waiting emails are counted: a schedule reaches 3 days ahead (SPEC.md send_at). */
@@ -40,5 +46,19 @@ export class OverviewService {
     };
     const setup: SetupStep[] = (Object.keys(done) as SetupKey[]).map((key) => ({ key, done: done[key] }));
     return { sandbox: this.sandbox, waiting, webhooks_failing: webhooks?.failing ?? null, setup };
+  }
+
+  /** The plan and usage page: each figure only where the caller holds the scope that reads it. */
+  async usage(auth: Actor, config: Config, unwrittenQuota: number): Promise<AccountUsage> {
+    const account = await this.em.findOneOrFail(Account, { id: auth.accountId });
+    const days = (await new RetentionService(this.em, config).daysByPlan())[account.plan as Plan];
+    const holds = (scope: string) => scopeSatisfied(auth.scopes, scope);
+    const quota = holds('tokens_full') ? toApiQuota(await new QuotaService(this.em, config).status(auth, unwrittenQuota)) : null;
+    return {
+      plan: account.plan,
+      retention_days: days,
+      verification_credits: holds('email_verification_read') ? account.verification_credits : null,
+      api_quota: quota,
+    };
   }
 }

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { ApiQuota } from '../quota/quota.type.js';
 
 /** The steps of setting up sending, in the order the console's checklist shows them. */
 export const SETUP_STEPS = ['domain', 'verified', 'token', 'email', 'webhook'] as const;
@@ -34,4 +35,18 @@ export class Overview {
 
   @Field(() => [SetupStep])
   setup!: SetupStep[];
+}
+
+@ObjectType({ description: "The account's plan and what it has used: the console's plan and usage page." })
+export class AccountUsage {
+  @Field({ description: 'free, starter, professional or enterprise' }) plan!: string;
+
+  @Field(() => Int, { description: 'Days the mail it sends now is kept, and its logs (docs/api-behaviour.md, Retention).' })
+  retention_days!: number;
+
+  @Field(() => Int, { nullable: true, description: 'Email verification credits left; null without email_verification_read.' })
+  verification_credits!: number | null;
+
+  @Field(() => ApiQuota, { nullable: true, description: 'The daily API quota (as api_quota); null without tokens_full.' })
+  api_quota!: ApiQuota | null;
 }
