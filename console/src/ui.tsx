@@ -88,7 +88,7 @@ const DomainsForPicker = graphql(`
 const DOMAIN_KEY = 'pb_domain';
 
 /** The domain the domain-bound pages show, remembered across pages. */
-export function useDomainChoice(): { domainId: string | null; picker: ReactNode } {
+export function useDomainChoice(): { domainId: string | null; domainName: string | null; picker: ReactNode } {
   const [{ data, error }] = useQuery({ query: DomainsForPicker });
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(DOMAIN_KEY));
   const domains = data?.domains.data ?? [];
@@ -113,7 +113,7 @@ export function useDomainChoice(): { domainId: string | null; picker: ReactNode 
       </select>
     </label>
   );
-  return { domainId, picker };
+  return { domainId, domainName: domains.find((d) => d.id === domainId)?.name ?? null, picker };
 }
 
 /** Previous / next for the pages of a list. */

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, OPERATOR_TOKEN, createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { inviteLink } from '../users/helpers.js';
+import { waitFor } from '../email-log/helpers.js';
 import { sql } from '../webhooks/engine-support.js';
 import { acceptInvite, launch, signIn, signInWithToken, watchedPage } from './browser.js';
 
@@ -135,3 +136,29 @@ it('makes a token from per-area choices, and lists its domain limit', async () =
   await w.page.getByRole('table', { name: 'Tokens' }).getByRole('row').filter({ hasText: 'Shop sender' }).getByText(domain.name).waitFor();
   await w.context.close();
 });
+
+it('previews a template at phone width and sends a test of it with the sample values', async () => {
+  const domain = await seedDomain(s, { dkim: true });
+  const made = await s.gql('mutation { create_template(name: "Receipt", subject: "Thanks {{ name }}", html: "<p>Hi {{ name }}</p>", auto_generate: true) { id } }');
+  expect(made.body.errors).toBeUndefined();
+  const id = made.body.data.create_template.id;
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/templates/${id}`);
+  await w.page.getByLabel('Value for name').fill('Grace');
+  const frame = w.page.locator('iframe[title="Template preview"]');
+  await w.page.getByRole('radio', { name: /Phone/ }).check();
+  expect(Math.round((await frame.boundingBox())!.width)).toBeLessThanOrEqual(375);
+  const test = w.page.getByRole('form', { name: 'Send a test' });
+  await test.getByLabel('Domain').selectOption({ label: domain.name });
+  const to = `template-test-${Date.now()}@example.org`;
+  await test.getByLabel('To').fill(to);
+  await test.getByRole('button', { name: 'Send test' }).click();
+  await test.getByText('Accepted as message').waitFor();
+  // Delivered into the sandbox, personalised with the preview's value.
+  const kept = await waitFor('the test in the capture store', async () =>
+    ((await s.gql('{ captured_emails(limit: 50, page: 1) { data { to subject } } }')).body.data.captured_emails.data as { to: string; subject: string }[]).find((c) => c.to === to),
+  20_000);
+  expect(kept.subject).toBe('Thanks Grace');
+  await w.context.close();
+}, 60_000);

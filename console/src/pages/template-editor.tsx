@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Liquid } from 'liquidjs';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, Notice, PageTitle, go } from '../ui';
+import { allowed } from '../session';
+import { ErrorNote, Notice, PageTitle, go, useDomainChoice } from '../ui';
 
 const Template = graphql(`
   query ConsoleTemplate($id: ID!) {
@@ -61,6 +62,7 @@ export function TemplateEditor({ id }: { id: string | null }) {
   const [text, setText] = useState('');
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  const [width, setWidth] = useState(600);
   const shownName = name ?? data?.template.name ?? '';
   const variables = useMemo(() => variablesOf(subject, html, text), [subject, html, text]);
   const shownSubject = useMemo(() => render(subject, samples), [subject, samples]);
@@ -131,9 +133,74 @@ export function TemplateEditor({ id }: { id: string | null }) {
           <p>
             <strong>{shownSubject.out}</strong>
           </p>
-          <iframe className="preview" title="Template preview" sandbox="" srcDoc={shownHtml.out} />
+          <div className="tabs" role="radiogroup" aria-label="Preview width">
+            {WIDTHS.map((w) => (
+              <label key={w.name} className="inline">
+                <input type="radio" name="preview-width" checked={width === w.px} onChange={() => setWidth(w.px)} /> {w.name} ({w.px} px)
+              </label>
+            ))}
+          </div>
+          <iframe className="preview" title="Template preview" sandbox="" srcDoc={shownHtml.out} style={{ maxWidth: `${width}px` }} />
+          {id && allowed(['control-sendings']) ? <TestSend templateId={id} samples={samples} /> : null}
         </section>
       </div>
     </>
+  );
+}
+
+/** The widths the preview is seen at: a desktop mail client's reading pane, and a phone. */
+const WIDTHS = [
+  { name: 'Desktop', px: 600 },
+  { name: 'Phone', px: 375 },
+];
+
+const SendTest = graphql(`
+  mutation ConsoleTemplateTestSend($from: EmailAddressInput!, $to: [EmailAddressInput!]!, $template: String!, $personalization: [PersonalizationInput!]) {
+    send_email(from: $from, to: $to, template_id: $template, personalization: $personalization) {
+      message_id
+      warnings { type }
+    }
+  }
+`);
+
+/** Sends the saved template to one address from one of the caller's domains, with the preview's sample values. */
+function TestSend({ templateId, samples }: { templateId: string; samples: Record<string, string> }) {
+  const { domainName, picker } = useDomainChoice();
+  const [sent, send] = useMutation(SendTest);
+  const [to, setTo] = useState('');
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!domainName) return;
+    await send({ from: { email: `test@${domainName}` }, to: [{ email: to }], template: templateId, personalization: [{ email: to, data: samples }] });
+  }
+  const result = sent.data?.send_email;
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Send a test">
+      <h3>Send a test</h3>
+      <p className="muted small">The saved template, with the sample values above, from test@ the chosen domain.</p>
+      <div className="row">
+        {picker}
+        <label>
+          To
+          <input type="email" required value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+        <button type="submit" disabled={sent.fetching || !domainName}>
+          Send test
+        </button>
+      </div>
+      {!domainName ? <p className="muted small">Add a domain to send from.</p> : null}
+      <ErrorNote error={sent.error} />
+      {result ? (
+        result.warnings.some((w) => w.type === 'ALL_SUPPRESSED') ? (
+          <p className="error" role="alert">
+            Not sent: the address is on a suppression list.
+          </p>
+        ) : (
+          <Notice>
+            Accepted as message {result.message_id}. <a href="#/activity">Watch it in Activity</a>.
+          </Notice>
+        )
+      ) : null}
+    </form>
   );
 }
