@@ -74,13 +74,13 @@ export function CopyButton({ value, label = 'Copy', secret = false }: { value: s
   );
 }
 
+// The domains the user reaches, whatever its permissions over them (reading activity needs no
+// domain management): the overview module's domain_choices.
 const DomainsForPicker = graphql(`
   query ConsoleDomainPicker {
-    domains(limit: 100, page: 1) {
-      data {
-        id
-        name
-      }
+    domain_choices {
+      id
+      name
     }
   }
 `);
@@ -91,7 +91,7 @@ const DOMAIN_KEY = 'pb_domain';
 export function useDomainChoice(): { domainId: string | null; domainName: string | null; picker: ReactNode } {
   const [{ data, error }] = useQuery({ query: DomainsForPicker });
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(DOMAIN_KEY));
-  const domains = data?.domains.data ?? [];
+  const domains = data?.domain_choices ?? [];
   const domainId = domains.some((d) => d.id === chosen) ? chosen : (domains[0]?.id ?? null);
   const picker = error ? (
     <ErrorNote error={error} />

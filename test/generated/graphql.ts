@@ -1824,6 +1824,8 @@ export type Query = {
   /** Organisations that sent reports in a period. */
   dmarc_report_sources: Array<DmarcReportSource>;
   domain: DomainType;
+  /** The domains the caller reaches, by name (at most 500), for a domain picker: any scope over domain data lists them (GraphQL only). */
+  domain_choices: Array<DomainRef>;
   /** The DNS records to publish for the domain. */
   domain_dns_records: DomainDnsRecords;
   domain_recipients: RecipientPage;

@@ -98,3 +98,25 @@ describe('usage', () => {
     expect((await s.gql(USAGE, {}, null)).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });
+
+describe('domain_choices', () => {
+  const CHOICES = '{ domain_choices { id name } }';
+
+  it('lists the domains a caller reaches to any scope over domain data, and none to others', async () => {
+    const a = await seedDomain(s, { accountId: account.id, name: `a-${Date.now()}.example.test` });
+    const b = await seedDomain(s, { accountId: account.id, name: `b-${Date.now()}.example.test` });
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+    const all = (await s.gql(CHOICES, {}, account.token)).body.data.domain_choices;
+    expect(ids(all)).toEqual(expect.arrayContaining([a.id, b.id]));
+    // Sorted by name.
+    expect(all.map((d: { name: string }) => d.name)).toEqual([...all.map((d: { name: string }) => d.name)].sort());
+    const readsActivity = await tokenWith(s, ['activity_read'], undefined, account.token);
+    expect(ids((await s.gql(CHOICES, {}, readsActivity)).body.data.domain_choices)).toEqual(ids(all));
+    const limited = await tokenWith(s, ['activity_read'], a.id, account.token);
+    expect(ids((await s.gql(CHOICES, {}, limited)).body.data.domain_choices)).toEqual([a.id]);
+    const unrelated = await tokenWith(s, ['sms_read'], undefined, account.token);
+    expect((await s.gql(CHOICES, {}, unrelated)).body.data.domain_choices).toEqual([]);
+    // Another account's domains are never among them.
+    expect(ids((await s.gql(CHOICES)).body.data.domain_choices)).not.toContain(a.id);
+  });
+});

@@ -156,6 +156,11 @@ describe('GraphQL auth matrix', () => {
           expect([o.waiting, o.webhooks_failing, o.setup.filter((x: { done: unknown }) => x.done !== null)]).toEqual([null, null, []]);
           continue;
         }
+        // A picker's domains: none to a caller with no scope over domain data.
+        if (field.name === 'domain_choices') {
+          expect((await s.gql('{ domain_choices { id } }', {}, unrelated)).body.data.domain_choices).toEqual([]);
+          continue;
+        }
         // The plan is the account's, known to any of its callers; the figures need their scopes.
         if (field.name === 'usage') {
           const u = (await s.gql('{ usage { plan verification_credits api_quota { quota } } }', {}, unrelated)).body.data.usage;

@@ -62,8 +62,9 @@ type Documents = {
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": typeof types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": typeof types.ConsoleDeleteTokenDocument,
     "\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n": typeof types.ConsoleUsageDocument,
-    "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": typeof types.ConsoleUsersDocument,
-    "\n  mutation ConsoleInvite($email: String!, $role: String!) {\n    invite_user(email: $email, role: $role) { id email }\n  }\n": typeof types.ConsoleInviteDocument,
+    "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": typeof types.ConsoleUsersDocument,
+    "\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n": typeof types.ConsoleInviteChoicesDocument,
+    "\n  mutation ConsoleInvite($email: String!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    invite_user(email: $email, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id email }\n  }\n": typeof types.ConsoleInviteDocument,
     "mutation ConsoleResendInvite($id: ID!) { resend_invite(invite_id: $id) { id } }": typeof types.ConsoleResendInviteDocument,
     "mutation ConsoleDeleteInvite($id: ID!) { delete_invite(invite_id: $id) }": typeof types.ConsoleDeleteInviteDocument,
     "mutation ConsoleDeleteUser($id: ID!) { delete_user(user_id: $id) }": typeof types.ConsoleDeleteUserDocument,
@@ -82,7 +83,7 @@ type Documents = {
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": typeof types.ConsoleCreateWebhookDocument,
     "\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n": typeof types.ConsoleUpdateWebhookDocument,
     "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n": typeof types.ConsoleRotateWebhookSecretDocument,
-    "\n  query ConsoleDomainPicker {\n    domains(limit: 100, page: 1) {\n      data {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ConsoleDomainPickerDocument,
+    "\n  query ConsoleDomainPicker {\n    domain_choices {\n      id\n      name\n    }\n  }\n": typeof types.ConsoleDomainPickerDocument,
 };
 const documents: Documents = {
     "\n  query ConsoleActivity($domain: ID!, $from: String!, $to: String!, $event: [String!], $page: Int!) {\n    activities(domain_id: $domain, date_from: $from, date_to: $to, event: $event, limit: 25, page: $page) {\n      data {\n        id\n        type\n        created_at\n        email {\n          id\n          subject\n          recipient { email }\n        }\n      }\n    }\n  }\n": types.ConsoleActivityDocument,
@@ -133,8 +134,9 @@ const documents: Documents = {
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": types.ConsoleDeleteTokenDocument,
     "\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n": types.ConsoleUsageDocument,
-    "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": types.ConsoleUsersDocument,
-    "\n  mutation ConsoleInvite($email: String!, $role: String!) {\n    invite_user(email: $email, role: $role) { id email }\n  }\n": types.ConsoleInviteDocument,
+    "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": types.ConsoleUsersDocument,
+    "\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n": types.ConsoleInviteChoicesDocument,
+    "\n  mutation ConsoleInvite($email: String!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    invite_user(email: $email, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id email }\n  }\n": types.ConsoleInviteDocument,
     "mutation ConsoleResendInvite($id: ID!) { resend_invite(invite_id: $id) { id } }": types.ConsoleResendInviteDocument,
     "mutation ConsoleDeleteInvite($id: ID!) { delete_invite(invite_id: $id) }": types.ConsoleDeleteInviteDocument,
     "mutation ConsoleDeleteUser($id: ID!) { delete_user(user_id: $id) }": types.ConsoleDeleteUserDocument,
@@ -153,7 +155,7 @@ const documents: Documents = {
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": types.ConsoleCreateWebhookDocument,
     "\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n": types.ConsoleUpdateWebhookDocument,
     "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n": types.ConsoleRotateWebhookSecretDocument,
-    "\n  query ConsoleDomainPicker {\n    domains(limit: 100, page: 1) {\n      data {\n        id\n        name\n      }\n    }\n  }\n": types.ConsoleDomainPickerDocument,
+    "\n  query ConsoleDomainPicker {\n    domain_choices {\n      id\n      name\n    }\n  }\n": types.ConsoleDomainPickerDocument,
 };
 
 /**
@@ -365,11 +367,15 @@ export function graphql(source: "\n  query ConsoleUsage {\n    usage {\n      pl
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"): (typeof documents)["\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"];
+export function graphql(source: "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"): (typeof documents)["\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleInvite($email: String!, $role: String!) {\n    invite_user(email: $email, role: $role) { id email }\n  }\n"): (typeof documents)["\n  mutation ConsoleInvite($email: String!, $role: String!) {\n    invite_user(email: $email, role: $role) { id email }\n  }\n"];
+export function graphql(source: "\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleInvite($email: String!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    invite_user(email: $email, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id email }\n  }\n"): (typeof documents)["\n  mutation ConsoleInvite($email: String!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    invite_user(email: $email, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id email }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -445,7 +451,7 @@ export function graphql(source: "\n  mutation ConsoleRotateWebhookSecret($id: ID
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleDomainPicker {\n    domains(limit: 100, page: 1) {\n      data {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleDomainPicker {\n    domains(limit: 100, page: 1) {\n      data {\n        id\n        name\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query ConsoleDomainPicker {\n    domain_choices {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query ConsoleDomainPicker {\n    domain_choices {\n      id\n      name\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlRow, textArray } from '../../db/sql.js';
+import { sqlRow, sqlRows, textArray } from '../../db/sql.js';
 import { PENDING_EMAIL } from '../messages/message.status.js';
 import { WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
 
@@ -64,4 +64,21 @@ export class OverviewRepository {
     );
     return { added: (row?.added ?? 0) > 0, failing: row?.failing ?? 0 };
   }
+
+  /** The domains a caller reaches (`domains`: its limit, or null for all), by name, at most `limit`. */
+  domainChoices(accountId: string, domains: readonly string[] | null, limit: number): Promise<DomainChoiceRow[]> {
+    return sqlRows<DomainChoiceRow>(
+      this.em,
+      `select id, name, created_at, updated_at from domains
+        where account_id = $1 and ($2::text[] is null or id = any($2::text[])) order by name limit $3`,
+      [accountId, domains ? textArray(domains) : null, limit],
+    );
+  }
+}
+
+export interface DomainChoiceRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
 }

@@ -2,6 +2,7 @@ import { Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { OverviewService } from './overview.service.js';
 import { AccountUsage, Overview } from './overview.type.js';
+import { DomainRef } from '../domains/domain-ref.type.js';
 
 @Resolver()
 export class OverviewResolver {
@@ -17,5 +18,11 @@ export class OverviewResolver {
     const auth = caller(ctx);
     const service = new OverviewService(ctx.em, ctx.services.config.MAIL_TRANSPORT === 'capture');
     return service.usage(auth, ctx.services.config, ctx.services.meter.unwrittenQuota(auth.accountId));
+  }
+
+  @Authorized()
+  @Query(() => [DomainRef], { description: 'The domains the caller reaches, by name (at most 500), for a domain picker: any scope over domain data lists them (GraphQL only).' })
+  domain_choices(@Context() ctx: Ctx): Promise<DomainRef[]> {
+    return new OverviewService(ctx.em, ctx.services.config.MAIL_TRANSPORT === 'capture').domainChoices(caller(ctx));
   }
 }

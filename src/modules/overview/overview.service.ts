@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainsOf, type Actor } from '../../core/actor.js';
 import { scopeSatisfied } from '../../core/scopes.js';
-import { OverviewRepository } from './overview.repository.js';
+import { OverviewRepository, type DomainChoiceRow } from './overview.repository.js';
 import type { AccountUsage, Overview, SetupKey, SetupStep } from './overview.type.js';
 import { Account } from '../accounts/account.entity.js';
 import { RetentionService } from '../retention/retention.service.js';
@@ -16,6 +16,16 @@ const WAITING_WINDOW_MS = 72 * HOUR_MS;
 /** The latest emails of that window counted at most, so the read stays bounded for a large sender. */
 export const WAITING_CAP = 50_000;
 const FAILING_WINDOW_MS = 24 * HOUR_MS;
+/** The domains a picker offers at most (the console's pages take one domain at a time). */
+export const DOMAIN_CHOICES = 500;
+/**
+ * Scopes over data of a domain: a caller holding one may know the names of the domains it
+ * reaches, to choose among them (a user who reads activity need not manage domains).
+ */
+const DOMAIN_AREAS = [
+  'domains_read', 'activity_read', 'analytics_read', 'email_full', 'webhooks_full', 'templates_full', 'suppressions_read',
+  'inbounds_full', 'recipients_read', 'sender_identity_read', 'smtp_users_read', 'dmarc_monitoring_read',
+];
 
 /**
  * The console's landing page for a caller: each figure and step only where the caller holds the
@@ -60,5 +70,12 @@ export class OverviewService {
       verification_credits: holds('email_verification_read') ? account.verification_credits : null,
       api_quota: quota,
     };
+  }
+
+  /** The domains the caller reaches, for a page's domain picker; none for a caller with no scope over a domain's data. */
+  async domainChoices(auth: Actor): Promise<DomainChoiceRow[]> {
+    if (!DOMAIN_AREAS.some((scope) => scopeSatisfied(auth.scopes, scope))) return [];
+    const rows = await new OverviewRepository(this.em).domainChoices(auth.accountId, domainsOf(auth), DOMAIN_CHOICES);
+    return rows.map((r) => ({ ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) }));
   }
 }

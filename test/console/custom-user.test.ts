@@ -1,0 +1,84 @@
+import type { Browser } from 'playwright-core';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { seedDomain } from '../support/factories.js';
+import { inviteLink } from '../users/helpers.js';
+import { acceptInvite, accessibilityProblems, launch, signIn, signInWithToken, watchedPage } from './browser.js';
+
+/**
+ * An invited Custom User, limited to one domain and one template, with two permissions (see
+ * activity, edit templates): the admin picks those in the console, the person accepts, and then
+ * sees and can reach only that, at desktop and phone widths.
+ */
+let s: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+async function template(name: string, domainId: string): Promise<string> {
+  const res = await s.gql('mutation($n: String!, $d: ID) { create_template(name: $n, html: "<p>Hello</p>", auto_generate: true, domain_id: $d) { id } }', { n: name, d: domainId });
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data.create_template.id;
+}
+
+it('invites a Custom User limited to a domain and a template, who sees and reaches only those', async () => {
+  const mine = await seedDomain(s);
+  const other = await seedDomain(s);
+  // Two templates of its domain: the user is limited to one of them.
+  const allowedTemplate = await template('Allowed receipt', mine.id);
+  const otherTemplate = await template('Other newsletter', mine.id);
+
+  // The admin picks the role, two permissions and the limits.
+  const admin = await watchedPage(browser);
+  await signInWithToken(admin.page, s, ADMIN_TOKEN);
+  await admin.page.goto(`${s.url}/#/users`);
+  const email = `custom-${Date.now()}@example.test`;
+  await admin.page.getByLabel('Email', { exact: true }).fill(email);
+  await admin.page.getByLabel('Role', { exact: true }).selectOption('Custom User');
+  await admin.page.getByLabel('See activity').check();
+  await admin.page.getByLabel('Edit templates').check();
+  await admin.page.getByText('Limit to some domains or templates').click();
+  await admin.page.getByLabel(mine.name).check();
+  await admin.page.getByLabel('Allowed receipt').check();
+  await admin.page.getByRole('button', { name: 'Send invite' }).click();
+  await admin.page.getByText(`Invitation sent to ${email}.`).waitFor();
+  expect(await accessibilityProblems(admin.page)).toEqual([]);
+
+  const w = await watchedPage(browser, { width: 390 });
+  const password = 'a custom user password';
+  await acceptInvite(w.page, await inviteLink(s, email), password);
+  await signIn(w.page, s, email, password);
+  const menu = w.page.getByRole('navigation', { name: 'Console' });
+  expect(await menu.getByRole('link').allInnerTexts()).toEqual(['Overview', 'Activity', 'Sandbox inbox', 'Templates', 'Plan and usage', 'Your account']);
+
+  // Only the allowed template is listed; the other one cannot be opened.
+  await menu.getByRole('link', { name: 'Templates' }).click();
+  await w.page.getByRole('link', { name: 'Allowed receipt' }).waitFor();
+  expect(await w.page.getByRole('link', { name: 'Other newsletter' }).count()).toBe(0);
+  await w.page.goto(`${s.url}/#/templates/${otherTemplate}`);
+  await w.page.getByRole('alert').waitFor();
+  expect(await w.page.getByRole('textbox', { name: 'HTML', exact: true }).inputValue().catch(() => '')).toBe('');
+  // Activity offers its domain only.
+  await menu.getByRole('link', { name: 'Activity' }).click();
+  const domains = await w.page.getByLabel('Domain').locator('option').allInnerTexts();
+  expect(domains).toEqual([mine.name]);
+  expect(domains).not.toContain(other.name);
+  // Pages it may not see say so.
+  await w.page.goto(`${s.url}/#/tokens`);
+  await w.page.getByText('Your role may not see this page (403)').waitFor();
+
+  // The admin's list, open all along, shows the invitation turned into a user with its limits
+  // (it is read again while invites are pending), with no reload.
+  const row = admin.page.getByRole('row').filter({ hasText: email });
+  await row.getByText(`${mine.name}, template Allowed receipt`).waitFor({ timeout: 30_000 });
+  expect(allowedTemplate).toBeTruthy();
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+  await admin.context.close();
+}, 90_000);
