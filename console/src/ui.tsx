@@ -176,3 +176,22 @@ export function When({ at }: { at: string | null | undefined }) {
     </time>
   );
 }
+
+/**
+ * One CSV cell: quoted when it holds a quote, comma or line break, and a leading =, +, - or @
+ * made text (a quote in front), so a spreadsheet never runs a subject or address as a formula.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** Saves rows as `<name>.csv`, made in the page (nothing is sent anywhere). */
+export function downloadCsv(name: string, header: string[], rows: string[][]): void {
+  const csv = [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\n');
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+  a.download = `${name}.csv`;
+  a.click();
+  URL.revokeObjectURL(a.href);
+}

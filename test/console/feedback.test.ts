@@ -1,8 +1,9 @@
-import type { Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, Locator } from 'playwright-core';
 import { ADMIN_TOKEN, OPERATOR_TOKEN, createAccount, startTestServer, type TestServer } from '../support/server.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { inviteLink } from '../users/helpers.js';
-import { waitFor } from '../email-log/helpers.js';
+import { send, waitFor } from '../email-log/helpers.js';
 import { sql } from '../webhooks/engine-support.js';
 import { acceptInvite, launch, signIn, signInWithToken, watchedPage } from './browser.js';
 
@@ -162,3 +163,27 @@ it('previews a template at phone width and sends a test of it with the sample va
   expect(kept.subject).toBe('Thanks Grace');
   await w.context.close();
 }, 60_000);
+
+it('finds emails by subject and exports what the filters match as CSV, formulas made text', async () => {
+  const domain = await seedDomain(s);
+  for (const subject of ['=HYPERLINK("x") invoice', 'Invoice 2', 'Newsletter']) await send(s, domain, { subject });
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/emails`);
+  await w.page.getByLabel('Domain').selectOption({ label: domain.name });
+  await w.page.getByLabel('Subject contains').fill('invoice');
+  const table = w.page.getByRole('table');
+  await table.getByRole('link', { name: 'Invoice 2' }).waitFor();
+  await expectRows(table, 2);
+  const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const csv = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+  expect(csv[0]).toBe('created_at,to,subject,status,id');
+  expect(csv).toHaveLength(3);
+  expect(csv.some((line) => line.includes(`"'=HYPERLINK(""x"") invoice"`))).toBe(true);
+  await w.page.getByRole('status').getByText('Exported 2 emails.').waitFor();
+  await w.context.close();
+});
+
+async function expectRows(table: Locator, n: number): Promise<void> {
+  await waitFor(`${n} rows`, async () => (await table.locator('tbody tr').count()) === n, 10_000);
+}

@@ -1,14 +1,17 @@
 import { useState } from 'react';
-import { useQuery } from 'urql';
+import { useClient, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleEmailQuery } from '../gql/graphql';
-import { ErrorNote, PageTitle, Pager, useDomainChoice, When } from '../ui';
+import { ErrorNote, PageTitle, Pager, useDomainChoice, When, downloadCsv } from '../ui';
+
+/** The most rows one export gathers (10 pages of the API's largest). */
+const EXPORT_MAX = 1000;
 
 const STATUSES = ['queued', 'scheduled', 'paused', 'deferred', 'sent', 'delivered', 'soft_bounced', 'hard_bounced', 'suppressed', 'rejected', 'cancelled'];
 
 const Emails = graphql(`
-  query ConsoleEmails($domain: ID, $status: [String!], $recipient: String, $page: Int!) {
-    emails(domain_id: $domain, status: $status, recipient: $recipient, limit: 25, page: $page) {
+  query ConsoleEmails($domain: ID, $status: [String!], $recipient: String, $subject: String, $page: Int!, $limit: Int!) {
+    emails(domain_id: $domain, status: $status, recipient: $recipient, subject: $subject, limit: $limit, page: $page) {
       id
       created_at
       to
@@ -48,13 +51,26 @@ function EmailList() {
   const { domainId, picker } = useDomainChoice();
   const [status, setStatus] = useState('');
   const [recipient, setRecipient] = useState('');
+  const [subject, setSubject] = useState('');
   const [page, setPage] = useState(1);
-  const [{ data, error }] = useQuery({
-    query: Emails,
-    variables: { domain: domainId, status: status ? [status] : null, recipient: recipient.trim() || null, page },
-    pause: !domainId,
-  });
+  const filters = { domain: domainId, status: status ? [status] : null, recipient: recipient.trim() || null, subject: subject.trim() || null };
+  const [{ data, error }] = useQuery({ query: Emails, variables: { ...filters, page, limit: 25 }, pause: !domainId });
   const rows = data?.emails ?? [];
+  const client = useClient();
+  const [exporting, setExporting] = useState<string | null>(null);
+  // Every email the filters match, page by page through the API, at most EXPORT_MAX.
+  async function exportCsv() {
+    setExporting('Exporting…');
+    const all: NonNullable<typeof data>['emails'] = [];
+    for (let p = 1; all.length < EXPORT_MAX; p++) {
+      const res = await client.query(Emails, { ...filters, page: p, limit: 100 }, { requestPolicy: 'network-only' }).toPromise();
+      if (res.error) return setExporting(res.error.message);
+      all.push(...(res.data?.emails ?? []));
+      if ((res.data?.emails.length ?? 0) < 100) break;
+    }
+    downloadCsv('emails', ['created_at', 'to', 'subject', 'status', 'id'], all.map((e) => [e.created_at, e.to, e.subject, e.status, e.id]));
+    setExporting(`Exported ${all.length} email${all.length === 1 ? '' : 's'}${all.length >= EXPORT_MAX ? ` (the first ${EXPORT_MAX})` : ''}.`);
+  }
   return (
     <>
       <PageTitle actions={picker}>Email log</PageTitle>
@@ -72,7 +88,15 @@ function EmailList() {
           Recipient
           <input type="search" value={recipient} onChange={(e) => (setRecipient(e.target.value), setPage(1))} />
         </label>
+        <label>
+          Subject contains
+          <input type="search" value={subject} onChange={(e) => (setSubject(e.target.value), setPage(1))} />
+        </label>
+        <button type="button" onClick={() => void exportCsv()} disabled={!domainId || exporting === 'Exporting…'}>
+          Export CSV
+        </button>
       </form>
+      {exporting ? <p role="status">{exporting}</p> : null}
       <ErrorNote error={error} />
       <table>
         <thead>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, Pager, lines, useDomainChoice, TableHead, When } from '../ui';
+import { ErrorNote, PageTitle, Pager, lines, useDomainChoice, TableHead, When, downloadCsv } from '../ui';
 
 const Lists = graphql(`
   query ConsoleSuppressions($domain: ID, $page: Int!) {
@@ -40,15 +40,8 @@ interface Row {
   note: string;
 }
 
-const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
 function download(name: string, rows: Row[]) {
-  const csv = ['value,created_at,note', ...rows.map((r) => [r.value, r.created_at, r.note].map(csvCell).join(','))].join('\n');
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-  a.download = `${name}.csv`;
-  a.click();
-  URL.revokeObjectURL(a.href);
+  downloadCsv(name, ['value', 'created_at', 'note'], rows.map((r) => [r.value, r.created_at, r.note]));
 }
 
 export function SuppressionsPage() {
