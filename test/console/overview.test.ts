@@ -52,6 +52,11 @@ it('lands on the overview, which follows the setup and the sending, and opens a 
   await page.screenshot({ path: screenshotPath('inbox') });
   await page.getByRole('table', { name: 'Captured emails' }).getByRole('link', { name: subject }).click();
   await page.getByRole('heading', { name: subject }).waitFor();
+  // The copy the capture transport kept: its headers, and its source as text.
+  const headers = page.getByRole('table', { name: 'Headers' });
+  expect(await headers.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Subject', exact: true }) }).locator('td').innerText()).toBe(subject);
+  await page.getByText('Raw source').click();
+  expect(await page.getByLabel('Raw source').innerText()).toContain(`Subject: ${subject}`);
 
   expect(outsideRequests(s, w.requests)).toEqual([]);
   expect(w.problems).toEqual([]);

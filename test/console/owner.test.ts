@@ -6,6 +6,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
 import { launch, outsideRequests, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
+import { waitFor } from '../email-log/helpers.js';
 
 /**
  * Journey 1: the owner claims the account through the first-start link (setting a password),
@@ -209,3 +210,22 @@ it("shows an email's HTML in a sandboxed frame, scripts not run", async () => {
   expect(await w.page.title()).toBe('Email log · Postbox console');
   await w.context.close();
 });
+
+it("shows a bounced email's server answer, its diagnostic", async () => {
+  const domain = await seedDomain(s, { dkim: true });
+  const to = `gone-${Date.now()}@example.net`;
+  sink.refuse(to, 550);
+  const sent = await s.rest('POST', '/email', { body: { from: { email: `news@${domain.name}` }, to: [{ email: to }], subject: 'Bounces', text: 'x' } });
+  expect(sent.status).toBe(202);
+  const id = await waitFor('the hard bounce', async () => {
+    const res = await s.gql(`{ emails(domain_id: "${domain.id}") { id status } }`);
+    const e = res.body.data.emails[0];
+    return e?.status === 'hard_bounced' ? e.id : null;
+  }, 30_000);
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.goto(`${s.url}/#/emails/${id}`);
+  await w.page.getByRole('heading', { name: 'Server answer' }).waitFor();
+  await w.page.getByText(/refused by the test sink \(550\)/).waitFor();
+  await w.context.close();
+}, 60_000);

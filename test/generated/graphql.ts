@@ -861,6 +861,8 @@ export type LoggedEmailDetail = {
   id: Scalars['ID']['output'];
   /** opened, clicked, unsubscribed: what the recipient has done. */
   interaction: Array<Scalars['String']['output']>;
+  /** The receiving server's last answer, or the error, for this email (a bounce's diagnostic); GraphQL only. */
+  last_response?: Maybe<Scalars['String']['output']>;
   /** The x-message-id of the send it belongs to. */
   message_id: Scalars['ID']['output'];
   /** First open. */

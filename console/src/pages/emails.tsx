@@ -37,6 +37,8 @@ const Email = graphql(`
       interaction
       html
       text
+      last_response
+      content { raw }
       activity { id type created_at suppression_reason }
       webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }
     }
@@ -163,6 +165,15 @@ function EmailDetail({ id }: { id: string }) {
       ) : (
         <p className="muted">The content is not kept for this email (the domain&apos;s Keep content setting is off).</p>
       )}
+      {email.last_response ? (
+        <>
+          <h2>Server answer</h2>
+          <p className={/bounced/.test(email.status) ? 'error' : undefined}>
+            <code className="wrap">{email.last_response}</code>
+          </p>
+        </>
+      ) : null}
+      {email.content?.raw ? <Source raw={email.content.raw} /> : null}
       <h2>Events</h2>
       <ol className="timeline">
         {email.activity.map((a) => (
@@ -174,6 +185,43 @@ function EmailDetail({ id }: { id: string }) {
       </ol>
       <h2>Webhook deliveries</h2>
       <WebhookDeliveries rows={email.webhook_deliveries} />
+    </>
+  );
+}
+
+/** The headers of a raw message: the lines before the first blank one, folded lines joined. */
+function headersOf(raw: string): [string, string][] {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0];
+  return head
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .split(/\r?\n/)
+    .map((line): [string, string] => {
+      const at = line.indexOf(':');
+      return at > 0 ? [line.slice(0, at), line.slice(at + 1).trim()] : [line, ''];
+    });
+}
+
+/** The message as it went out (the capture transport's copy): its headers, and the whole source as text. */
+function Source({ raw }: { raw: string }) {
+  return (
+    <>
+      <h2>Headers</h2>
+      <table aria-label="Headers">
+        <tbody>
+          {headersOf(raw).map(([name, value], i) => (
+            <tr key={i}>
+              <th scope="row">{name}</th>
+              <td className="wrap small">{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <details>
+        <summary>Raw source</summary>
+        <pre className="payload" aria-label="Raw source">
+          {raw}
+        </pre>
+      </details>
     </>
   );
 }

@@ -45,6 +45,8 @@ export type EmailDetailRow = EmailRow & {
   text: string | null;
   /** Delivery dropped the message's bodies (track_content off): no content is shown. */
   content_cleared: boolean;
+  /** The receiving server's last answer (or the error) for it. */
+  last_response: string | null;
   r_id: string;
   r_email: string;
   r_created_at: unknown;
@@ -100,7 +102,7 @@ export class EmailLogRepository {
     return sqlRow<EmailDetailRow>(
       this.em,
       `select ${COLUMNS}, coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
-              m.content_cleared_at is not null as content_cleared, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
+              m.content_cleared_at is not null as content_cleared, e.last_response, r.id as r_id, r.email as r_email, r.created_at as r_created_at,
               r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
          from ${FROM} join recipients r on r.id = e.recipient_id left join templates t on t.id = m.template_id
          -- What was sent: the translation in the send's language when there is one (as delivery reads it).

@@ -85,6 +85,7 @@ export class EmailLogService {
         created_at: asDate(a.created_at),
       })),
       ...this.shown(row, content),
+      last_response: row.last_response,
     };
   }
 

@@ -72,4 +72,9 @@ export class LoggedEmailDetail extends LoggedEmail {
   @Field(() => [EmailActivityEntry], { description: 'Oldest first.' }) activity!: EmailActivityEntry[];
   @Field(() => EmailContent, { nullable: true, description: 'Null unless the capture transport stored the message, and once delivered with track_content off.' })
   content!: EmailContent | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The receiving server's last answer, or the error, for this email (a bounce's diagnostic); GraphQL only.",
+  })
+  last_response!: string | null;
 }
