@@ -195,3 +195,8 @@ export function downloadCsv(name: string, header: string[], rows: string[][]): v
   a.click();
   URL.revokeObjectURL(a.href);
 }
+
+/** What an empty list says instead of a bare table header: what it would hold, and how to start. */
+export function Empty({ when, children }: { when: boolean; children: ReactNode }) {
+  return when ? <p className="empty">{children}</p> : null;
+}

@@ -56,6 +56,10 @@ it('says what to do when a webhook is created before any domain exists', async (
   await w.page.getByRole('alert').getByText('there is none yet').waitFor();
   await w.page.getByRole('alert').getByRole('link', { name: 'Add a domain first.' }).click();
   await w.page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
+  // An empty list says what it would hold and how to start.
+  await w.page.getByText('No domain yet. Add the domain you send from above').waitFor();
+  await w.page.goto(`${s.url}/#/templates`);
+  await w.page.getByText('No template yet.').waitFor();
   await w.context.close();
 });
 

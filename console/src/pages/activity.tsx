@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleActivityQuery } from '../gql/graphql';
-import { ErrorNote, PageTitle, Pager, useDomainChoice, TableHead, When } from '../ui';
+import { ErrorNote, PageTitle, Pager, useDomainChoice, TableHead, When, Empty } from '../ui';
 
 export const EVENTS = ['queued', 'sent', 'delivered', 'soft_bounced', 'hard_bounced', 'deferred', 'opened', 'opened_unique', 'clicked', 'clicked_unique', 'unsubscribed', 'spam_complaints', 'survey_opened', 'survey_submitted', 'suppressed'];
 
@@ -87,6 +87,7 @@ export function ActivityPage() {
         {live.error ? 'Live updates stopped.' : page === 1 && domainId ? 'Live: new events appear at the top.' : ''}
       </p>
       <ErrorNote error={error} />
+      <Empty when={!!data && !rows.length}>Nothing happened in this range yet. Send an email from a domain&apos;s page and its events arrive here live.</Empty>
       <table aria-label="Activity">
         <TableHead columns={['When', 'Event', 'Recipient', 'Subject']} />
         <tbody>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, Notice, PageTitle, go, TableHead, When } from '../ui';
+import { CopyButton, ErrorNote, Notice, PageTitle, go, TableHead, When, Empty } from '../ui';
 import { DomainSettings } from './domain-settings';
 import { TestEmail } from './test-email';
 
@@ -88,6 +88,7 @@ function DomainList() {
       </form>
       <ErrorNote error={created.error ?? error} />
       {fetching && !data ? <p>Loading…</p> : null}
+      <Empty when={!!data && !data.domains.data.length}>No domain yet. Add the domain you send from above: the next page shows the DNS records to publish.</Empty>
       <table>
         <TableHead columns={['Name', 'Verified', 'Created']} />
         <tbody>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useClient, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleEmailQuery } from '../gql/graphql';
-import { ErrorNote, PageTitle, Pager, useDomainChoice, When, downloadCsv } from '../ui';
+import { ErrorNote, PageTitle, Pager, useDomainChoice, When, downloadCsv, Empty } from '../ui';
 
 /** The most rows one export gathers (10 pages of the API's largest). */
 const EXPORT_MAX = 1000;
@@ -100,6 +100,7 @@ function EmailList() {
       </form>
       {exporting ? <p role="status">{exporting}</p> : null}
       <ErrorNote error={error} />
+      <Empty when={!!data && !rows.length}>No email matches. Change the filters, or send one from a domain&apos;s page.</Empty>
       <table>
         <thead>
           <tr>

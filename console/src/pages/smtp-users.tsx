@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, PageTitle, useDomainChoice, TableHead } from '../ui';
+import { CopyButton, ErrorNote, PageTitle, useDomainChoice, TableHead, Empty } from '../ui';
 
 const Users = graphql(`
   query ConsoleSmtpUsers($domain: ID!) {
@@ -59,6 +59,7 @@ export function SmtpUsersPage() {
         </button>
       </form>
       <ErrorNote error={error ?? created.error ?? toggled.error ?? deleted.error} />
+      <Empty when={!!data && !data.smtp_users.length}>No SMTP user. One lets an application send over SMTP with a username and password instead of the API.</Empty>
       <table>
         <TableHead columns={['Name', 'Username', 'Server', 'Last used']} actions />
         <tbody>

@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote, PageTitle, TableHead, When } from '../ui';
+import { ErrorNote, PageTitle, TableHead, When, Empty } from '../ui';
 import { TemplateEditor } from './template-editor';
 
 const Templates = graphql(`
@@ -30,6 +30,7 @@ function TemplateList() {
         Templates
       </PageTitle>
       <ErrorNote error={error} />
+      <Empty when={!!data && !data.templates.data.length}>No template yet. A template keeps a design with {'{{ variables }}'} that each send fills in: use New template.</Empty>
       <table>
         <TableHead columns={['Name', 'Variables', 'Updated']} />
         <tbody>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { CopyButton, ErrorNote, Notice, PageTitle, go, useDomainChoice, TableHead } from '../ui';
+import { CopyButton, ErrorNote, Notice, PageTitle, go, useDomainChoice, TableHead, Empty } from '../ui';
 import { WebhookForm } from './webhook-form';
 import { WebhookLog } from './webhook-log';
 
@@ -54,6 +54,7 @@ function WebhookList() {
         Webhooks
       </PageTitle>
       <ErrorNote error={error} />
+      <Empty when={!!data && !data.webhooks.data.length}>No webhook on this domain. A webhook posts signed events (delivered, opened, bounced…) to your URL: use New webhook.</Empty>
       <table>
         <TableHead columns={['Name', 'URL', 'Enabled', 'Events']} />
         <tbody>
