@@ -5,7 +5,7 @@ import { ADMIN_TOKEN, OPERATOR_TOKEN, startTestServer, type TestServer } from '.
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
-import { launch, outsideRequests, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
+import { accessibilityProblems, launch, outsideRequests, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
 import { waitFor } from '../email-log/helpers.js';
 
 /**
@@ -186,6 +186,7 @@ it('opens every page of the menu without an error', async () => {
     await w.page.locator('main h1').waitFor();
     await w.page.waitForLoadState('networkidle');
     for (const alert of await w.page.getByRole('alert').allInnerTexts()) failures.push(`${href}: ${alert}`);
+    for (const problem of await accessibilityProblems(w.page)) failures.push(`${href}: ${problem}`);
   }
   expect(failures).toEqual([]);
   expect(w.problems).toEqual([]);
