@@ -6,12 +6,19 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
+// The console's look (console/src/style.css: its fonts, colours and controls), so a page reached
+// from a mail reads as the same product.
 const PAGE_STYLE = `
-body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 4rem auto; padding: 0 1rem; color: #222; }
-label { display: block; margin: 1rem 0 .25rem; }
-input[type=text] { width: 100%; padding: .5rem; box-sizing: border-box; }
-button { margin-top: 1.5rem; padding: .5rem 1.25rem; }
-.error { color: #b00020; font-size: .9rem; }
+* { box-sizing: border-box; }
+body { margin: 0; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; font-size: 15px; color: #1f2937; background: #f9fafb; }
+.top { background: #111827; color: #fff; padding: .6rem 1rem; font-weight: 700; }
+main { max-width: 28rem; margin: 3rem auto; padding: 1.2rem 1.4rem; background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; }
+h1 { font-size: 1.4rem; margin: 0 0 .8rem; }
+a { color: #2563eb; }
+label { display: block; margin: 1rem 0 .25rem; font-size: .9rem; }
+input { width: 100%; font: inherit; padding: .45rem .55rem; border: 1px solid #d1d5db; border-radius: 6px; }
+button { margin-top: 1.5rem; font: inherit; padding: .45rem 1.1rem; border-radius: 6px; border: 1px solid #2563eb; background: #2563eb; color: #fff; cursor: pointer; }
+.error { color: #b91c1c; font-size: .9rem; }
 `;
 
 /**
@@ -38,8 +45,11 @@ export function htmlPage(title: string, body: string): string {
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
+<header class="top">Postbox</header>
+<main>
 <h1>${escapeHtml(title)}</h1>
 ${body}
+</main>
 </body>
 </html>
 `;

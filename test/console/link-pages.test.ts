@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { inviteLink } from '../users/helpers.js';
-import { launch, watchedPage, startForeignSite, type ForeignSite } from './browser.js';
+import { accessibilityProblems, launch, watchedPage, startForeignSite, type ForeignSite } from './browser.js';
 
 /**
  * A page a token link opens (here the invitation) renders under its own CSP (its inline style
@@ -33,8 +33,11 @@ it('renders the invitation page under its policy, and refuses to be framed by an
   await own.page.goto(link);
   await own.page.getByRole('button', { name: 'Join' }).waitFor();
   // The inline style applied (its hash is in the policy) and nothing was refused.
-  expect(await own.page.evaluate(() => getComputedStyle(document.body).maxWidth)).toBe('448px');
+  expect(await own.page.evaluate(() => getComputedStyle(document.querySelector('main')!).maxWidth)).toBe('448px');
   expect(own.problems).toEqual([]);
+  // In the console's look, and as readable to assistive technology as the console.
+  expect(await own.page.locator('header.top').innerText()).toBe('Postbox');
+  expect(await accessibilityProblems(own.page)).toEqual([]);
   await own.context.close();
 
   const w = await watchedPage(browser);
