@@ -5,6 +5,7 @@ import { accountIdOf, seedDomain } from '../support/factories.js';
 import { inviteLink } from '../users/helpers.js';
 import { send, waitFor } from '../email-log/helpers.js';
 import { sql } from '../webhooks/engine-support.js';
+import { startReceiver } from '../support/receiver.js';
 import { acceptInvite, launch, signIn, signInWithToken, watchedPage } from './browser.js';
 
 /**
@@ -16,7 +17,7 @@ let s: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
   browser = await launch();
 }, 60_000);
 afterAll(async () => {
@@ -191,3 +192,24 @@ it('finds emails by subject and exports what the filters match as CSV, formulas 
 async function expectRows(table: Locator, n: number): Promise<void> {
   await waitFor(`${n} rows`, async () => (await table.locator('tbody tr').count()) === n, 10_000);
 }
+
+it('says a webhook was not saved because its test request failed, not that a field is wrong', async () => {
+  const domain = await seedDomain(s);
+  const receiver = await startReceiver();
+  try {
+    receiver.respond('/down', { status: 503 });
+    const w = await watchedPage(browser);
+    await signInWithToken(w.page, s, ADMIN_TOKEN);
+    await w.page.goto(`${s.url}/#/webhooks/new`);
+    await w.page.getByLabel('Domain').selectOption({ label: domain.name });
+    await w.page.getByLabel('Name').fill('Orders');
+    await w.page.getByLabel('URL').fill(receiver.url('/down'));
+    await w.page.getByRole('button', { name: 'Create webhook' }).click();
+    const alert = w.page.getByRole('alert');
+    await alert.getByText('The test request failed, so nothing was saved.').waitFor();
+    expect(await alert.innerText()).toContain('HTTP 503');
+    await w.context.close();
+  } finally {
+    await receiver.close();
+  }
+});

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useMutation, useQuery, type CombinedError } from 'urql';
 import { graphql } from '../gql';
 import { CopyButton, ErrorNote, Notice, PageTitle, go, useDomainChoice, TableHead, Empty } from '../ui';
 import { WebhookForm } from './webhook-form';
@@ -74,6 +74,21 @@ function WebhookList() {
   );
 }
 
+/**
+ * A create or save the server refused because the URL failed its test request: not a form
+ * mistake, so it says what was tried and what to do, not a field error.
+ */
+function SaveError({ error }: { error?: CombinedError }) {
+  const url = (error?.graphQLErrors[0]?.extensions?.errors as Record<string, string[]> | undefined)?.url?.[0];
+  if (!url || !/test request/.test(url)) return <ErrorNote error={error} />;
+  return (
+    <div className="error" role="alert">
+      <strong>The test request failed, so nothing was saved.</strong> {url} Every save first POSTs a signed{' '}
+      <code>webhook.test</code> event to the URL; once your receiver answers it with a 2xx, save again.
+    </div>
+  );
+}
+
 function NewWebhook() {
   const { domainId, picker } = useDomainChoice();
   const [created, create] = useMutation(Create);
@@ -86,7 +101,7 @@ function NewWebhook() {
           A webhook belongs to a domain, and there is none yet. <a href="#/domains">Add a domain first.</a>
         </p>
       ) : null}
-      <ErrorNote error={created.error} />
+      <SaveError error={created.error} />
       <WebhookForm
         submitLabel="Create webhook"
         busy={created.fetching}
@@ -154,7 +169,7 @@ function WebhookDetail({ id }: { id: string }) {
       </PageTitle>
       <p className="muted">Domain {hook.domain.name}.</p>
       <SigningSecret id={hook.id} secret={hook.secret} />
-      <ErrorNote error={updated.error} />
+      <SaveError error={updated.error} />
       {saved ? <p role="status">{saved}</p> : null}
       <WebhookForm
         key={`${hook.url}|${hook.enabled}|${hook.events.join()}`}
