@@ -19,6 +19,7 @@ import { AccountPage } from './pages/account';
 import { OverviewPage, useSandbox } from './pages/overview';
 import { InboxPage } from './pages/inbox';
 import { UsagePage } from './pages/usage';
+import { IdentitiesPage } from './pages/identities';
 
 // The two pages that draw charts load chart.js with them, on first visit.
 const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
@@ -38,6 +39,7 @@ const SECTIONS: Section[] = [
   { path: 'activity', label: 'Activity', needs: ['read-activity'], page: ActivityPage },
   { path: 'emails', label: 'Email log', needs: ['read-email'], page: EmailsPage },
   { path: 'inbox', label: 'Sandbox inbox', needs: ['read-activity'], page: InboxPage },
+  { path: 'identities', label: 'Sender identities', needs: ['read-sender-identities', 'manage-sender-identities'], page: IdentitiesPage },
   { path: 'webhooks', label: 'Webhooks', needs: ['manage-webhook'], page: WebhooksPage },
   { path: 'analytics', label: 'Analytics', needs: ['read-analytics'], page: AnalyticsPage },
   { path: 'templates', label: 'Templates', needs: ['read-own-templates', 'read-all-templates', 'manage-template'], page: TemplatesPage },

@@ -6,7 +6,7 @@ import { inviteLink } from '../users/helpers.js';
 import { send, waitFor } from '../email-log/helpers.js';
 import { sql } from '../webhooks/engine-support.js';
 import { startReceiver } from '../support/receiver.js';
-import { acceptInvite, launch, signIn, signInWithToken, watchedPage } from './browser.js';
+import { accessibilityProblems, acceptInvite, launch, signIn, signInWithToken, watchedPage } from './browser.js';
 
 /**
  * Nothing silent: a session the server ended asks to sign in again, an action that cannot work
@@ -212,4 +212,28 @@ it('says a webhook was not saved because its test request failed, not that a fie
   } finally {
     await receiver.close();
   }
+});
+
+it('adds a sender identity, resends its confirmation and deletes it', async () => {
+  const domain = await seedDomain(s);
+  const w = await watchedPage(browser);
+  await signInWithToken(w.page, s, ADMIN_TOKEN);
+  await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Sender identities' }).click();
+  await w.page.getByLabel('Domain').selectOption({ label: domain.name });
+  await w.page.getByText('No sender identity on this domain.').waitFor();
+  await w.page.getByLabel('Address, before the @').fill('billing');
+  await w.page.getByLabel('Name', { exact: true }).fill('Billing');
+  await w.page.getByRole('button', { name: 'Add identity' }).click();
+  await w.page.getByText(`A confirmation mail went to billing@${domain.name}`).waitFor();
+  const row = w.page.getByRole('table', { name: 'Sender identities' }).getByRole('row').filter({ hasText: `billing@${domain.name}` });
+  await row.getByText('waiting for confirmation').waitFor();
+  await row.getByRole('button', { name: 'Resend confirmation' }).click();
+  await w.page.getByText('Confirmation mail sent again.').waitFor();
+  const listed = await s.gql(`{ sender_identities(domain_id: "${domain.id}") { email resends } }`);
+  expect(listed.body.data.sender_identities).toEqual([{ email: `billing@${domain.name}`, resends: 1 }]);
+  w.page.once('dialog', (d) => void d.accept());
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await w.page.getByText('No sender identity on this domain.').waitFor();
+  expect(await accessibilityProblems(w.page)).toEqual([]);
+  await w.context.close();
 });

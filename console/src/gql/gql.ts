@@ -28,6 +28,10 @@ type Documents = {
     "\n  mutation ConsoleVerifyDomain($id: ID!) {\n    verify_domain(domain_id: $id) {\n      message\n      data { spf dkim mx rp_cname tracking cname }\n    }\n  }\n": typeof types.ConsoleVerifyDomainDocument,
     "\n  query ConsoleEmails($domain: ID, $status: [String!], $recipient: String, $subject: String, $page: Int!, $limit: Int!) {\n    emails(domain_id: $domain, status: $status, recipient: $recipient, subject: $subject, limit: $limit, page: $page) {\n      id\n      created_at\n      to\n      subject\n      status\n    }\n  }\n": typeof types.ConsoleEmailsDocument,
     "\n  query ConsoleEmail($id: ID!) {\n    email(email_id: $id) {\n      id\n      created_at\n      from\n      from_name\n      to\n      to_name\n      subject\n      status\n      tags\n      message_id\n      interaction\n      html\n      text\n      last_response\n      content { raw }\n      activity { id type created_at suppression_reason }\n      webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }\n    }\n  }\n": typeof types.ConsoleEmailDocument,
+    "\n  query ConsoleIdentities($domain: ID) {\n    sender_identities(domain_id: $domain, limit: 100, page: 1) { id email name is_verified reply_to_email resends domain { id name } }\n  }\n": typeof types.ConsoleIdentitiesDocument,
+    "\n  mutation ConsoleCreateIdentity($domain: ID!, $email: String!, $name: String, $reply: String) {\n    create_sender_identity(domain_id: $domain, email: $email, name: $name, reply_to_email: $reply) { id email }\n  }\n": typeof types.ConsoleCreateIdentityDocument,
+    "mutation ConsoleResendIdentity($id: ID!) { resend_sender_identity(identity_id: $id) { id resends } }": typeof types.ConsoleResendIdentityDocument,
+    "mutation ConsoleDeleteIdentity($id: ID!) { delete_sender_identity(identity_id: $id) }": typeof types.ConsoleDeleteIdentityDocument,
     "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n": typeof types.ConsoleInboxDocument,
     "\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n": typeof types.ConsoleBlocklistMonitorsDocument,
     "\n  mutation ConsoleCreateBlocklistMonitor($address: String!, $name: String) {\n    create_blocklist_monitor(address: $address, name: $name) { id }\n  }\n": typeof types.ConsoleCreateBlocklistMonitorDocument,
@@ -100,6 +104,10 @@ const documents: Documents = {
     "\n  mutation ConsoleVerifyDomain($id: ID!) {\n    verify_domain(domain_id: $id) {\n      message\n      data { spf dkim mx rp_cname tracking cname }\n    }\n  }\n": types.ConsoleVerifyDomainDocument,
     "\n  query ConsoleEmails($domain: ID, $status: [String!], $recipient: String, $subject: String, $page: Int!, $limit: Int!) {\n    emails(domain_id: $domain, status: $status, recipient: $recipient, subject: $subject, limit: $limit, page: $page) {\n      id\n      created_at\n      to\n      subject\n      status\n    }\n  }\n": types.ConsoleEmailsDocument,
     "\n  query ConsoleEmail($id: ID!) {\n    email(email_id: $id) {\n      id\n      created_at\n      from\n      from_name\n      to\n      to_name\n      subject\n      status\n      tags\n      message_id\n      interaction\n      html\n      text\n      last_response\n      content { raw }\n      activity { id type created_at suppression_reason }\n      webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }\n    }\n  }\n": types.ConsoleEmailDocument,
+    "\n  query ConsoleIdentities($domain: ID) {\n    sender_identities(domain_id: $domain, limit: 100, page: 1) { id email name is_verified reply_to_email resends domain { id name } }\n  }\n": types.ConsoleIdentitiesDocument,
+    "\n  mutation ConsoleCreateIdentity($domain: ID!, $email: String!, $name: String, $reply: String) {\n    create_sender_identity(domain_id: $domain, email: $email, name: $name, reply_to_email: $reply) { id email }\n  }\n": types.ConsoleCreateIdentityDocument,
+    "mutation ConsoleResendIdentity($id: ID!) { resend_sender_identity(identity_id: $id) { id resends } }": types.ConsoleResendIdentityDocument,
+    "mutation ConsoleDeleteIdentity($id: ID!) { delete_sender_identity(identity_id: $id) }": types.ConsoleDeleteIdentityDocument,
     "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n": types.ConsoleInboxDocument,
     "\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n": types.ConsoleBlocklistMonitorsDocument,
     "\n  mutation ConsoleCreateBlocklistMonitor($address: String!, $name: String) {\n    create_blocklist_monitor(address: $address, name: $name) { id }\n  }\n": types.ConsoleCreateBlocklistMonitorDocument,
@@ -228,6 +236,22 @@ export function graphql(source: "\n  query ConsoleEmails($domain: ID, $status: [
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleEmail($id: ID!) {\n    email(email_id: $id) {\n      id\n      created_at\n      from\n      from_name\n      to\n      to_name\n      subject\n      status\n      tags\n      message_id\n      interaction\n      html\n      text\n      last_response\n      content { raw }\n      activity { id type created_at suppression_reason }\n      webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleEmail($id: ID!) {\n    email(email_id: $id) {\n      id\n      created_at\n      from\n      from_name\n      to\n      to_name\n      subject\n      status\n      tags\n      message_id\n      interaction\n      html\n      text\n      last_response\n      content { raw }\n      activity { id type created_at suppression_reason }\n      webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleIdentities($domain: ID) {\n    sender_identities(domain_id: $domain, limit: 100, page: 1) { id email name is_verified reply_to_email resends domain { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleIdentities($domain: ID) {\n    sender_identities(domain_id: $domain, limit: 100, page: 1) { id email name is_verified reply_to_email resends domain { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateIdentity($domain: ID!, $email: String!, $name: String, $reply: String) {\n    create_sender_identity(domain_id: $domain, email: $email, name: $name, reply_to_email: $reply) { id email }\n  }\n"): (typeof documents)["\n  mutation ConsoleCreateIdentity($domain: ID!, $email: String!, $name: String, $reply: String) {\n    create_sender_identity(domain_id: $domain, email: $email, name: $name, reply_to_email: $reply) { id email }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ConsoleResendIdentity($id: ID!) { resend_sender_identity(identity_id: $id) { id resends } }"): (typeof documents)["mutation ConsoleResendIdentity($id: ID!) { resend_sender_identity(identity_id: $id) { id resends } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ConsoleDeleteIdentity($id: ID!) { delete_sender_identity(identity_id: $id) }"): (typeof documents)["mutation ConsoleDeleteIdentity($id: ID!) { delete_sender_identity(identity_id: $id) }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
