@@ -66,6 +66,8 @@ it('invites a Custom User limited to a domain and a template, who sees and reach
   expect(await w.page.getByRole('textbox', { name: 'HTML', exact: true }).inputValue().catch(() => '')).toBe('');
   // Activity offers its domain only.
   await menu.getByRole('link', { name: 'Activity' }).click();
+  // Once the picker has loaded its choices.
+  await w.page.getByLabel('Domain').locator('option', { hasText: mine.name }).waitFor({ state: 'attached' });
   const domains = await w.page.getByLabel('Domain').locator('option').allInnerTexts();
   expect(domains).toEqual([mine.name]);
   expect(domains).not.toContain(other.name);
