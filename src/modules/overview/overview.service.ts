@@ -34,7 +34,7 @@ const DOMAIN_AREAS = [
 export class OverviewService {
   constructor(
     private readonly em: EntityManager,
-    private readonly sandbox: boolean,
+    private readonly config: Config,
   ) {}
 
   async get(auth: Actor, now = new Date()): Promise<Overview> {
@@ -55,11 +55,12 @@ export class OverviewService {
       webhook: webhooks?.added ?? null,
     };
     const setup: SetupStep[] = (Object.keys(done) as SetupKey[]).map((key) => ({ key, done: done[key] }));
-    return { sandbox: this.sandbox, waiting, webhooks_failing: webhooks?.failing ?? null, setup };
+    return { sandbox: this.config.MAIL_TRANSPORT === 'capture', waiting, webhooks_failing: webhooks?.failing ?? null, setup };
   }
 
   /** The plan and usage page: each figure only where the caller holds the scope that reads it. */
-  async usage(auth: Actor, config: Config, unwrittenQuota: number): Promise<AccountUsage> {
+  async usage(auth: Actor, unwrittenQuota: number): Promise<AccountUsage> {
+    const { config } = this;
     const account = await this.em.findOneOrFail(Account, { id: auth.accountId });
     const days = (await new RetentionService(this.em, config).daysByPlan())[account.plan as Plan];
     const holds = (scope: string) => scopeSatisfied(auth.scopes, scope);
