@@ -200,3 +200,19 @@ export function downloadCsv(name: string, header: string[], rows: string[][]): v
 export function Empty({ when, children }: { when: boolean; children: ReactNode }) {
   return when ? <p className="empty">{children}</p> : null;
 }
+
+/** The number of days a page's figures cover, among `choices`. */
+export function RangeSelect({ days, setDays, choices }: { days: number; setDays: (d: number) => void; choices: number[] }) {
+  return (
+    <label className="inline">
+      Range{' '}
+      <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+        {choices.map((d) => (
+          <option key={d} value={d}>
+            {d} days
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

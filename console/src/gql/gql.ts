@@ -38,6 +38,7 @@ type Documents = {
     "mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }": typeof types.ConsoleDeleteBlocklistMonitorDocument,
     "\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n": typeof types.ConsoleOverviewDocument,
     "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n": typeof types.ConsoleOverviewCountsDocument,
+    "\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n": typeof types.ConsoleSandboxDocument,
     "\n  query ConsoleSmsNumbers {\n    sms_numbers_page(limit: 100, page: 1) { data { id telephone_number paused created_at } }\n  }\n": typeof types.ConsoleSmsNumbersDocument,
     "\n  query ConsoleSmsActivity {\n    sms_activity(limit: 50, page: 1) { sms_message_id from to status content created_at }\n  }\n": typeof types.ConsoleSmsActivityDocument,
     "\n  query ConsoleSmtpUsers($domain: ID!) {\n    smtp_users(domain_id: $domain, limit: 100, page: 1) { id name username enabled server port accessed_at }\n  }\n": typeof types.ConsoleSmtpUsersDocument,
@@ -114,6 +115,7 @@ const documents: Documents = {
     "mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }": types.ConsoleDeleteBlocklistMonitorDocument,
     "\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n": types.ConsoleOverviewDocument,
     "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n": types.ConsoleOverviewCountsDocument,
+    "\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n": types.ConsoleSandboxDocument,
     "\n  query ConsoleSmsNumbers {\n    sms_numbers_page(limit: 100, page: 1) { data { id telephone_number paused created_at } }\n  }\n": types.ConsoleSmsNumbersDocument,
     "\n  query ConsoleSmsActivity {\n    sms_activity(limit: 50, page: 1) { sms_message_id from to status content created_at }\n  }\n": types.ConsoleSmsActivityDocument,
     "\n  query ConsoleSmtpUsers($domain: ID!) {\n    smtp_users(domain_id: $domain, limit: 100, page: 1) { id name username enabled server port accessed_at }\n  }\n": types.ConsoleSmtpUsersDocument,
@@ -276,6 +278,10 @@ export function graphql(source: "\n  query ConsoleOverview {\n    overview {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n"): (typeof documents)["\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n"): (typeof documents)["\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { ChartView } from '../chart';
-import { ErrorNote, PageTitle, useDomainChoice } from '../ui';
+import { ErrorNote, PageTitle, useDomainChoice, RangeSelect } from '../ui';
 
 const SHOWN = ['sent', 'delivered', 'opened', 'clicked', 'hard_bounced', 'soft_bounced'];
 
@@ -45,14 +45,7 @@ export function AnalyticsPage() {
         actions={
           <>
             {picker}
-          <label className="inline">
-            Range{' '}
-            <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
-              <option value={7}>7 days</option>
-              <option value={30}>30 days</option>
-              <option value={90}>90 days</option>
-            </select>
-          </label>
+          <RangeSelect days={days} setDays={setDays} choices={[7, 30, 90]} />
           </>
         }
       >

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { allowed } from '../session';
-import { ErrorNote, PageTitle, useDomainChoice } from '../ui';
+import { ErrorNote, PageTitle, useDomainChoice, RangeSelect } from '../ui';
 
 const OverviewQuery = graphql(`
   query ConsoleOverview {
@@ -87,13 +87,7 @@ function Stats() {
         <h2 id="sending">Sending</h2>
         <div className="actions">
           {picker}
-          <label className="inline">
-            Range{' '}
-            <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
-              <option value={7}>7 days</option>
-              <option value={30}>30 days</option>
-            </select>
-          </label>
+          <RangeSelect days={days} setDays={setDays} choices={[7, 30]} />
         </div>
       </div>
       <ErrorNote error={error} />
@@ -115,9 +109,15 @@ function Stats() {
   );
 }
 
-/** Whether mail is captured (the sandbox): the menu shows the sandbox inbox then. Shares the overview's query. */
+const Sandbox = graphql(`
+  query ConsoleSandbox {
+    overview { sandbox }
+  }
+`);
+
+/** Whether mail is captured (the sandbox): the menu shows the sandbox inbox then. Asks for that field alone, which reads nothing. */
 export function useSandbox(): boolean {
-  const [{ data }] = useQuery({ query: OverviewQuery });
+  const [{ data }] = useQuery({ query: Sandbox });
   return data?.overview.sandbox ?? false;
 }
 

@@ -50,19 +50,28 @@ export class OverviewRepository {
     return { count: row?.count ?? 0, more: (row?.seen ?? 0) >= cap };
   }
 
-  /** Whether the caller's webhooks exist, and how many are paused or failed an attempt since `since`. */
-  async webhooks(accountId: string, domains: readonly string[] | null, since: Date): Promise<{ added: boolean; failing: number }> {
-    const row = await sqlRow<{ added: number; failing: number }>(
+  async hasWebhook(accountId: string, domains: readonly string[] | null): Promise<boolean> {
+    const row = await sqlRow<{ any: boolean }>(
       this.em,
-      `select count(*)::int as added,
-              count(*) filter (where w.paused_reason is not null or exists (
+      `select exists (select 1 from webhooks
+        where account_id = $1 and kind = any($3::text[]) and ($2::text[] is null or domain_id = any($2::text[]))) as any`,
+      [accountId, domains ? textArray(domains) : null, textArray(COUNTED_KINDS)],
+    );
+    return row?.any ?? false;
+  }
+
+  /** The caller's webhooks paused, or with a failed delivery attempt since `since`. */
+  async failingWebhooks(accountId: string, domains: readonly string[] | null, since: Date): Promise<number> {
+    const row = await sqlRow<{ failing: number }>(
+      this.em,
+      `select count(*)::int as failing from webhooks w
+        where w.account_id = $1 and w.kind = any($4::text[]) and ($2::text[] is null or w.domain_id = any($2::text[]))
+          and (w.paused_reason is not null or exists (
                 select 1 from webhook_attempts a
-                 where a.webhook_id = w.id and a.attempted_at >= $3::timestamptz and a.delivery_id is not null and not a.success))::int as failing
-         from webhooks w
-        where w.account_id = $1 and w.kind = any($4::text[]) and ($2::text[] is null or w.domain_id = any($2::text[]))`,
+                 where a.webhook_id = w.id and a.attempted_at >= $3::timestamptz and a.delivery_id is not null and not a.success))`,
       [accountId, domains ? textArray(domains) : null, since.toISOString(), textArray(COUNTED_KINDS)],
     );
-    return { added: (row?.added ?? 0) > 0, failing: row?.failing ?? 0 };
+    return row?.failing ?? 0;
   }
 
   /** The domains a caller reaches (`domains`: its limit, or null for all), by name, at most `limit`. */

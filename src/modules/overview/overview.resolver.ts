@@ -1,17 +1,36 @@
-import { Authorized, Ctx as Context, Query, Resolver } from 'type-graphql';
+import { Authorized, Ctx as Context, FieldResolver, Int, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { OverviewService } from './overview.service.js';
-import { AccountUsage, Overview } from './overview.type.js';
+import { AccountUsage, Overview, SetupStep, WaitingEmails } from './overview.type.js';
 import { DomainRef } from '../domains/domain-ref.type.js';
 
 const svc = (ctx: Ctx) => new OverviewService(ctx.em, ctx.services.config);
 
-@Resolver()
+/**
+ * The overview's figures are field resolvers: each runs only when asked for, so the console's
+ * menu asks `overview { sandbox }` on every load for nothing but a setting.
+ */
+@Resolver(() => Overview)
 export class OverviewResolver {
   @Authorized()
   @Query(() => Overview, { description: "The console's landing page: sandbox or not, emails waiting, failing webhooks and the setup steps taken (GraphQL only)." })
-  overview(@Context() ctx: Ctx): Promise<Overview> {
-    return svc(ctx).get(caller(ctx));
+  overview(@Context() ctx: Ctx): Pick<Overview, 'sandbox'> {
+    return svc(ctx).get();
+  }
+
+  @FieldResolver(() => [SetupStep])
+  setup(@Context() ctx: Ctx): Promise<SetupStep[]> {
+    return svc(ctx).setup(caller(ctx));
+  }
+
+  @FieldResolver(() => WaitingEmails, { nullable: true })
+  waiting(@Context() ctx: Ctx): Promise<WaitingEmails> | null {
+    return svc(ctx).waiting(caller(ctx));
+  }
+
+  @FieldResolver(() => Int, { nullable: true })
+  webhooks_failing(@Context() ctx: Ctx): Promise<number> | null {
+    return svc(ctx).webhooksFailing(caller(ctx));
   }
 
   @Authorized()

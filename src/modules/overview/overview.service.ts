@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainsOf, type Actor } from '../../core/actor.js';
 import { scopeSatisfied } from '../../core/scopes.js';
 import { OverviewRepository, type DomainChoiceRow } from './overview.repository.js';
-import type { AccountUsage, Overview, SetupKey, SetupStep } from './overview.type.js';
+import type { AccountUsage, Overview, SetupKey, SetupStep, WaitingEmails } from './overview.type.js';
 import { Account } from '../accounts/account.entity.js';
 import { RetentionService } from '../retention/retention.service.js';
 import { QuotaService } from '../quota/quota.service.js';
@@ -28,8 +28,8 @@ const DOMAIN_AREAS = [
 ];
 
 /**
- * The console's landing page for a caller: each figure and step only where the caller holds the
- * scope that reads it (null otherwise), and counted within the caller's domains.
+ * The console's reads across modules for a caller: each figure and step only where the caller
+ * holds the scope that reads it (null otherwise), and counted within the caller's domains.
  */
 export class OverviewService {
   constructor(
@@ -37,25 +37,35 @@ export class OverviewService {
     private readonly config: Config,
   ) {}
 
-  async get(auth: Actor, now = new Date()): Promise<Overview> {
+  /** The overview's own part; its other fields are read only when asked for (the resolver's field resolvers). */
+  get(): Pick<Overview, 'sandbox'> {
+    return { sandbox: this.config.MAIL_TRANSPORT === 'capture' };
+  }
+
+  /** The setup steps, each null without the scope that reads what it counts. One query after another: one pooled connection. */
+  async setup(auth: Actor): Promise<SetupStep[]> {
     const repo = new OverviewRepository(this.em);
     const domains = domainsOf(auth);
     const holds = (scope: string) => scopeSatisfied(auth.scopes, scope);
-    // One after another: a page load takes one pooled connection, not five.
     const domain = holds('domains_read') ? await repo.domains(auth.accountId, domains) : null;
-    const token = holds('tokens_full') ? await repo.hasToken(auth.accountId) : null;
-    const sent = holds('activity_read') ? await repo.hasSent(auth.accountId, domains) : null;
-    const waiting = holds('activity_read') ? await repo.waiting(auth.accountId, domains, new Date(now.getTime() - WAITING_WINDOW_MS), WAITING_CAP) : null;
-    const webhooks = holds('webhooks_full') ? await repo.webhooks(auth.accountId, domains, new Date(now.getTime() - FAILING_WINDOW_MS)) : null;
     const done: Record<SetupKey, boolean | null> = {
       domain: domain?.added ?? null,
       verified: domain?.verified ?? null,
-      token,
-      email: sent,
-      webhook: webhooks?.added ?? null,
+      token: holds('tokens_full') ? await repo.hasToken(auth.accountId) : null,
+      email: holds('activity_read') ? await repo.hasSent(auth.accountId, domains) : null,
+      webhook: holds('webhooks_full') ? await repo.hasWebhook(auth.accountId, domains) : null,
     };
-    const setup: SetupStep[] = (Object.keys(done) as SetupKey[]).map((key) => ({ key, done: done[key] }));
-    return { sandbox: this.config.MAIL_TRANSPORT === 'capture', waiting, webhooks_failing: webhooks?.failing ?? null, setup };
+    return (Object.keys(done) as SetupKey[]).map((key) => ({ key, done: done[key] }));
+  }
+
+  waiting(auth: Actor, now = new Date()): Promise<WaitingEmails> | null {
+    if (!scopeSatisfied(auth.scopes, 'activity_read')) return null;
+    return new OverviewRepository(this.em).waiting(auth.accountId, domainsOf(auth), new Date(now.getTime() - WAITING_WINDOW_MS), WAITING_CAP);
+  }
+
+  webhooksFailing(auth: Actor, now = new Date()): Promise<number> | null {
+    if (!scopeSatisfied(auth.scopes, 'webhooks_full')) return null;
+    return new OverviewRepository(this.em).failingWebhooks(auth.accountId, domainsOf(auth), new Date(now.getTime() - FAILING_WINDOW_MS));
   }
 
   /** The plan and usage page: each figure only where the caller holds the scope that reads it. */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOwned } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
-import { WEBHOOK_KIND, Webhook, WebhookAttempt } from './webhook.entity.js';
+import { DELIVERY, WEBHOOK_KIND, Webhook, WebhookAttempt } from './webhook.entity.js';
 import { REPLAYABLE, WebhookRepository, type DeliveryRow } from './webhook.repository.js';
 import type { ReplayWebhookArgs, WebhookLogArgs } from './log.type.js';
 import { type Actor } from '../../core/actor.js';
@@ -70,10 +70,10 @@ export class WebhookLogService {
   /** Queues one failed or given-up delivery again, as a replay does; any other state is a 422. */
   async retry(auth: Actor, id: string): Promise<DeliveryRow> {
     const row = await this.delivery(auth, id);
-    const repo = new WebhookRepository(this.em);
-    if (!REPLAYABLE.includes(row.state) || !(await repo.retry(id))) {
+    if (!REPLAYABLE.includes(row.state) || !(await new WebhookRepository(this.em).retry(id))) {
       throw errors.invalid('delivery_id', 'Only a failed or given-up delivery can be retried.');
     }
-    return this.delivery(auth, id);
+    // As the update left it: queued again from the start (webhook.repository.ts retry).
+    return { ...row, state: DELIVERY.pending, attempts: 0 };
   }
 }
