@@ -123,7 +123,7 @@ const ROUTING: Bench = {
 
 const WEBHOOKS: Bench = {
   name: 'webhooks',
-  what: 'Webhook deliveries of 4,000 events to a local receiver that answers at once: the engine (dispatch, sign, post, record, account) against a bare loop posting the same signed bodies over kept-alive connections; six alternated runs a side after a warm-up, the best counting.',
+  what: 'Webhook deliveries of 4,000 events to a local receiver that answers at once: the engine (dispatch, sign, post, record, account) against a bare loop posting the same signed bodies over kept-alive connections; six alternated runs a side after a warm-up, the best counting. The partitioned tables hold a year of weeks, as with an account on a plan that keeps a year.',
   signature: 'deliveries_per_s',
   figures: {
     deliveries_per_s: { meaning: "the engine's deliveries per second (best run)", target: atLeast(1500, '/s') },
