@@ -28,6 +28,8 @@ export interface Watched {
   requests: string[];
   /** Page errors and CSP refusals. */
   problems: string[];
+  /** Resolves once no /graphql request has been in flight for `quietMs`. */
+  settled: (quietMs?: number) => Promise<void>;
 }
 
 export async function watchedPage(browser: Browser, opts: { width?: number; timezoneId?: string } = {}): Promise<Watched> {
@@ -36,11 +38,28 @@ export async function watchedPage(browser: Browser, opts: { width?: number; time
   const requests: string[] = [];
   const problems: string[] = [];
   page.on('request', (req) => requests.push(req.url()));
+  const graphql = new Set<object>();
+  let lastChange = Date.now();
+  const track = (req: { url(): string }, add: boolean) => {
+    if (new URL(req.url()).pathname !== '/graphql') return;
+    if (add) graphql.add(req);
+    else graphql.delete(req);
+    lastChange = Date.now();
+  };
+  page.on('request', (req) => track(req, true));
+  page.on('requestfinished', (req) => track(req, false));
+  page.on('requestfailed', (req) => track(req, false));
+  // A test that changes the server's state under the page (a session deleted) does it between the
+  // page's requests, not during one: feedback.test.ts.
+  const settled = async (quietMs = 300) => {
+    const deadline = Date.now() + 30_000;
+    while ((graphql.size || Date.now() - lastChange < quietMs) && Date.now() < deadline) await page.waitForTimeout(50);
+  };
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
     if (/Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(`console: ${msg.text()}`);
   });
-  return { context, page, requests, problems };
+  return { context, page, requests, problems, settled };
 }
 
 /** Requests that left the test server (data: and blob: URLs are the page's own). */

@@ -34,6 +34,7 @@ it('asks to sign in again when the session ended elsewhere, and returns to the p
   await signIn(w.page, s, email, password);
   await w.page.goto(`${s.url}/#/webhooks`);
   await w.page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  await w.settled();
   // Signed out elsewhere: the server forgets the session.
   await sql(s, 'delete from user_sessions where user_id in (select id from account_users where email = ?)', [email]);
   await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Domains' }).click();

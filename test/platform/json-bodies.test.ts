@@ -1,5 +1,5 @@
 import { seedDomain } from '../support/factories.js';
-import { slowestHealthDuring } from '../support/loop-watch.js';
+import { slowestHealthDuring, slowestHealthOfRepeatable } from '../support/loop-watch.js';
 import { sampleOf, scrapeMetrics } from '../support/metrics.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 
@@ -53,7 +53,7 @@ const gqlRefusal = (message: string, code: string, status: number, fields?: Reco
 describe('a 40 MB body of tiny values', () => {
   it('is refused on /v1/email at its first list past 20,000 items, while /health answers', async () => {
     const body = Buffer.from(sendJson(`"to":[${fill('{}', 40 * MB)}]`));
-    const { result: res, slowestMs } = await slowestHealthDuring(s.url, post('/v1/email', body));
+    const { result: res, slowestMs } = await slowestHealthOfRepeatable(s.url, () => post('/v1/email', body), HELD_MS);
     expect(res.status).toBe(422);
     expect(res.body).toEqual(invalid('to', 'The to may not have more than 20000 items.'));
     expect(slowestMs).toBeLessThan(HELD_MS);
@@ -61,7 +61,7 @@ describe('a 40 MB body of tiny values', () => {
 
   it('is refused on /graphql, naming the variable, before any item is coerced, while /health answers', async () => {
     const body = Buffer.from(`{"query":${JSON.stringify(VERIFY_LIST)},"variables":{"e":[${fill('{}', 40 * MB)}]}}`);
-    const { result: res, slowestMs } = await slowestHealthDuring(s.url, post('/graphql', body));
+    const { result: res, slowestMs } = await slowestHealthOfRepeatable(s.url, () => post('/graphql', body), HELD_MS);
     expect(res.status).toBe(422);
     const message = 'The variables.e may not have more than 20000 items.';
     expect(res.body).toEqual(gqlRefusal('The given data was invalid.', 'VALIDATION_FAILED', 422, { 'variables.e': [message] }));
@@ -72,7 +72,7 @@ describe('a 40 MB body of tiny values', () => {
   it('is refused with 413 past 100,000 values when no list is too long, on /graphql and /v1', async () => {
     const lists = fill(`[${items('{}', 10_000)}]`, 40 * MB);
     const gql = Buffer.from(`{"query":"{ whoami { account_id } }","variables":{"pad":[${lists}]}}`);
-    const { result: res, slowestMs } = await slowestHealthDuring(s.url, post('/graphql', gql));
+    const { result: res, slowestMs } = await slowestHealthOfRepeatable(s.url, () => post('/graphql', gql), HELD_MS);
     expect(res.status).toBe(413);
     expect(res.body).toEqual(gqlRefusal('The request body holds more than 100000 values.', 'PAYLOAD_TOO_LARGE', 413));
     expect(slowestMs).toBeLessThan(HELD_MS);
