@@ -17,9 +17,12 @@ import { VerificationPage } from './pages/verification';
 import { SmsPage, useHasSmsNumbers } from './pages/sms';
 import { AccountPage } from './pages/account';
 import { OverviewPage, useSandbox } from './pages/overview';
-import { InboxPage } from './pages/inbox';
+import { InboxPage, SYSTEM_MAIL_READERS } from './pages/inbox';
 import { UsagePage } from './pages/usage';
 import { IdentitiesPage } from './pages/identities';
+import { RecipientsPage } from './pages/recipients';
+import { BulkPage } from './pages/bulk';
+import { InboundsPage } from './pages/inbounds';
 
 // The two pages that draw charts load chart.js with them, on first visit.
 const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
@@ -38,12 +41,15 @@ const SECTIONS: Section[] = [
   { path: 'domains', label: 'Domains', needs: ['manage-domain'], page: DomainsPage },
   { path: 'activity', label: 'Activity', needs: ['read-activity'], page: ActivityPage },
   { path: 'emails', label: 'Email log', needs: ['read-email'], page: EmailsPage },
-  { path: 'inbox', label: 'Sandbox inbox', needs: ['read-activity'], page: InboxPage },
+  { path: 'bulk', label: 'Bulk email', needs: ['control-sendings'], page: BulkPage },
+  { path: 'inbox', label: 'Sandbox inbox', needs: ['read-activity', ...SYSTEM_MAIL_READERS], page: InboxPage },
   { path: 'identities', label: 'Sender identities', needs: ['read-sender-identities', 'manage-sender-identities'], page: IdentitiesPage },
+  { path: 'inbound', label: 'Inbound routes', needs: ['manage-inbound'], page: InboundsPage },
   { path: 'webhooks', label: 'Webhooks', needs: ['manage-webhook'], page: WebhooksPage },
   { path: 'analytics', label: 'Analytics', needs: ['read-analytics'], page: AnalyticsPage },
   { path: 'templates', label: 'Templates', needs: ['read-own-templates', 'read-all-templates', 'manage-template'], page: TemplatesPage },
   { path: 'suppressions', label: 'Suppressions', needs: ['read-suppressions', 'manage-suppressions'], page: SuppressionsPage },
+  { path: 'recipients', label: 'Recipients', needs: ['read-recipient'], page: RecipientsPage },
   { path: 'tokens', label: 'API tokens', needs: ['manage-api-token'], page: TokensPage },
   { path: 'smtp-users', label: 'SMTP users', needs: ['view-smtp-users', 'manage-smtp-users'], page: SmtpUsersPage },
   { path: 'users', label: 'Users', needs: ['manage-account'], page: UsersPage },

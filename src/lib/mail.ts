@@ -10,6 +10,13 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   kind?: string;
+  /**
+   * The account (and domain) the mail is about, for mail its people may act on (an invitation,
+   * an address to confirm, a notice): the sandbox inbox shows it to them. Absent for mail only its
+   * addressee may read (a password reset).
+   */
+  account_id?: string;
+  domain_id?: string;
 }
 
 /** A finished MIME message (signed), with its SMTP envelope. `envelope.to[0]` is the email's own recipient. */

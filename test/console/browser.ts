@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import axe from 'axe-core';
 import type { TestServer } from '../support/server.js';
 
@@ -148,4 +148,25 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.where.join(', ')}`);
+}
+
+/**
+ * Publishes on the test DNS server every record a domain page's DNS table asks for, read from the
+ * page as a person would copy them; each says it is not found (or not checked) before. Returns the
+ * table's rows.
+ */
+export async function publishDnsRecords(page: Page, s: TestServer): Promise<Locator> {
+  const rows = page.locator('table.dns tbody tr');
+  await rows.first().waitFor();
+  for (const row of await rows.all()) {
+    const [label, status, type, host, value] = await row.locator('td').allInnerTexts();
+    expect([label, status]).toEqual([label, expect.stringMatching(/^(Not checked|✗ Not found)$/)]);
+    const hostname = host.replace(/\s*Copy host$/, '').trim();
+    const data = value.replace(/\s*Copy value$/, '').trim();
+    if (type === 'TXT') s.dns.add(hostname, { type: 'TXT', data });
+    else if (type === 'CNAME') s.dns.add(hostname, { type: 'CNAME', domain: data });
+    else if (type === 'MX') s.dns.add(hostname, { type: 'MX', exchange: data, priority: 10 });
+    else throw new Error(`unexpected record ${label} ${type}`);
+  }
+  return rows;
 }

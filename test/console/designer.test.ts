@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { inviteLink } from '../users/helpers.js';
-import { acceptInvite, launch, outsideRequests, signIn, signInWithToken, watchedPage } from './browser.js';
+import { acceptInvite, accessibilityProblems, launch, outsideRequests, signIn, signInWithToken, watchedPage } from './browser.js';
 
 /**
  * Journey 3: an invited designer sets a password through the invitation, signs in, edits
@@ -107,3 +107,61 @@ it("previews a stored template of huge loops with an error line, not a frozen ta
   await w.context.close();
 }, 120_000);
 
+it('edits HTML in a code editor: highlighted, keyboard-usable, previewed live and saved as typed', async () => {
+  const w = await watchedPage(browser, { width: 390 });
+  const { page } = w;
+  await signInWithToken(page, s, ADMIN_TOKEN);
+  await page.goto(`${s.url}/#/templates/new`);
+  await page.getByLabel('Name', { exact: true }).fill('Code editor');
+  const editor = page.getByRole('textbox', { name: 'HTML', exact: true });
+  // Typed key by key over the starting text, as a person does.
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  const typed = '<h2 class="hi">Hello {{ name }}</h2>\n<p>Thanks for the order.</p>';
+  await page.keyboard.type(typed);
+  expect(await editor.innerText()).toBe(typed);
+
+  // Tags and liquid are highlighted, each kind in its own colour.
+  const tag = editor.locator('.tok-tag', { hasText: 'h2' }).first();
+  const liquid = editor.locator('.tok-brace', { hasText: '{{' });
+  const colour = (l: typeof tag) => l.evaluate((el) => getComputedStyle(el).color);
+  expect(await colour(tag)).toBe('rgb(17, 99, 41)');
+  expect(await colour(liquid)).toBe('rgb(102, 57, 186)');
+  expect(await editor.locator('.tok-attr', { hasText: 'class' }).count()).toBe(1);
+
+  // The preview follows the typing, with a sample value.
+  await page.getByLabel('Value for name').fill('Ada');
+  const preview = page.frameLocator('iframe[title="Template preview"]');
+  await preview.getByRole('heading', { name: 'Hello Ada' }).waitFor();
+  await preview.getByText('Thanks for the order.').waitFor();
+
+  // Tab indents and Control+Z takes it back; Control+F finds; Escape then Tab leaves for the next field.
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Tab');
+  expect(await editor.innerText()).toContain('\n  <p>');
+  await page.keyboard.press('Control+z');
+  expect(await editor.innerText()).toBe(typed);
+  await page.keyboard.press('Control+f');
+  await page.getByRole('textbox', { name: 'Find' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('textbox', { name: 'Find' }).waitFor({ state: 'detached' });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).toBe('template-text-label');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  expect(await accessibilityProblems(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Create template' }).click();
+  await page.getByRole('heading', { name: 'Template: Code editor' }).waitFor();
+  const id = new URL(page.url()).hash.replace('#/templates/', '');
+  const stored = await s.gql('query($id: ID!) { template(template_id: $id) { name html variables } }', { id });
+  expect(stored.body.data.template).toEqual({ name: 'Code editor', html: typed, variables: { name: null } });
+  // Opened again, the editor holds the stored HTML.
+  await page.reload();
+  await editor.getByText('Thanks for the order.').waitFor();
+  expect(await editor.innerText()).toBe(typed);
+  expect(w.problems).toEqual([]);
+  await w.context.close();
+}, 120_000);

@@ -5,7 +5,7 @@ import { ADMIN_TOKEN, OPERATOR_TOKEN, startTestServer, type TestServer } from '.
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
 import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
-import { accessibilityProblems, launch, outsideRequests, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
+import { accessibilityProblems, launch, outsideRequests, publishDnsRecords, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
 import { waitFor } from '../email-log/helpers.js';
 
 /**
@@ -83,18 +83,7 @@ it('adds a domain, verifies it, sends a test email and shows queued then deliver
   await page.getByRole('heading', { name: new RegExp(name) }).waitFor();
 
   // Publish what the page says to publish, read from its DNS table.
-  const rows = page.locator('table.dns tbody tr');
-  await rows.first().waitFor();
-  for (const row of await rows.all()) {
-    const [label, status, type, host, value] = await row.locator('td').allInnerTexts();
-    expect([label, status]).toEqual([label, expect.stringMatching(/^(Not checked|✗ Not found)$/)]);
-    const hostname = host.replace(/\s*Copy host$/, '').trim();
-    const data = value.replace(/\s*Copy value$/, '').trim();
-    if (type === 'TXT') s.dns.add(hostname, { type: 'TXT', data });
-    else if (type === 'CNAME') s.dns.add(hostname, { type: 'CNAME', domain: data });
-    else if (type === 'MX') s.dns.add(hostname, { type: 'MX', exchange: data, priority: 10 });
-    else throw new Error(`unexpected record ${label} ${type}`);
-  }
+  const rows = await publishDnsRecords(page, s);
   await page.getByRole('button', { name: 'Verify now' }).click();
   await page.locator('.badge', { hasText: /^verified$/ }).waitFor();
   // Each record says it was found, the optional ones too (all were published).
@@ -187,6 +176,15 @@ it('opens every page of the menu without an error', async () => {
     await w.page.waitForLoadState('networkidle');
     for (const alert of await w.page.getByRole('alert').allInnerTexts()) failures.push(`${href}: ${alert}`);
     for (const problem of await accessibilityProblems(w.page)) failures.push(`${href}: ${problem}`);
+  }
+  // And on a phone: no page is wider than its screen (a wide list scrolls in its own box).
+  await w.page.setViewportSize({ width: 390, height: 844 });
+  for (const href of paths) {
+    await w.page.goto(`${s.url}/${href}`);
+    await w.page.locator('main h1').waitFor();
+    await w.page.waitForLoadState('networkidle');
+    const width = await w.page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 390) failures.push(`${href}: ${width} px wide at 390`);
   }
   expect(failures).toEqual([]);
   expect(w.problems).toEqual([]);

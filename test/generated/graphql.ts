@@ -1815,6 +1815,8 @@ export type Query = {
   /** Monitors of the account (ranges as one parent each). */
   blocklist_monitors: Array<BlocklistMonitor>;
   bulk_email: BulkEmail;
+  /** The account's bulk requests, newest first, for the console (GraphQL only: SPEC.md has no such list). */
+  bulk_emails: Array<BulkEmail>;
   /** Emails the capture transport kept, newest first (GET /v1/captured-emails). */
   captured_emails: CapturedEmailPage;
   /** The report records of one source IP. */
@@ -1873,6 +1875,10 @@ export type Query = {
   overview: Overview;
   recipient: RecipientDetail;
   recipients: RecipientPage;
+  /** One of sandbox_mails with its content (GraphQL only). */
+  sandbox_mail: SandboxMailDetail;
+  /** Mail the service wrote about the account that the capture transport kept, newest first, of the kinds the caller may act on (GraphQL only). */
+  sandbox_mails: SandboxMailPage;
   /** The account's sender identities, newest first unless ordered. */
   sender_identities: Array<SenderIdentity>;
   sender_identity: SenderIdentity;
@@ -2030,6 +2036,12 @@ export type QueryBlocklist_MonitorsArgs = {
 
 export type QueryBulk_EmailArgs = {
   bulk_email_id: Scalars['ID']['input'];
+};
+
+
+export type QueryBulk_EmailsArgs = {
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
 };
 
 
@@ -2246,6 +2258,17 @@ export type QueryRecipientArgs = {
 
 export type QueryRecipientsArgs = {
   domain_id?: InputMaybe<Scalars['ID']['input']>;
+  limit?: Scalars['Int']['input'];
+  page?: Scalars['Int']['input'];
+};
+
+
+export type QuerySandbox_MailArgs = {
+  mail_id: Scalars['ID']['input'];
+};
+
+
+export type QuerySandbox_MailsArgs = {
   limit?: Scalars['Int']['input'];
   page?: Scalars['Int']['input'];
 };
@@ -2503,6 +2526,37 @@ export type RecipientType = {
   email: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   updated_at: Scalars['PlainTimestamp']['output'];
+};
+
+/** Mail the service wrote about the account (an invitation, an address to confirm, a notice) that the capture transport kept. */
+export type SandboxMail = {
+  __typename?: 'SandboxMail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  from: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  /** invite, identity_confirmation, inbound_forward_confirmation, webhook_failing or blocklist_listed */
+  kind: Scalars['String']['output'];
+  subject: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+};
+
+export type SandboxMailDetail = {
+  __typename?: 'SandboxMailDetail';
+  created_at: Scalars['IsoTimestamp']['output'];
+  from: Scalars['String']['output'];
+  html?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** invite, identity_confirmation, inbound_forward_confirmation, webhook_failing or blocklist_listed */
+  kind: Scalars['String']['output'];
+  subject: Scalars['String']['output'];
+  text: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+};
+
+export type SandboxMailPage = {
+  __typename?: 'SandboxMailPage';
+  data: Array<SandboxMail>;
+  meta: PageMeta;
 };
 
 export type ScheduledMessageRef = {

@@ -170,6 +170,7 @@ function victimValue(field: string, arg: string, actor: Actor | 'any'): unknown 
     case 'sms_webhook_id':
     case 'sms_inbound_id':
     case 'delivery_id':
+    case 'mail_id':
     case 'category_id':
     case 'account_id':
       return m[arg];
@@ -565,6 +566,9 @@ describe('positive controls', () => {
         if (res.body.errors || res.body.data?.[field.name] == null) wrong.push(`${field.name} ${JSON.stringify(variables)} -> ${res.text.slice(0, 200)}`);
       }
     }
+    // A list the sweep asks unfiltered shows the victim what the actors must not be shown.
+    const bulks = await f.s.gql('{ bulk_emails(limit: 100) { id } }', {}, ADMIN_TOKEN);
+    expect(bulks.body.data?.bulk_emails.map((b: { id: string }) => b.id)).toContain(f.noDomain.bulk_email_id);
     expect(wrong.filter((w) => !w.includes(f.noDomain.sms_webhook_id!))).toEqual([]);
     expect(reads).toBeGreaterThan(50);
   }, 60_000);

@@ -252,6 +252,11 @@ async function populate(s: TestServer, receiver: Receiver, db: pg.Client): Promi
   await until('email webhook attempts', async () => (await db.query('select 1 from webhook_attempts where webhook_id = $1', [hook.id])).rowCount! > 0);
   await until('sms webhook attempts', async () => (await db.query('select 1 from webhook_attempts where webhook_id = $1', [smsHook.id])).rowCount! > 0);
   // A delivery of the email webhook, for the operations that take one by id.
+  // The service's own mail kept by the capture transport: the identity's confirmation (of the
+  // victim domain) and an invitation of every domain, for the operations that take one by id.
+  const capturedTo = (to: string) => until(`the mail to ${to}`, async () => (await db.query('select id from captured_mails where "to" = $1 and account_id is not null', [to])).rows[0]);
+  inDomain.mail_id = (await capturedTo(identity.email)).id;
+  noDomain.mail_id = (await capturedTo(`everywhere-invitee-${tag}@example.test`)).id;
   inDomain.delivery_id = (await until('an email webhook delivery', async () => (await db.query('select id from webhook_deliveries where webhook_id = $1 limit 1', [hook.id])).rows[0])).id;
   await until('the async verification', async () => (await s.rest('GET', `/email-verification/verify-async/${noDomain.async_verification_id}`)).body.status !== 'queued');
   await until('the blocklist checks', async () => (await db.query('select 1 from blocklist_monitors where in_progress')).rowCount === 0);

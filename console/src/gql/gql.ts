@@ -17,6 +17,9 @@ type Documents = {
     "\n  query ConsoleActivity($domain: ID!, $from: String!, $to: String!, $event: [String!], $page: Int!) {\n    activities(domain_id: $domain, date_from: $from, date_to: $to, event: $event, limit: 25, page: $page) {\n      data {\n        id\n        type\n        created_at\n        email {\n          id\n          subject\n          recipient { email }\n        }\n      }\n    }\n  }\n": typeof types.ConsoleActivityDocument,
     "\n  subscription ConsoleLiveActivity($domain: ID!) {\n    activity(domain_id: $domain) {\n      id\n      type\n      created_at\n      email {\n        id\n        subject\n        recipient { email }\n      }\n    }\n  }\n": typeof types.ConsoleLiveActivityDocument,
     "\n  query ConsoleAnalytics($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n    analytics_country(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_name(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_type(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n  }\n": typeof types.ConsoleAnalyticsDocument,
+    "\n  query ConsoleBulkEmails($page: Int!) {\n    bulk_emails(limit: 25, page: $page) { id created_at state total_recipients_count suppressed_recipients_count validation_errors_count }\n  }\n": typeof types.ConsoleBulkEmailsDocument,
+    "\n  query ConsoleBulkEmail($id: ID!) {\n    bulk_email(bulk_email_id: $id) {\n      id\n      created_at\n      updated_at\n      state\n      total_recipients_count\n      suppressed_recipients_count\n      suppressed_recipients\n      validation_errors_count\n      validation_errors\n      messages_id\n    }\n  }\n": typeof types.ConsoleBulkEmailDocument,
+    "mutation ConsoleSendBulk($emails: [JSONObject!]!) { send_bulk_email(emails: $emails) { bulk_email_id } }": typeof types.ConsoleSendBulkDocument,
     "\n  query ConsoleDmarcMonitors {\n    dmarc_monitors(limit: 100, page: 1) { id domain { id name } dmarc_valid dmarc_record wanted_dmarc_record report_address spf_status }\n  }\n": typeof types.ConsoleDmarcMonitorsDocument,
     "mutation ConsoleCreateDmarcMonitor($domain: ID!) { create_dmarc_monitor(domain_id: $domain) { id } }": typeof types.ConsoleCreateDmarcMonitorDocument,
     "\n  query ConsoleDmarcSources($id: ID!, $from: String!, $to: String!) {\n    dmarc_report_sources(monitor_id: $id, date_from: $from, date_to: $to) { report_source reports }\n  }\n": typeof types.ConsoleDmarcSourcesDocument,
@@ -32,13 +35,23 @@ type Documents = {
     "\n  mutation ConsoleCreateIdentity($domain: ID!, $email: String!, $name: String, $reply: String) {\n    create_sender_identity(domain_id: $domain, email: $email, name: $name, reply_to_email: $reply) { id email }\n  }\n": typeof types.ConsoleCreateIdentityDocument,
     "mutation ConsoleResendIdentity($id: ID!) { resend_sender_identity(identity_id: $id) { id resends } }": typeof types.ConsoleResendIdentityDocument,
     "mutation ConsoleDeleteIdentity($id: ID!) { delete_sender_identity(identity_id: $id) }": typeof types.ConsoleDeleteIdentityDocument,
+    "\n  query ConsoleInbounds($domain: ID!, $page: Int!) {\n    inbounds_page(domain_id: $domain, limit: 25, page: $page) {\n      data { id name address enabled domain_enabled inbound_domain created_at forwards { id type value } }\n      meta { current_page last_page }\n    }\n  }\n": typeof types.ConsoleInboundsDocument,
+    "\n  query ConsoleInbound($id: ID!) {\n    inbound(inbound_id: $id) {\n      id name address enabled domain_enabled inbound_domain dns_checked_at created_at\n      domain { id name }\n      catch_filter { type }\n      match_filter { type }\n      forwards { id type value confirmation secret }\n      mxValues { priority target }\n    }\n  }\n": typeof types.ConsoleInboundDocument,
+    "\n  mutation ConsoleCreateInbound(\n    $domain: ID!, $name: String!, $forwards: [InboundForwardInput!]!, $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    create_inbound(domain_id: $domain, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name address domain_enabled inbound_domain mxValues { priority target } forwards { id type value confirmation }\n    }\n  }\n": typeof types.ConsoleCreateInboundDocument,
+    "\n  mutation ConsoleUpdateInbound(\n    $id: ID!, $name: String, $forwards: [InboundForwardInput!], $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    update_inbound(inbound_id: $id, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name enabled domain_enabled inbound_domain forwards { id type value confirmation secret }\n    }\n  }\n": typeof types.ConsoleUpdateInboundDocument,
+    "mutation ConsoleDeleteInbound($id: ID!) { delete_inbound(inbound_id: $id) }": typeof types.ConsoleDeleteInboundDocument,
     "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n": typeof types.ConsoleInboxDocument,
+    "\n  query ConsoleSandboxMails($page: Int!) {\n    sandbox_mails(limit: 25, page: $page) {\n      data { id kind from to subject created_at }\n      meta { total }\n    }\n  }\n": typeof types.ConsoleSandboxMailsDocument,
+    "\n  query ConsoleSandboxMail($id: ID!) {\n    sandbox_mail(mail_id: $id) { id kind from to subject created_at text html }\n  }\n": typeof types.ConsoleSandboxMailDocument,
     "\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n": typeof types.ConsoleBlocklistMonitorsDocument,
     "\n  mutation ConsoleCreateBlocklistMonitor($address: String!, $name: String) {\n    create_blocklist_monitor(address: $address, name: $name) { id }\n  }\n": typeof types.ConsoleCreateBlocklistMonitorDocument,
     "mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }": typeof types.ConsoleDeleteBlocklistMonitorDocument,
     "\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n": typeof types.ConsoleOverviewDocument,
     "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n": typeof types.ConsoleOverviewCountsDocument,
     "\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n": typeof types.ConsoleSandboxDocument,
+    "\n  query ConsoleRecipients($domain: ID, $page: Int!) {\n    recipients(domain_id: $domain, limit: 25, page: $page) {\n      data { id email created_at }\n      meta { current_page last_page total }\n    }\n  }\n": typeof types.ConsoleRecipientsDocument,
+    "\n  query ConsoleRecipient($id: ID!) {\n    recipient(recipient_id: $id) {\n      id\n      email\n      created_at\n      domain { id name }\n      emails { id subject status created_at }\n    }\n  }\n": typeof types.ConsoleRecipientDocument,
+    "mutation ConsoleDeleteRecipient($id: ID!) { delete_recipient(recipient_id: $id) }": typeof types.ConsoleDeleteRecipientDocument,
     "\n  query ConsoleSmsNumbers {\n    sms_numbers_page(limit: 100, page: 1) { data { id telephone_number paused created_at } }\n  }\n": typeof types.ConsoleSmsNumbersDocument,
     "\n  query ConsoleSmsActivity {\n    sms_activity(limit: 50, page: 1) { sms_message_id from to status content created_at }\n  }\n": typeof types.ConsoleSmsActivityDocument,
     "\n  query ConsoleSmtpUsers($domain: ID!) {\n    smtp_users(domain_id: $domain, limit: 100, page: 1) { id name username enabled server port accessed_at }\n  }\n": typeof types.ConsoleSmtpUsersDocument,
@@ -67,13 +80,14 @@ type Documents = {
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": typeof types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": typeof types.ConsoleDeleteTokenDocument,
     "\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n": typeof types.ConsoleUsageDocument,
+    "\n  query ConsoleAccessChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n": typeof types.ConsoleAccessChoicesDocument,
+    "\n  query ConsoleUser($id: ID!) {\n    user(user_id: $id) { id email role permissions domains { id } templates { id } }\n  }\n": typeof types.ConsoleUserDocument,
+    "\n  mutation ConsoleUpdateUser($id: ID!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    update_user(user_id: $id, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id role permissions domains { id } templates { id } }\n  }\n": typeof types.ConsoleUpdateUserDocument,
     "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": typeof types.ConsoleUsersDocument,
-    "\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n": typeof types.ConsoleInviteChoicesDocument,
     "\n  mutation ConsoleInvite($email: String!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    invite_user(email: $email, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id email }\n  }\n": typeof types.ConsoleInviteDocument,
     "mutation ConsoleResendInvite($id: ID!) { resend_invite(invite_id: $id) { id } }": typeof types.ConsoleResendInviteDocument,
     "mutation ConsoleDeleteInvite($id: ID!) { delete_invite(invite_id: $id) }": typeof types.ConsoleDeleteInviteDocument,
     "mutation ConsoleDeleteUser($id: ID!) { delete_user(user_id: $id) }": typeof types.ConsoleDeleteUserDocument,
-    "mutation ConsoleChangeRole($id: ID!, $role: String!) { update_user(user_id: $id, role: $role) { id role } }": typeof types.ConsoleChangeRoleDocument,
     "\n  query ConsoleVerificationLists {\n    email_verification_lists(limit: 100, page: 1) {\n      data {\n        id\n        name\n        total\n        created_at\n        status { name count }\n        statistics { valid catch_all unknown mailbox_not_found syntax_error disposable }\n      }\n    }\n  }\n": typeof types.ConsoleVerificationListsDocument,
     "\n  mutation ConsoleCreateVerificationList($name: String!, $emails: [String!]!) {\n    create_email_verification_list(name: $name, emails: $emails) { id }\n  }\n": typeof types.ConsoleCreateVerificationListDocument,
     "\n  mutation ConsoleVerifyList($id: ID!) { verify_email_verification_list(email_verification_id: $id) { message } }\n": typeof types.ConsoleVerifyListDocument,
@@ -94,6 +108,9 @@ const documents: Documents = {
     "\n  query ConsoleActivity($domain: ID!, $from: String!, $to: String!, $event: [String!], $page: Int!) {\n    activities(domain_id: $domain, date_from: $from, date_to: $to, event: $event, limit: 25, page: $page) {\n      data {\n        id\n        type\n        created_at\n        email {\n          id\n          subject\n          recipient { email }\n        }\n      }\n    }\n  }\n": types.ConsoleActivityDocument,
     "\n  subscription ConsoleLiveActivity($domain: ID!) {\n    activity(domain_id: $domain) {\n      id\n      type\n      created_at\n      email {\n        id\n        subject\n        recipient { email }\n      }\n    }\n  }\n": types.ConsoleLiveActivityDocument,
     "\n  query ConsoleAnalytics($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n    analytics_country(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_name(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_type(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n  }\n": types.ConsoleAnalyticsDocument,
+    "\n  query ConsoleBulkEmails($page: Int!) {\n    bulk_emails(limit: 25, page: $page) { id created_at state total_recipients_count suppressed_recipients_count validation_errors_count }\n  }\n": types.ConsoleBulkEmailsDocument,
+    "\n  query ConsoleBulkEmail($id: ID!) {\n    bulk_email(bulk_email_id: $id) {\n      id\n      created_at\n      updated_at\n      state\n      total_recipients_count\n      suppressed_recipients_count\n      suppressed_recipients\n      validation_errors_count\n      validation_errors\n      messages_id\n    }\n  }\n": types.ConsoleBulkEmailDocument,
+    "mutation ConsoleSendBulk($emails: [JSONObject!]!) { send_bulk_email(emails: $emails) { bulk_email_id } }": types.ConsoleSendBulkDocument,
     "\n  query ConsoleDmarcMonitors {\n    dmarc_monitors(limit: 100, page: 1) { id domain { id name } dmarc_valid dmarc_record wanted_dmarc_record report_address spf_status }\n  }\n": types.ConsoleDmarcMonitorsDocument,
     "mutation ConsoleCreateDmarcMonitor($domain: ID!) { create_dmarc_monitor(domain_id: $domain) { id } }": types.ConsoleCreateDmarcMonitorDocument,
     "\n  query ConsoleDmarcSources($id: ID!, $from: String!, $to: String!) {\n    dmarc_report_sources(monitor_id: $id, date_from: $from, date_to: $to) { report_source reports }\n  }\n": types.ConsoleDmarcSourcesDocument,
@@ -109,13 +126,23 @@ const documents: Documents = {
     "\n  mutation ConsoleCreateIdentity($domain: ID!, $email: String!, $name: String, $reply: String) {\n    create_sender_identity(domain_id: $domain, email: $email, name: $name, reply_to_email: $reply) { id email }\n  }\n": types.ConsoleCreateIdentityDocument,
     "mutation ConsoleResendIdentity($id: ID!) { resend_sender_identity(identity_id: $id) { id resends } }": types.ConsoleResendIdentityDocument,
     "mutation ConsoleDeleteIdentity($id: ID!) { delete_sender_identity(identity_id: $id) }": types.ConsoleDeleteIdentityDocument,
+    "\n  query ConsoleInbounds($domain: ID!, $page: Int!) {\n    inbounds_page(domain_id: $domain, limit: 25, page: $page) {\n      data { id name address enabled domain_enabled inbound_domain created_at forwards { id type value } }\n      meta { current_page last_page }\n    }\n  }\n": types.ConsoleInboundsDocument,
+    "\n  query ConsoleInbound($id: ID!) {\n    inbound(inbound_id: $id) {\n      id name address enabled domain_enabled inbound_domain dns_checked_at created_at\n      domain { id name }\n      catch_filter { type }\n      match_filter { type }\n      forwards { id type value confirmation secret }\n      mxValues { priority target }\n    }\n  }\n": types.ConsoleInboundDocument,
+    "\n  mutation ConsoleCreateInbound(\n    $domain: ID!, $name: String!, $forwards: [InboundForwardInput!]!, $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    create_inbound(domain_id: $domain, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name address domain_enabled inbound_domain mxValues { priority target } forwards { id type value confirmation }\n    }\n  }\n": types.ConsoleCreateInboundDocument,
+    "\n  mutation ConsoleUpdateInbound(\n    $id: ID!, $name: String, $forwards: [InboundForwardInput!], $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    update_inbound(inbound_id: $id, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name enabled domain_enabled inbound_domain forwards { id type value confirmation secret }\n    }\n  }\n": types.ConsoleUpdateInboundDocument,
+    "mutation ConsoleDeleteInbound($id: ID!) { delete_inbound(inbound_id: $id) }": types.ConsoleDeleteInboundDocument,
     "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n": types.ConsoleInboxDocument,
+    "\n  query ConsoleSandboxMails($page: Int!) {\n    sandbox_mails(limit: 25, page: $page) {\n      data { id kind from to subject created_at }\n      meta { total }\n    }\n  }\n": types.ConsoleSandboxMailsDocument,
+    "\n  query ConsoleSandboxMail($id: ID!) {\n    sandbox_mail(mail_id: $id) { id kind from to subject created_at text html }\n  }\n": types.ConsoleSandboxMailDocument,
     "\n  query ConsoleBlocklistMonitors {\n    blocklist_monitors(limit: 100, page: 1) { id name address type blocklisted last_check in_progress }\n  }\n": types.ConsoleBlocklistMonitorsDocument,
     "\n  mutation ConsoleCreateBlocklistMonitor($address: String!, $name: String) {\n    create_blocklist_monitor(address: $address, name: $name) { id }\n  }\n": types.ConsoleCreateBlocklistMonitorDocument,
     "mutation ConsoleDeleteBlocklistMonitor($id: ID!) { delete_blocklist_monitor(monitor_id: $id) }": types.ConsoleDeleteBlocklistMonitorDocument,
     "\n  query ConsoleOverview {\n    overview {\n      sandbox\n      waiting { count more }\n      webhooks_failing\n      setup { key done }\n    }\n  }\n": types.ConsoleOverviewDocument,
     "\n  query ConsoleOverviewCounts($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n  }\n": types.ConsoleOverviewCountsDocument,
     "\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n": types.ConsoleSandboxDocument,
+    "\n  query ConsoleRecipients($domain: ID, $page: Int!) {\n    recipients(domain_id: $domain, limit: 25, page: $page) {\n      data { id email created_at }\n      meta { current_page last_page total }\n    }\n  }\n": types.ConsoleRecipientsDocument,
+    "\n  query ConsoleRecipient($id: ID!) {\n    recipient(recipient_id: $id) {\n      id\n      email\n      created_at\n      domain { id name }\n      emails { id subject status created_at }\n    }\n  }\n": types.ConsoleRecipientDocument,
+    "mutation ConsoleDeleteRecipient($id: ID!) { delete_recipient(recipient_id: $id) }": types.ConsoleDeleteRecipientDocument,
     "\n  query ConsoleSmsNumbers {\n    sms_numbers_page(limit: 100, page: 1) { data { id telephone_number paused created_at } }\n  }\n": types.ConsoleSmsNumbersDocument,
     "\n  query ConsoleSmsActivity {\n    sms_activity(limit: 50, page: 1) { sms_message_id from to status content created_at }\n  }\n": types.ConsoleSmsActivityDocument,
     "\n  query ConsoleSmtpUsers($domain: ID!) {\n    smtp_users(domain_id: $domain, limit: 100, page: 1) { id name username enabled server port accessed_at }\n  }\n": types.ConsoleSmtpUsersDocument,
@@ -144,13 +171,14 @@ const documents: Documents = {
     "\n  mutation ConsoleTokenStatus($id: ID!, $status: String!) {\n    update_token_settings(token_id: $id, status: $status) { id status }\n  }\n": types.ConsoleTokenStatusDocument,
     "mutation ConsoleDeleteToken($id: ID!) { delete_token(token_id: $id) }": types.ConsoleDeleteTokenDocument,
     "\n  query ConsoleUsage {\n    usage {\n      plan\n      retention_days\n      verification_credits\n      api_quota { quota remaining reset }\n    }\n  }\n": types.ConsoleUsageDocument,
+    "\n  query ConsoleAccessChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n": types.ConsoleAccessChoicesDocument,
+    "\n  query ConsoleUser($id: ID!) {\n    user(user_id: $id) { id email role permissions domains { id } templates { id } }\n  }\n": types.ConsoleUserDocument,
+    "\n  mutation ConsoleUpdateUser($id: ID!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    update_user(user_id: $id, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id role permissions domains { id } templates { id } }\n  }\n": types.ConsoleUpdateUserDocument,
     "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n": types.ConsoleUsersDocument,
-    "\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n": types.ConsoleInviteChoicesDocument,
     "\n  mutation ConsoleInvite($email: String!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    invite_user(email: $email, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id email }\n  }\n": types.ConsoleInviteDocument,
     "mutation ConsoleResendInvite($id: ID!) { resend_invite(invite_id: $id) { id } }": types.ConsoleResendInviteDocument,
     "mutation ConsoleDeleteInvite($id: ID!) { delete_invite(invite_id: $id) }": types.ConsoleDeleteInviteDocument,
     "mutation ConsoleDeleteUser($id: ID!) { delete_user(user_id: $id) }": types.ConsoleDeleteUserDocument,
-    "mutation ConsoleChangeRole($id: ID!, $role: String!) { update_user(user_id: $id, role: $role) { id role } }": types.ConsoleChangeRoleDocument,
     "\n  query ConsoleVerificationLists {\n    email_verification_lists(limit: 100, page: 1) {\n      data {\n        id\n        name\n        total\n        created_at\n        status { name count }\n        statistics { valid catch_all unknown mailbox_not_found syntax_error disposable }\n      }\n    }\n  }\n": types.ConsoleVerificationListsDocument,
     "\n  mutation ConsoleCreateVerificationList($name: String!, $emails: [String!]!) {\n    create_email_verification_list(name: $name, emails: $emails) { id }\n  }\n": types.ConsoleCreateVerificationListDocument,
     "\n  mutation ConsoleVerifyList($id: ID!) { verify_email_verification_list(email_verification_id: $id) { message } }\n": types.ConsoleVerifyListDocument,
@@ -194,6 +222,18 @@ export function graphql(source: "\n  subscription ConsoleLiveActivity($domain: I
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAnalytics($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n    analytics_country(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_name(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_type(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n  }\n"): (typeof documents)["\n  query ConsoleAnalytics($domain: ID, $from: Int!, $to: Int!, $events: [String!]!) {\n    analytics_date(domain_id: $domain, date_from: $from, date_to: $to, event: $events, group_by: \"days\") { stats }\n    analytics_country(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_name(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n    analytics_ua_type(domain_id: $domain, date_from: $from, date_to: $to) { stats { name count } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleBulkEmails($page: Int!) {\n    bulk_emails(limit: 25, page: $page) { id created_at state total_recipients_count suppressed_recipients_count validation_errors_count }\n  }\n"): (typeof documents)["\n  query ConsoleBulkEmails($page: Int!) {\n    bulk_emails(limit: 25, page: $page) { id created_at state total_recipients_count suppressed_recipients_count validation_errors_count }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleBulkEmail($id: ID!) {\n    bulk_email(bulk_email_id: $id) {\n      id\n      created_at\n      updated_at\n      state\n      total_recipients_count\n      suppressed_recipients_count\n      suppressed_recipients\n      validation_errors_count\n      validation_errors\n      messages_id\n    }\n  }\n"): (typeof documents)["\n  query ConsoleBulkEmail($id: ID!) {\n    bulk_email(bulk_email_id: $id) {\n      id\n      created_at\n      updated_at\n      state\n      total_recipients_count\n      suppressed_recipients_count\n      suppressed_recipients\n      validation_errors_count\n      validation_errors\n      messages_id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ConsoleSendBulk($emails: [JSONObject!]!) { send_bulk_email(emails: $emails) { bulk_email_id } }"): (typeof documents)["mutation ConsoleSendBulk($emails: [JSONObject!]!) { send_bulk_email(emails: $emails) { bulk_email_id } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -257,7 +297,35 @@ export function graphql(source: "mutation ConsoleDeleteIdentity($id: ID!) { dele
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ConsoleInbounds($domain: ID!, $page: Int!) {\n    inbounds_page(domain_id: $domain, limit: 25, page: $page) {\n      data { id name address enabled domain_enabled inbound_domain created_at forwards { id type value } }\n      meta { current_page last_page }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleInbounds($domain: ID!, $page: Int!) {\n    inbounds_page(domain_id: $domain, limit: 25, page: $page) {\n      data { id name address enabled domain_enabled inbound_domain created_at forwards { id type value } }\n      meta { current_page last_page }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInbound($id: ID!) {\n    inbound(inbound_id: $id) {\n      id name address enabled domain_enabled inbound_domain dns_checked_at created_at\n      domain { id name }\n      catch_filter { type }\n      match_filter { type }\n      forwards { id type value confirmation secret }\n      mxValues { priority target }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleInbound($id: ID!) {\n    inbound(inbound_id: $id) {\n      id name address enabled domain_enabled inbound_domain dns_checked_at created_at\n      domain { id name }\n      catch_filter { type }\n      match_filter { type }\n      forwards { id type value confirmation secret }\n      mxValues { priority target }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateInbound(\n    $domain: ID!, $name: String!, $forwards: [InboundForwardInput!]!, $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    create_inbound(domain_id: $domain, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name address domain_enabled inbound_domain mxValues { priority target } forwards { id type value confirmation }\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleCreateInbound(\n    $domain: ID!, $name: String!, $forwards: [InboundForwardInput!]!, $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    create_inbound(domain_id: $domain, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name address domain_enabled inbound_domain mxValues { priority target } forwards { id type value confirmation }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateInbound(\n    $id: ID!, $name: String, $forwards: [InboundForwardInput!], $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    update_inbound(inbound_id: $id, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name enabled domain_enabled inbound_domain forwards { id type value confirmation secret }\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleUpdateInbound(\n    $id: ID!, $name: String, $forwards: [InboundForwardInput!], $enabled: Boolean, $domainEnabled: Boolean, $inboundDomain: String\n  ) {\n    update_inbound(inbound_id: $id, name: $name, forwards: $forwards, enabled: $enabled, domain_enabled: $domainEnabled, inbound_domain: $inboundDomain) {\n      id name enabled domain_enabled inbound_domain forwards { id type value confirmation secret }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ConsoleDeleteInbound($id: ID!) { delete_inbound(inbound_id: $id) }"): (typeof documents)["mutation ConsoleDeleteInbound($id: ID!) { delete_inbound(inbound_id: $id) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleInbox($page: Int!) {\n    captured_emails(limit: 25, page: $page) {\n      data { id email_id from to subject created_at }\n      meta { total }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSandboxMails($page: Int!) {\n    sandbox_mails(limit: 25, page: $page) {\n      data { id kind from to subject created_at }\n      meta { total }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleSandboxMails($page: Int!) {\n    sandbox_mails(limit: 25, page: $page) {\n      data { id kind from to subject created_at }\n      meta { total }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSandboxMail($id: ID!) {\n    sandbox_mail(mail_id: $id) { id kind from to subject created_at text html }\n  }\n"): (typeof documents)["\n  query ConsoleSandboxMail($id: ID!) {\n    sandbox_mail(mail_id: $id) { id kind from to subject created_at text html }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -282,6 +350,18 @@ export function graphql(source: "\n  query ConsoleOverviewCounts($domain: ID, $f
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n"): (typeof documents)["\n  query ConsoleSandbox {\n    overview { sandbox }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleRecipients($domain: ID, $page: Int!) {\n    recipients(domain_id: $domain, limit: 25, page: $page) {\n      data { id email created_at }\n      meta { current_page last_page total }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleRecipients($domain: ID, $page: Int!) {\n    recipients(domain_id: $domain, limit: 25, page: $page) {\n      data { id email created_at }\n      meta { current_page last_page total }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleRecipient($id: ID!) {\n    recipient(recipient_id: $id) {\n      id\n      email\n      created_at\n      domain { id name }\n      emails { id subject status created_at }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleRecipient($id: ID!) {\n    recipient(recipient_id: $id) {\n      id\n      email\n      created_at\n      domain { id name }\n      emails { id subject status created_at }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ConsoleDeleteRecipient($id: ID!) { delete_recipient(recipient_id: $id) }"): (typeof documents)["mutation ConsoleDeleteRecipient($id: ID!) { delete_recipient(recipient_id: $id) }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -397,11 +477,19 @@ export function graphql(source: "\n  query ConsoleUsage {\n    usage {\n      pl
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"): (typeof documents)["\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"];
+export function graphql(source: "\n  query ConsoleAccessChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleAccessChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n"): (typeof documents)["\n  query ConsoleInviteChoices {\n    domains(limit: 100, page: 1) { data { id name } }\n    templates(limit: 100, page: 1) { data { id name } }\n  }\n"];
+export function graphql(source: "\n  query ConsoleUser($id: ID!) {\n    user(user_id: $id) { id email role permissions domains { id } templates { id } }\n  }\n"): (typeof documents)["\n  query ConsoleUser($id: ID!) {\n    user(user_id: $id) { id email role permissions domains { id } templates { id } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateUser($id: ID!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    update_user(user_id: $id, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id role permissions domains { id } templates { id } }\n  }\n"): (typeof documents)["\n  mutation ConsoleUpdateUser($id: ID!, $role: String!, $permissions: [String!], $domains: [String!], $templates: [String!]) {\n    update_user(user_id: $id, role: $role, permissions: $permissions, domains: $domains, templates: $templates) { id role permissions domains { id } templates { id } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"): (typeof documents)["\n  query ConsoleUsers {\n    users(limit: 100, page: 1) { id email name last_name role two_fa domains { id name } templates { id name } }\n    invites(limit: 100, page: 1) { id email role created_at }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -418,10 +506,6 @@ export function graphql(source: "mutation ConsoleDeleteInvite($id: ID!) { delete
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation ConsoleDeleteUser($id: ID!) { delete_user(user_id: $id) }"): (typeof documents)["mutation ConsoleDeleteUser($id: ID!) { delete_user(user_id: $id) }"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "mutation ConsoleChangeRole($id: ID!, $role: String!) { update_user(user_id: $id, role: $role) { id role } }"): (typeof documents)["mutation ConsoleChangeRole($id: ID!, $role: String!) { update_user(user_id: $id, role: $role) { id role } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

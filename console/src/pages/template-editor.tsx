@@ -1,9 +1,12 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Liquid } from 'liquidjs';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { allowed } from '../session';
 import { ErrorNote, Notice, PageTitle, go, useDomainChoice } from '../ui';
+
+// CodeMirror comes with the editor, on first visit: no other page downloads it.
+const CodeEditor = lazy(() => import('../code-editor').then((m) => ({ default: m.CodeEditor })));
 
 const Template = graphql(`
   query ConsoleTemplate($id: ID!) {
@@ -60,13 +63,8 @@ export function TemplateEditor({ id }: { id: string | null }) {
   const [subject, setSubject] = useState('');
   const [html, setHtml] = useState(id ? '' : '<h1>Hello {{ name }}</h1>\n<p>Welcome aboard.</p>');
   const [text, setText] = useState('');
-  const [samples, setSamples] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
-  const [width, setWidth] = useState(600);
   const shownName = name ?? data?.template.name ?? '';
-  const variables = useMemo(() => variablesOf(subject, html, text), [subject, html, text]);
-  const shownSubject = useMemo(() => render(subject, samples), [subject, samples]);
-  const shownHtml = useMemo(() => render(html, samples), [html, samples]);
   // The stored content, once, when it arrives: the fields are then edited in place.
   const loaded = data?.template;
   useEffect(() => {
@@ -104,47 +102,68 @@ export function TemplateEditor({ id }: { id: string | null }) {
             Subject
             <input value={subject} onChange={(e) => setSubject(e.target.value)} />
           </label>
-          <label>
-            HTML
-            <textarea rows={12} value={html} onChange={(e) => setHtml(e.target.value)} spellCheck={false} />
-          </label>
-          <label>
-            Text (empty: made from the HTML)
-            <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} />
-          </label>
+          <CodeField label="HTML" id="template-html" value={html} onChange={setHtml} lines={12} />
+          <CodeField label="Text (empty: made from the HTML)" id="template-text" value={text} onChange={setText} lines={4} />
+          <p id="template-code-keys" className="muted small">
+            In the HTML and text fields, Tab indents; press Escape, then Tab, to move on.
+          </p>
           <button type="submit" className="primary" disabled={created.fetching || updated.fetching}>
             {id ? 'Save template' : 'Create template'}
           </button>
         </form>
-        <section aria-labelledby="preview">
-          <h2 id="preview">Preview</h2>
-          {variables.length ? (
-            <fieldset>
-              <legend>Variables (sample values for the preview)</legend>
-              {variables.map((v) => (
-                <label key={v}>
-                  Value for {v}
-                  <input value={samples[v] ?? ''} onChange={(e) => setSamples({ ...samples, [v]: e.target.value })} />
-                </label>
-              ))}
-            </fieldset>
-          ) : null}
-          <ErrorNote error={shownSubject.error ?? shownHtml.error} />
-          <p>
-            <strong>{shownSubject.out}</strong>
-          </p>
-          <div className="tabs" role="radiogroup" aria-label="Preview width">
-            {WIDTHS.map((w) => (
-              <label key={w.name} className="inline">
-                <input type="radio" name="preview-width" checked={width === w.px} onChange={() => setWidth(w.px)} /> {w.name} ({w.px} px)
-              </label>
-            ))}
-          </div>
-          <iframe className="preview" title="Template preview" sandbox="" srcDoc={shownHtml.out} style={{ maxWidth: `${width}px` }} />
-          {id && allowed(['control-sendings']) ? <TestSend templateId={id} samples={samples} /> : null}
-        </section>
+        <Preview id={id} subject={subject} html={html} text={text} />
       </div>
     </>
+  );
+}
+
+/** The template rendered live with sample values for its variables, at a chosen width; and a test send. */
+function Preview({ id, subject, html, text }: { id: string | null; subject: string; html: string; text: string }) {
+  const [samples, setSamples] = useState<Record<string, string>>({});
+  const [width, setWidth] = useState(600);
+  const variables = useMemo(() => variablesOf(subject, html, text), [subject, html, text]);
+  const shownSubject = useMemo(() => render(subject, samples), [subject, samples]);
+  const shownHtml = useMemo(() => render(html, samples), [html, samples]);
+  return (
+    <section aria-labelledby="preview">
+      <h2 id="preview">Preview</h2>
+      {variables.length ? (
+        <fieldset>
+          <legend>Variables (sample values for the preview)</legend>
+          {variables.map((v) => (
+            <label key={v}>
+              Value for {v}
+              <input value={samples[v] ?? ''} onChange={(e) => setSamples({ ...samples, [v]: e.target.value })} />
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <ErrorNote error={shownSubject.error ?? shownHtml.error} />
+      <p>
+        <strong>{shownSubject.out}</strong>
+      </p>
+      <div className="tabs" role="radiogroup" aria-label="Preview width">
+        {WIDTHS.map((w) => (
+          <label key={w.name} className="inline">
+            <input type="radio" name="preview-width" checked={width === w.px} onChange={() => setWidth(w.px)} /> {w.name} ({w.px} px)
+          </label>
+        ))}
+      </div>
+      <iframe className="preview" title="Template preview" sandbox="" srcDoc={shownHtml.out} style={{ maxWidth: `${width}px` }} />
+      {id && allowed(['control-sendings']) ? <TestSend templateId={id} samples={samples} /> : null}
+    </section>
+  );
+}
+
+/** A field of template source, named by its visible label (the editor is no form control a <label> could name). */
+function CodeField({ label, id, value, onChange, lines }: { label: string; id: string; value: string; onChange: (v: string) => void; lines: number }) {
+  return (
+    <div className="field">
+      <span id={`${id}-label`}>{label}</span>
+      <Suspense fallback={<p className="muted small">Loading the editor…</p>}>
+        <CodeEditor value={value} onChange={onChange} labelledBy={`${id}-label`} describedBy="template-code-keys" lines={lines} />
+      </Suspense>
+    </div>
   );
 }
 

@@ -48,6 +48,7 @@ import { Migration20261128200000_job_outbox } from './Migration20261128200000_jo
 import { Migration20261128210000_delivery_leases } from './Migration20261128210000_delivery_leases.js';
 import { Migration20261128220000_plan_retention } from './Migration20261128220000_plan_retention.js';
 import { Migration20261128230000_partitioned_webhook_attempts } from './Migration20261128230000_partitioned_webhook_attempts.js';
+import { Migration20261129010000_captured_mail_account } from './Migration20261129010000_captured_mail_account.js';
 import { Migration20261129000000_partitioned_webhook_deliveries } from './Migration20261129000000_partitioned_webhook_deliveries.js';
 
 /** Every migration, in order. `npm run migration:create -- <name>` writes new ones; add them here. */
@@ -102,4 +103,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128220000_plan_retention', class: Migration20261128220000_plan_retention },
   { name: 'Migration20261128230000_partitioned_webhook_attempts', class: Migration20261128230000_partitioned_webhook_attempts },
   { name: 'Migration20261129000000_partitioned_webhook_deliveries', class: Migration20261129000000_partitioned_webhook_deliveries },
+  { name: 'Migration20261129010000_captured_mail_account', class: Migration20261129010000_captured_mail_account },
 ];

@@ -91,6 +91,7 @@ async function notifyAdmins(
     `<p>If it fails ${PAUSE_AT} times within 24 hours it will be paused, and no events will be sent to it until you re-enable it. Its log shows each attempt with the answer received.</p>`,
   ].join('\n');
   for (const admin of admins) {
-    await enqueue(tx, services.boss, systemMailJob, { to: admin.email, from: services.config.MAIL_FROM, subject, text, html, kind: 'webhook_failing' });
+    const about = { account_id: webhook.account.id, ...(webhook.domain ? { domain_id: webhook.domain.id } : {}) };
+    await enqueue(tx, services.boss, systemMailJob, { to: admin.email, from: services.config.MAIL_FROM, subject, text, html, kind: 'webhook_failing', ...about });
   }
 }

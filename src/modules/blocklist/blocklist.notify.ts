@@ -55,7 +55,7 @@ export async function notifyListings(
 ): Promise<void> {
   for (const f of monitor.forwards) {
     if (f.type === 'email') {
-      await enqueue(em, services.boss, systemMailJob, { to: f.value, from: services.config.MAIL_FROM, ...mailText(monitor, listings) });
+      await enqueue(em, services.boss, systemMailJob, { to: f.value, from: services.config.MAIL_FROM, ...mailText(monitor, listings), kind: 'blocklist_listed', account_id: monitor.account.id });
     } else {
       await enqueue(em, services.boss, blocklistWebhookJob, {
         monitor_id: monitor.id,

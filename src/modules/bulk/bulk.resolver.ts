@@ -1,9 +1,10 @@
-import { Arg, Authorized, Ctx as Context, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx as Context, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { caller, type Ctx } from '../../graphql/context.js';
 import { JSONObject } from '../../graphql/scalars.js';
 import { findOwned } from '../../db/scoped.js';
 import { BulkEmail } from './bulk-email.entity.js';
-import { acceptBulk, bulkEventData } from './bulk.service.js';
+import { acceptBulk, bulkEventData, listBulk } from './bulk.service.js';
+import { PageArgs } from '../../graphql/pagination.js';
 import { errors } from '../../core/errors.js';
 import { domainsOf } from '../../core/actor.js';
 
@@ -74,5 +75,11 @@ export class BulkResolver {
     const made = bulk.token_domain_id ? [bulk.token_domain_id] : bulk.token_domain_ids;
     if (own && (!made?.length || made.some((id) => !own.includes(id)))) throw errors.notFound();
     return toBulk(bulk);
+  }
+
+  @Authorized('email_full')
+  @Query(() => [BulkEmailType], { description: "The account's bulk requests, newest first, for the console (GraphQL only: SPEC.md has no such list)." })
+  async bulk_emails(@Context() ctx: Ctx, @Args() args: PageArgs): Promise<BulkEmailType[]> {
+    return (await listBulk(ctx.em, caller(ctx), args)).map(toBulk);
   }
 }

@@ -10,7 +10,9 @@ import { SEND_EMAIL_SHAPE } from '../sending/send.shape.js';
 import { checkPersonalization } from '../sending/send.validate.js';
 import { BulkEmail } from './bulk-email.entity.js';
 import { bulkJob } from './bulk.job.js';
-import { type Actor } from '../../core/actor.js';
+import { domainsOf, type Actor } from '../../core/actor.js';
+import { offsetOf, type PageQuery } from '../../core/page.js';
+import { BulkRepository } from './bulk.repository.js';
 import { errors, isAppError, type FieldErrors } from '../../core/errors.js';
 import { readJson } from '../../core/json-shape.js';
 import { checkRules } from '../../core/validation.js';
@@ -132,6 +134,11 @@ export async function processBulk(services: AppServices, bulkId: string): Promis
       payload: bulkEventData(row),
     });
   });
+}
+
+/** The bulk requests the caller may read, newest first: those of a domain-limited caller made within its domains only. */
+export function listBulk(em: EntityManager, auth: Actor, args: PageQuery): Promise<BulkEmail[]> {
+  return new BulkRepository(em).page(auth.accountId, domainsOf(auth), args.limit, offsetOf(args));
 }
 
 export function bulkEventData(b: BulkEmail) {

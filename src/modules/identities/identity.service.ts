@@ -141,6 +141,6 @@ export class IdentityService {
   /** Enqueued on `em`'s open transaction: the mail exists if and only if the write commits. */
   private async sendConfirmation(em: EntityManager, identity: SenderIdentity): Promise<void> {
     const { config, boss } = this.services;
-    await enqueue(em, boss, systemMailJob, confirmationMail(config, identity, identity.domain.name));
+    await enqueue(em, boss, systemMailJob, { ...confirmationMail(config, identity, identity.domain.name), account_id: identity.account.id, domain_id: identity.domain.id });
   }
 }

@@ -222,7 +222,8 @@ export class InboundService {
     const states = await confirmationsOf(tx, auth.accountId, emails);
     const pending = [...states].filter(([, state]) => state === 'pending').map(([email]) => email);
     for (const row of await toConfirm(tx, auth.accountId, pending)) {
-      await enqueue(tx, this.services.boss, systemMailJob, forwardConfirmationMail(this.services.config, row, domainName));
+      const about = { account_id: auth.accountId, domain_id: inbound.domain.id };
+      await enqueue(tx, this.services.boss, systemMailJob, { ...forwardConfirmationMail(this.services.config, row, domainName), ...about });
     }
   }
 }

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 
 /** A message the `capture` transport kept instead of sending. */
 @Entity({ tableName: 'captured_mails' })
+@Index({ properties: ['account_id', 'created_at'] })
 export class CapturedMail {
   @PrimaryKey({ type: 'string', length: 32 })
   id: Opt<string> = newId();
@@ -34,6 +35,13 @@ export class CapturedMail {
 
   @Property({ type: 'text', nullable: true })
   raw: string | null = null;
+
+  /** For mail the service wrote about an account (OutgoingMail.account_id): whose, and which domain's, it is. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  account_id: string | null = null;
+
+  @Property({ type: 'string', length: 32, nullable: true })
+  domain_id: string | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   created_at: Opt<Date> = new Date();

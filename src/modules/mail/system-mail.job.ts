@@ -10,6 +10,8 @@ const mail = {
   text: z.string(),
   html: z.string().optional(),
   kind: z.string().optional(),
+  account_id: z.string().optional(),
+  domain_id: z.string().optional(),
 } satisfies Record<keyof OutgoingMail, z.ZodType>;
 
 /** Mail the service writes itself goes out through a job, enqueued with the write that causes it. */

@@ -49,7 +49,16 @@ export function captureTransport(fork: () => EntityManager): MailTransport {
   };
   return {
     send: (mail) =>
-      store({ to: mail.to, from: mail.from, subject: mail.subject, text: mail.text, html: mail.html ?? null, kind: mail.kind ?? 'system' }),
+      store({
+        to: mail.to,
+        from: mail.from,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        kind: mail.kind ?? 'system',
+        account_id: mail.account_id ?? null,
+        domain_id: mail.domain_id ?? null,
+      }),
     sendRaw: (mail) =>
       store({
         to: mail.meta.to,

@@ -178,6 +178,6 @@ export class InviteService {
     // Each mail's link works INVITE_TTL_HOURS from now: a resend gives a fresh one.
     const exp = Math.ceil((Date.now() + config.INVITE_TTL_HOURS * 3_600_000) / 1000);
     const link = `${config.PUBLIC_URL}/invites/accept?token=${encodeURIComponent(signToken(config.APP_SECRET, PURPOSE, { id: invite.id, exp }))}`;
-    await enqueue(tx, boss, systemMailJob, { to: invite.email, from: config.MAIL_FROM, ...inviteMail(account.name, link) });
+    await enqueue(tx, boss, systemMailJob, { to: invite.email, from: config.MAIL_FROM, ...inviteMail(account.name, link), account_id: account.id });
   }
 }
