@@ -5,6 +5,8 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import axe from 'axe-core';
 import type { TestServer } from '../support/server.js';
+import { accountIdOf } from '../support/factories.js';
+import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
 
 /**
  * Debian's Chromium for the console's journeys (playwright-core never downloads a browser). One
@@ -169,4 +171,15 @@ export async function publishDnsRecords(page: Page, s: TestServer): Promise<Loca
     else throw new Error(`unexpected record ${label} ${type}`);
   }
   return rows;
+}
+
+/** Claims the test server's account through its first-start owner link, as its owner would. */
+export async function claimOwner(page: Page, s: TestServer, owner: { email: string; password: string; name: string; lastName: string }): Promise<void> {
+  await page.goto(ownerClaimLink(s.app.services.config, await accountIdOf(s)).replace(s.app.services.config.PUBLIC_URL, s.url));
+  await page.fill('input[name=email]', owner.email);
+  await page.fill('input[name=name]', owner.name);
+  await page.fill('input[name=last_name]', owner.lastName);
+  await page.fill('input[name=password]', owner.password);
+  await page.getByRole('button', { name: 'Become the owner' }).click();
+  await page.getByText('You are now the owner').waitFor();
 }

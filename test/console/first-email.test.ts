@@ -1,9 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { accountIdOf } from '../support/factories.js';
-import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
-import { accessibilityProblems, launch, outsideRequests, publishDnsRecords, signIn, watchedPage } from './browser.js';
+import { accessibilityProblems, claimOwner, launch, outsideRequests, publishDnsRecords, signIn, watchedPage } from './browser.js';
 
 /**
  * A new account in the sandbox (mail captured, the default transport), as its owner meets it:
@@ -31,12 +29,7 @@ it('goes from the owner link to a first email in the sandbox inbox and its webho
   const { page } = w;
   const email = `first-${Date.now()}@example.test`;
   const password = 'a first owner password';
-  await page.goto(ownerClaimLink(s.app.services.config, await accountIdOf(s)).replace(s.app.services.config.PUBLIC_URL, s.url));
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=name]', 'Fern');
-  await page.fill('input[name=last_name]', 'First');
-  await page.fill('input[name=password]', password);
-  await page.getByRole('button', { name: 'Become the owner' }).click();
+  await claimOwner(page, s, { email, password, name: 'Fern', lastName: 'First' });
   await page.getByRole('link', { name: 'Open the console' }).click();
   await signIn(page, s, email, password);
 

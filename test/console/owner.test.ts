@@ -4,8 +4,7 @@ import { registerConsole } from '../../src/http/console.js';
 import { ADMIN_TOKEN, OPERATOR_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { accountIdOf, seedDomain } from '../support/factories.js';
-import { ownerClaimLink } from '../../src/modules/users/owner.service.js';
-import { accessibilityProblems, launch, outsideRequests, publishDnsRecords, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
+import { accessibilityProblems, claimOwner, launch, outsideRequests, publishDnsRecords, screenshotPath, signIn, signInWithToken, watchedPage } from './browser.js';
 import { waitFor } from '../email-log/helpers.js';
 
 /**
@@ -65,13 +64,7 @@ it('adds a domain, verifies it, sends a test email and shows queued then deliver
   const { page } = w;
   const email = `owner-${Date.now()}@example.test`;
   const password = 'correct horse battery staple';
-  await page.goto(ownerClaimLink(s.app.services.config, await accountIdOf(s)).replace(s.app.services.config.PUBLIC_URL, s.url));
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=name]', 'Olive');
-  await page.fill('input[name=last_name]', 'Owner');
-  await page.fill('input[name=password]', password);
-  await page.getByRole('button', { name: 'Become the owner' }).click();
-  await page.getByText('You are now the owner').waitFor();
+  await claimOwner(page, s, { email, password, name: 'Olive', lastName: 'Owner' });
   await signIn(page, s, email, password);
   await page.getByText(`${email} (admin)`).waitFor();
 

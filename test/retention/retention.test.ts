@@ -105,6 +105,38 @@ it('purges mail at the retention of the plan it was sent on, even after an upgra
   expect(await messageStatus(scheduled)).toBe(200);
 });
 
+it('hides mail past its retention from every read at once, before the purge runs, and keeps showing mail still to deliver', async () => {
+  const to = address();
+  const gone = await send(s, mine, { to: [to] });
+  const [email] = await emailsOf(s, gone);
+  const waiting = await send(s, mine, { to: [address()], send_at: Math.floor(Date.now() / 1000) + 3600 });
+  const recipient = (await s.rest('GET', `/recipients?domain_id=${mine.id}&limit=100`)).body.data.find((r: { email: string }) => r.email === to);
+  const recipientEmails = async () => ((await s.rest('GET', `/recipients/${recipient.id}`)).body.data.emails as { id: string }[]).map((e) => e.id);
+  const inboxEmails = async () => ((await s.gql('{ captured_emails(limit: 100) { data { email_id } } }')).body.data.captured_emails.data as { email_id: string }[]).map((c) => c.email_id);
+  // Shown while young, everywhere the checks below look.
+  expect(await messageStatus(gone)).toBe(200);
+  expect(await recipientEmails()).toContain(email.id);
+  expect(await inboxEmails()).toContain(email.id);
+  // Both past their time; the purge has not run.
+  await sql(s, "update messages set purge_after = now() - interval '1 minute' where id in (?, ?)", [gone, waiting]);
+
+  expect(await messageStatus(gone)).toBe(404);
+  expect(await emailStatus(email.id)).toBe(404);
+  expect((await s.rest('GET', `/emails?message_id=${gone}`)).body.data).toEqual([]);
+  expect(((await s.rest('GET', '/messages?limit=100')).body.data as { id: string }[]).map((m) => m.id)).not.toContain(gone);
+  expect(await recipientEmails()).not.toContain(email.id);
+  expect(await inboxEmails()).not.toContain(email.id);
+  const gql = await s.gql('query($id: ID!) { email(email_id: $id) { id } }', { id: email.id });
+  expect(gql.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  // A schedule still waits to go: shown, whatever its purge_after says.
+  expect(await messageStatus(waiting)).toBe(200);
+  expect((await s.rest('GET', `/message-schedules/${waiting}`)).status).toBe(200);
+  // The activity list follows the purge itself (docs/api-behaviour.md, Retention).
+  expect((await activityEmails(mine.id)).has(email.id)).toBe(true);
+  // Hidden, not yet deleted: the purge does that.
+  expect(await sql(s, 'select 1 from messages where id = ?', [gone])).toHaveLength(1);
+});
+
 it('leaves waiting events alone, however old: domain_events is the webhook engine\'s backlog, not a log', async () => {
   // A bed of its own with the api role alone: no worker's tick takes the events while they are looked at.
   const bed = await startEngineBed();

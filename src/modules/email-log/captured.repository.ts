@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
+import { messageShown } from '../messages/message.status.js';
 
 export interface CapturedEmailRow {
   id: string;
@@ -21,7 +22,7 @@ export class CapturedEmailRepository {
     // domainIds: the domains a limited caller reaches (one or several); null for the whole account.
     const w = new Where().add('m.account_id = ?', accountId);
     if (domainIds) w.add('m.domain_id = any(?::text[])', textArray(domainIds));
-    const from = `from captured_mails c join emails e on e.id = c.email_id join messages m on m.id = e.message_id where ${w.sql}`;
+    const from = `from captured_mails c join emails e on e.id = c.email_id join messages m on m.id = e.message_id and ${messageShown('m')} where ${w.sql}`;
     const scope = [...w.params];
     const rows = await sqlRows<CapturedEmailRow>(
       this.em,

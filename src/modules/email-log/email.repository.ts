@@ -4,13 +4,14 @@ import { likeEscape, sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
 import { LIFECYCLE, lifecycleRank } from '../activity/activity.repository.js';
 import { WEBHOOK_KIND } from '../webhooks/webhook.entity.js';
 import type { EmailRow, Interaction } from './email.mapper.js';
+import { messageShown } from '../messages/message.status.js';
 
 /** The columns of a log row: the email, with its message's sender and template. */
 const COLUMNS = `e.id, e.message_id, e.domain_id, m.template_id, m.from_email, m.from_name, e.to_email, e.to_name,
   e.subject, e.tags, e.status, e.suppression_reason, e.opened_at, e.clicked_at, e.unsubscribed_at, e.created_at, e.updated_at,
   m.headers`;
 
-const FROM = 'emails e join messages m on m.id = e.message_id';
+const FROM = `emails e join messages m on m.id = e.message_id and ${messageShown('m')}`;
 
 const INTERACTION_SQL: Record<Interaction, string> = {
   opened: 'e.opened_at is not null',

@@ -3,6 +3,7 @@ import { findOwned, visibleTo } from '../../db/scoped.js';
 import { toDomain } from '../domains/domain.mapper.js';
 import { notQueuedOf } from '../domains/domain.service.js';
 import { Message } from '../messages/message.entity.js';
+import { messageShownFilter } from '../messages/message.status.js';
 import { toLoggedEmail } from './email.mapper.js';
 import { EmailLogRepository } from './email.repository.js';
 import type { MessageListArgs } from './message.inputs.js';
@@ -15,7 +16,7 @@ export class MessageService {
   constructor(private readonly em: EntityManager) {}
 
   async list(auth: Actor, args: MessageListArgs): Promise<MessageListItem[]> {
-    const rows = await this.em.find(Message, visibleTo(auth), {
+    const rows = await this.em.find(Message, { ...visibleTo(auth), ...messageShownFilter(new Date()) }, {
       fields: ['id', 'created_at', 'updated_at'],
       orderBy: { created_at: 'desc', id: 'desc' },
       limit: args.limit,
@@ -25,7 +26,7 @@ export class MessageService {
   }
 
   async get(auth: Actor, messageId: string): Promise<MessageDetail> {
-    const message = await findOwned(this.em, Message, auth, { id: messageId }, ['domain']);
+    const message = await findOwned(this.em, Message, auth, { id: messageId, ...messageShownFilter(new Date()) }, ['domain']);
     const emails = await new EmailLogRepository(this.em).ofMessage(message.id);
     return {
       id: message.id,

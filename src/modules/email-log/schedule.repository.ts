@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlCount, sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
-import { UNTRIED_EMAIL, type EmailStatus, type MessageStatus } from '../messages/message.status.js';
+import { messageShown, UNTRIED_EMAIL, type EmailStatus, type MessageStatus } from '../messages/message.status.js';
 
 const CANCELLED = 'cancelled' satisfies MessageStatus & EmailStatus;
 
@@ -23,7 +23,7 @@ type ScheduleFilter = { accountId: string; domainIds?: readonly string[] | null;
 
 /** The list's and the count's conditions, one place so `total` counts what the pages show. */
 function scheduleWhere(f: ScheduleFilter): Where {
-  const w = new Where().add('m.account_id = ?', f.accountId).add('m.send_at is not null').add('m.status <> ?', CANCELLED);
+  const w = new Where().add('m.account_id = ?', f.accountId).add('m.send_at is not null').add('m.status <> ?', CANCELLED).add(messageShown('m'));
   if (f.domainIds) w.add('m.domain_id = any(?::text[])', textArray(f.domainIds));
   if (f.statuses) w.add('m.status = any(?::text[])', textArray(f.statuses));
   return w;
@@ -57,7 +57,7 @@ export class ScheduleRepository {
       this.em,
       `select ${COLUMNS}, d.id as d_id, d.name as d_name, d.created_at as d_created_at, d.updated_at as d_updated_at
          from messages m join domains d on d.id = m.domain_id
-        where m.id = $1 and m.account_id = $2 and m.send_at is not null and m.status <> $3`,
+        where m.id = $1 and m.account_id = $2 and m.send_at is not null and m.status <> $3 and ${messageShown('m')}`,
       [messageId, accountId, CANCELLED],
     );
   }

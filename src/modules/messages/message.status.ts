@@ -17,6 +17,20 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const DELIVERABLE_MESSAGE = ['queued', 'scheduled', 'paused', 'sending'] as const satisfies readonly MessageStatus[];
 
 /**
+ * Whether the message of SQL alias `m` is still shown: its retention has not run out
+ * (`purge_after`, stamped at acceptance) or delivery may still take it up, as the purge keeps
+ * those too. Reads of mail hide the rest at once, whenever the purge job next runs
+ * (test/retention/retention.test.ts); the statuses are written into the text, constants only.
+ */
+export const messageShown = (m: string): string =>
+  `(${m}.purge_after is null or ${m}.purge_after > now() or ${m}.status in (${DELIVERABLE_MESSAGE.map((s) => `'${s}'`).join(', ')}))`;
+
+/** messageShown for the ORM, as of `now`. */
+export const messageShownFilter = (now: Date) => ({
+  $or: [{ purge_after: null }, { purge_after: { $gt: now } }, { status: { $in: [...DELIVERABLE_MESSAGE] } }],
+});
+
+/**
  * Messages still waiting for their send time or their domain: a schedule in this state can be
  * cancelled. SQL has it as the messages' generated column `waiting` (migration 20261126140000),
  * indexed by domain; test/sending/waiting-column.test.ts keeps the two the same.

@@ -1,6 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../db/sql.js';
+import { messageShown } from '../messages/message.status.js';
 import { Recipient } from './recipient.entity.js';
 
 /** One email sent to a recipient, as the recipient's detail lists it. */
@@ -27,7 +28,7 @@ export class RecipientRepository {
     return sqlRows<RecipientEmailRow>(
       this.em,
       `select e.id, e.message_id, m.from_email, e.subject, e.status, e.tags, e.created_at
-        from emails e join messages m on m.id = e.message_id
+        from emails e join messages m on m.id = e.message_id and ${messageShown('m')}
         where e.recipient_id = $1 and e.account_id = $2
         order by e.created_at desc, e.id desc limit $3`,
       [recipientId, accountId, limit],

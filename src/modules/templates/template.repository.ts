@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { asDate, sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
-import { PENDING_EMAIL, type EmailStatus } from '../messages/message.status.js';
+import { messageShown, PENDING_EMAIL, type EmailStatus } from '../messages/message.status.js';
 import type { Template } from './template.entity.js';
 
 /** A template as its list shows it: the columns the list item is made of, plain (no bodies). */
@@ -69,7 +69,7 @@ export class TemplateRepository {
           count(*) filter (where e.status = any($3::text[]))::int as rejected,
           count(*) filter (where e.status = $4)::int as delivered,
           max(e.created_at) filter (where e.status = any($2::text[])) as last_email_sent_at
-        from emails e join messages m on m.id = e.message_id
+        from emails e join messages m on m.id = e.message_id and ${messageShown('m')}
         where m.template_id = $5 and m.account_id = $6`,
       [textArray(PENDING_EMAIL), textArray(SENT), textArray(REJECTED), DELIVERED, templateId, accountId],
     );
