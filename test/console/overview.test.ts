@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 import { seedDomain } from '../support/factories.js';
 import { emailsOf, send } from '../email-log/helpers.js';
+import { inviteAndAccept } from '../users/helpers.js';
 import { accessibilityProblems, launch, outsideRequests, screenshotPath, signInWithToken, watchedPage } from './browser.js';
 
 /**
@@ -70,11 +71,16 @@ it('says so when an address is not a page, and fits a 390 px phone', async () =>
   await w.page.getByRole('heading', { name: 'Not found' }).waitFor();
   // Lists with a row each: a domain and an email of it, delivered.
   const domain = await seedDomain(s, { dkim: true });
-  await emailsOf(s, await send(s, domain, { to: ['a-rather-long-recipient-address@example.org'] }), 'delivered');
-  for (const path of ['overview', 'inbox', 'usage', 'activity', 'emails', `domains/${domain.id}`]) {
+  const [email] = await emailsOf(s, await send(s, domain, { to: ['a-rather-long-recipient-address@example.org'] }), 'delivered');
+  // A person, whose access page opens, and their invitation, kept in the sandbox inbox.
+  const { user } = await inviteAndAccept(s, { email: `a-rather-long-person-address-${Date.now()}@example.org`, role: 'manager' });
+  const [mail] = (await s.gql('{ sandbox_mails(limit: 10) { data { id } } }')).body.data.sandbox_mails.data;
+  const paths = ['overview', 'inbox', `inbox/${mail.id}`, 'usage', 'activity', 'emails', `emails/${email.id}`, `domains/${domain.id}`, 'users', `users/${user.id}`];
+  for (const path of paths) {
     await w.page.goto(`${s.url}/#/${path}`);
     await w.page.locator('main h1').waitFor();
-    await w.page.waitForLoadState('networkidle');
+    // Its lists have loaded (an email's page keeps a live stream open: the network never idles).
+    await w.settled();
     expect({ path, width: await w.page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, width: 390 });
     // A list wider than the screen scrolls in its box; no column is squeezed to a sliver.
     const narrowest = await w.page.evaluate(() => Math.min(...[...document.querySelectorAll('main td')].map((td) => td.getBoundingClientRect().width)));
