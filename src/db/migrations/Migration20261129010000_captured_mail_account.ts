@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Mail the service writes about an account (an invitation, an address to confirm, a notice) says
  * whose it is, so the sandbox inbox can show it to the account's people who may act on it
- * (modules/mail/sandbox-mail.service.ts). Password resets carry no account: only their addressee
+ * (modules/email-log/sandbox-mail.service.ts). Password resets carry no account: only their addressee
  * may read them.
  */
 export class Migration20261129010000_captured_mail_account extends Migration {
