@@ -59,7 +59,11 @@ export async function sql<T = any>(s: TestServer, query: string, params: unknown
 
 /** The reference recordActivities needs, read from a stored email; `tags` can be overridden. */
 export async function emailRef(s: TestServer, emailId: string, tags?: string[]) {
-  const [e] = await sql(s, 'select id, account_id, domain_id, message_id, subject, to_email, tags from emails where id = ?', [emailId]);
+  const [e] = await sql(
+    s,
+    'select e.id, e.account_id, e.domain_id, e.message_id, e.subject, e.to_email, e.tags, (select m.purge_after::text from messages m where m.id = e.message_id) as purge_after from emails e where e.id = ?',
+    [emailId],
+  );
   return { ...e, tags: tags ?? e.tags };
 }
 

@@ -115,8 +115,17 @@ it('hides mail past its retention from every read at once, before the purge runs
   const inboxEmails = async () => ((await s.gql('{ captured_emails(limit: 100) { data { email_id } } }')).body.data.captured_emails.data as { email_id: string }[]).map((c) => c.email_id);
   // Shown while young, everywhere the checks below look.
   expect(await messageStatus(gone)).toBe(200);
+  expect((await activityEmails(mine.id)).has(email.id)).toBe(true);
   expect(await recipientEmails()).toContain(email.id);
   expect(await inboxEmails()).toContain(email.id);
+  // Each activity (queued at acceptance, sent and delivered by delivery) carries its message's purge_after.
+  const [stamps] = await sql(
+    s,
+    'select count(*)::int as n, (count(*) filter (where a.purge_after = m.purge_after))::int as same from activities a join emails e on e.id = a.email_id join messages m on m.id = e.message_id where a.email_id = ?',
+    [email.id],
+  );
+  expect(stamps.n).toBeGreaterThanOrEqual(3);
+  expect(stamps.same).toBe(stamps.n);
   // Both past their time; the purge has not run.
   await sql(s, "update messages set purge_after = now() - interval '1 minute' where id in (?, ?)", [gone, waiting]);
 
@@ -131,8 +140,9 @@ it('hides mail past its retention from every read at once, before the purge runs
   // A schedule still waits to go: shown, whatever its purge_after says.
   expect(await messageStatus(waiting)).toBe(200);
   expect((await s.rest('GET', `/message-schedules/${waiting}`)).status).toBe(200);
-  // The activity list follows the purge itself (docs/api-behaviour.md, Retention).
-  expect((await activityEmails(mine.id)).has(email.id)).toBe(true);
+  // Its activities, whose purge_after is set back as the message's was.
+  await sql(s, "update activities set purge_after = now() - interval '1 minute' where email_id = ?", [email.id]);
+  expect((await activityEmails(mine.id)).has(email.id)).toBe(false);
   // Hidden, not yet deleted: the purge does that.
   expect(await sql(s, 'select 1 from messages where id = ?', [gone])).toHaveLength(1);
 });

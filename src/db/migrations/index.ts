@@ -48,6 +48,7 @@ import { Migration20261128200000_job_outbox } from './Migration20261128200000_jo
 import { Migration20261128210000_delivery_leases } from './Migration20261128210000_delivery_leases.js';
 import { Migration20261128220000_plan_retention } from './Migration20261128220000_plan_retention.js';
 import { Migration20261128230000_partitioned_webhook_attempts } from './Migration20261128230000_partitioned_webhook_attempts.js';
+import { Migration20261129020000_activity_purge_after } from './Migration20261129020000_activity_purge_after.js';
 import { Migration20261129010000_captured_mail_account } from './Migration20261129010000_captured_mail_account.js';
 import { Migration20261129000000_partitioned_webhook_deliveries } from './Migration20261129000000_partitioned_webhook_deliveries.js';
 
@@ -104,4 +105,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128230000_partitioned_webhook_attempts', class: Migration20261128230000_partitioned_webhook_attempts },
   { name: 'Migration20261129000000_partitioned_webhook_deliveries', class: Migration20261129000000_partitioned_webhook_deliveries },
   { name: 'Migration20261129010000_captured_mail_account', class: Migration20261129010000_captured_mail_account },
+  { name: 'Migration20261129020000_activity_purge_after', class: Migration20261129020000_activity_purge_after },
 ];

@@ -223,6 +223,7 @@ async function deliverEmail(
     subject: email.subject,
     to_email: email.to_email,
     tags: email.tags,
+    purge_after: m.purge_after,
   };
   try {
     if (!(await engine.holds(batch))) return 'lost';

@@ -29,6 +29,8 @@ export interface TakenMessage extends MessageContentRow {
   id: string;
   account_id: string;
   domain_id: string;
+  /** Its retention's end, for the activities it writes (ActivityEmail.purge_after). */
+  purge_after: string | null;
   domain_name: string;
   domain_settings: DomainSettings;
   /** The domain's tracking CNAME is verified: its links may use its own tracking host. */
@@ -109,7 +111,7 @@ const TAKE = `with taken as (
     insert into delivery_leases (id, lease_until, message_ids, final_ids)
     select $8, now() + make_interval(secs => $5::int), array_agg(id), $9::text[] from taken having count(*) > 0
   )
-  select m.id, m.account_id, m.domain_id, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
+  select m.id, m.account_id, m.domain_id, m.purge_after::text as purge_after, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
          coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
          m.personalization, m.settings, m.headers, m.in_reply_to, m.references, m.list_unsubscribe, m.precedence_bulk,
          d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified,

@@ -39,8 +39,9 @@ export class BounceRepository {
   async lockEmail(id: string): Promise<ReportedEmail | null> {
     return sqlRow<ReportedEmail>(
       this.em,
-      `select e.id, e.account_id, e.domain_id, e.message_id, e.subject, e.to_email, e.tags, e.status, e.recipient_id
-         from emails e where e.id = $1 for update`,
+      `select e.id, e.account_id, e.domain_id, e.message_id, e.subject, e.to_email, e.tags, e.status, e.recipient_id,
+              (select m.purge_after::text from messages m where m.id = e.message_id) as purge_after
+         from emails e where e.id = $1 for update of e`,
       [id],
     );
   }

@@ -56,6 +56,10 @@ export class Activity extends BaseEntity {
   @Property({ type: 'string', length: 30, nullable: true })
   suppression_reason: string | null = null;
 
+  /** Its message's `purge_after` (activity.record.ts ActivityEmail): the list leaves it out once past. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  purge_after: Date | null = null;
+
   @Property({ type: 'json' })
   data: Opt<ActivityData> = {};
 }

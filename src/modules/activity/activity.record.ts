@@ -13,6 +13,11 @@ export interface ActivityEmail {
   subject: string;
   to_email: string;
   tags: string[];
+  /**
+   * Its message's `purge_after` (ISO), carried by each activity so the activity list leaves out
+   * mail past its retention without reading the message (null: kept until purged).
+   */
+  purge_after: string | null;
 }
 
 export interface NewActivity {
@@ -104,6 +109,7 @@ export function prepareActivities(items: NewActivity[]): ActivityInsert[] {
       email_id: it.email.id,
       type: it.type,
       suppression_reason: it.suppression_reason ?? null,
+      purge_after: it.email.purge_after,
       data,
       at: at.toISOString(),
       day: at.toISOString().slice(0, 10),

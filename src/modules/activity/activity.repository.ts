@@ -20,6 +20,7 @@ export interface ActivityInsert {
   email_id: string;
   type: ActivityType;
   suppression_reason: string | null;
+  purge_after: string | null;
   data: ActivityData;
   /** ISO time; `day` is its UTC date. */
   at: string;
@@ -43,7 +44,7 @@ export interface ActivityInsert {
 export const ACTIVITY_INPUT = (name: string, param: string) => `${name} as (
   select * from json_to_recordset(${param}) as x(
     id text, account_id text, domain_id text, email_id text, type text, suppression_reason text,
-    data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
+    purge_after timestamptz, data jsonb, at timestamptz, day date, tags jsonb, country text, ua_name text, ua_type text,
     shard smallint, event text, payload json))`;
 
 /**
@@ -53,8 +54,8 @@ export const ACTIVITY_INPUT = (name: string, param: string) => `${name} as (
  */
 export function activityWrites(input: string): string {
   return `acts as (
-    insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, suppression_reason, data)
-    select id, at, at, account_id, domain_id, email_id, type, suppression_reason, data from ${input}
+    insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, suppression_reason, purge_after, data)
+    select id, at, at, account_id, domain_id, email_id, type, suppression_reason, purge_after, data from ${input}
   ),
   stats as (
     insert into activity_stats (account_id, day, hour, domain_id, type, tags, country, ua_name, ua_type, shard, count)
@@ -104,7 +105,7 @@ const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.create
     e.status, e.tags, e.created_at as e_created_at, e.updated_at as e_updated_at,
     r.id as r_id, r.email as r_email, r.created_at as r_created_at, r.updated_at as r_updated_at, r.deleted_at as r_deleted_at
   from activities a
-  join emails e on e.id = a.email_id
+  join emails e on e.id = a.email_id and (a.purge_after is null or a.purge_after > now())
   join messages m on m.id = e.message_id
   join recipients r on r.id = e.recipient_id
   left join templates t on t.id = m.template_id and t.account_id = m.account_id

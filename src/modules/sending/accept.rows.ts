@@ -131,8 +131,9 @@ export function acceptRows(
   };
   const sendable = list.to.some((a) => !reasons.has(a.email));
   const emails = emailRows(p, list.to, reasons, pendingStatus, shared);
+  const message = messageRow(p, list, reasons, sendable ? pendingStatus : 'sent', shared);
   return {
-    message: messageRow(p, list, reasons, sendable ? pendingStatus : 'sent', shared),
+    message,
     attachments: p.checked.attachments.map((a, position) => ({
       id: newId(),
       message_id: messageId,
@@ -147,7 +148,7 @@ export function acceptRows(
     jobs: jobs(messageId),
     activities: prepareActivities(
       emails.map((e) => ({
-        email: { id: e.id, account_id: p.accountId, domain_id: p.domain.id, message_id: messageId, subject: e.subject, to_email: e.to_email, tags: shared.tags },
+        email: { id: e.id, account_id: p.accountId, domain_id: p.domain.id, message_id: messageId, subject: e.subject, to_email: e.to_email, tags: shared.tags, purge_after: message.purge_after },
         type: e.status === 'suppressed' ? 'suppressed' : 'queued',
         suppression_reason: e.suppression_reason,
         at: p.now,

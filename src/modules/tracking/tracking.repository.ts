@@ -25,9 +25,10 @@ export class TrackingRepository {
   async lock(emailId: string): Promise<TrackedEmail | null> {
     return sqlRow<TrackedEmail>(
       this.em,
-      `select id, account_id, domain_id, message_id, subject, to_email, tags, status, recipient_id,
-              opened_at, clicked_at, unsubscribed_at
-         from emails where id = $1 for no key update`,
+      `select e.id, e.account_id, e.domain_id, e.message_id, e.subject, e.to_email, e.tags, e.status, e.recipient_id,
+              e.opened_at, e.clicked_at, e.unsubscribed_at,
+              (select m.purge_after::text from messages m where m.id = e.message_id) as purge_after
+         from emails e where e.id = $1 for no key update of e`,
       [emailId],
     );
   }
