@@ -18,7 +18,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { NO_API_LIMITS } from './limits.js';
-import { peakRssOf, printBench, spawnRole, startDb } from './service.js';
+import { peakRssOf, printBench, spawnRole, startDb, yearOfWeeks } from './service.js';
 
 const seconds = Number(process.argv[2] ?? 6);
 const largest = Number(process.argv[3] ?? 1_000_000);
@@ -56,24 +56,36 @@ await sql(`insert into recipients (id, created_at, updated_at, account_id, domai
 const TYPES = ['queued', 'sent', 'delivered', 'opened'];
 let stored = 0;
 
+/**
+ * Ids as the service makes them (lib/ids.ts sortableId): the seconds since 2020 of the row's
+ * moment in 6 base36 characters (postbox_id_prefix, its SQL twin), then a unique tail, so each
+ * row lands in the week of its moment among a year of weeks (yearOfWeeks), as a deployment that
+ * keeps a year has them.
+ */
+await yearOfWeeks(pool);
+/** When an email of the series was sent: one moment per email in the 30 days before the run started. */
+const started = new Date();
+const AT = `$5::timestamptz - interval '30 days' * ((g * 7919) % 100000) / 100000.0`;
+
 /** Adds emails (and their message) until `target` activities are stored, in SQL, 50k emails per statement. */
 async function growTo(target: number) {
   while (stored < target) {
     const emails = Math.min(50_000, (target - stored) / TYPES.length);
     const from = stored / TYPES.length + 1;
     const to = from + emails - 1;
-    const p = [accountId, domain.id, from, to];
+    const p = [accountId, domain.id, from, to, started];
     await sql(`insert into messages (id, created_at, updated_at, account_id, domain_id, from_email, cc, bcc, subject, text, tags, personalization, settings, headers, "references", status)
-               select 'msg' || g, now(), now(), ?, ?, 'news@scale.example.com', '[]', '[]', 'Receipt ' || g, 'Hello', '{}', '[]', '{}', '[]', '[]', 'sent'
-                 from generate_series(?::int, ?::int) g`, p);
+               select postbox_id_prefix(${AT}) || lpad(g::text, 18, '0'), ${AT}, ${AT}, $1, $2, 'news@scale.example.com', '[]', '[]', 'Receipt ' || g, 'Hello', '{}', '[]', '{}', '[]', '[]', 'sent'
+                 from generate_series($3::int, $4::int) g`, p);
     await sql(`insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, to_email, subject, tags, status)
-               select 'eml' || g, now(), now(), ?, ?, 'msg' || g, 'rcpt' || (1 + g % 10000), 'reader' || (1 + g % 10000) || '@example.net', 'Receipt ' || g, '{}', 'delivered'
-                 from generate_series(?::int, ?::int) g`, p);
-    // One moment per email in the last 30 days; its four activities a second apart.
+               select postbox_id_prefix(${AT}) || lpad(g::text, 10, '0'), ${AT}, ${AT}, $1, $2, postbox_id_prefix(${AT}) || lpad(g::text, 18, '0'), 'rcpt' || (1 + g % 10000), 'reader' || (1 + g % 10000) || '@example.net', 'Receipt ' || g, '{}', 'delivered'
+                 from generate_series($3::int, $4::int) g`, p);
+    // Its four activities a second apart, each with the id of its own moment.
     await sql(`insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, data)
-               select 'act' || g || '_' || t.n, e.at + t.n * interval '1 second', e.at + t.n * interval '1 second', ?, ?, 'eml' || g, t.type, '{}'
-                 from generate_series(?::int, ?::int) g
-                 cross join lateral (select now() - interval '30 days' * ((g * 7919) % 100000) / 100000.0 as at) e
+               select postbox_id_prefix(e.at + t.n * interval '1 second') || lpad(g::text, 9, '0') || t.n, e.at + t.n * interval '1 second', e.at + t.n * interval '1 second', $1, $2,
+                      postbox_id_prefix(e.at) || lpad(g::text, 10, '0'), t.type, '{}'
+                 from generate_series($3::int, $4::int) g
+                 cross join lateral (select ${AT} as at) e
                  cross join (values (0, 'queued'), (1, 'sent'), (2, 'delivered'), (3, 'opened')) t(n, type)`, p);
     stored += emails * TYPES.length;
   }

@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { decrypt } from '../src/lib/secrets.js';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
-import { cpuSeconds, peakRssOf, postgresCpu, postmasterOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
+import { cpuSeconds, peakRssOf, postgresCpu, postmasterOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess, yearOfWeeks } from './service.js';
 import { pooledNodemailerLoop } from './sending-bare.js';
 
 const messages = Number(process.argv[2] ?? 3000);
@@ -72,6 +72,7 @@ const env = serviceEnv({ dbUrl: db.url, dir, appSecret: APP_SECRET, token }, { M
 try {
   const api = await spawnRole('api', env);
   running.push(api);
+  if (!process.env.BENCH_WEEKS_NOW_ONLY) await yearOfWeeks(sql);
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${api.url}${p}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
     return (await res.json()) as { data: { id: string; name: string; whoami?: { account_id: string } } };

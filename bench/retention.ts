@@ -8,9 +8,12 @@
  * Then two past weeks of the partitioned webhook log (webhook_attempts), one of a tenth of
  * `messages` attempts and one of `messages` attempts, each dropped whole by the statement the
  * job's partition work (maintainPartitions) drops a week with: its time should not grow with the
- * rows it drops.
- * Ends with one line `BENCH {...}`: rows/s of both and their ratio (purge ÷ plain), and the two
- * drops' milliseconds with their ratio (large ÷ small).
+ * rows it drops. Then two past weeks of mail (messages with an email, two activities and an
+ * attachment each, in the five mail tables), of the same two sizes, each dropped by the job's
+ * partition work (maintainPartitions: the week's indexes asked whether it holds mail to keep, then
+ * its five partitions dropped).
+ * Ends with one line `BENCH {...}`: rows/s of both and their ratio (purge ÷ plain), and each pair
+ * of drops' milliseconds with their ratio (large ÷ small).
  * Usage: npm run bench:retention [-- messages [batch]]
  */
 import 'reflect-metadata';
@@ -26,6 +29,7 @@ import { printBench, startDb } from './service.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { periodOf, periodStart, PARTITION_DAYS } from '../src/db/partitions.js';
 import { PartitionRepository } from '../src/modules/retention/partition.repository.js';
+import { mailHoldMs, maintainPartitions, MAIL_TABLES } from '../src/modules/retention/partitions.js';
 
 const messages = Number(process.argv[2] ?? 100_000);
 const batch = Number(process.argv[3] ?? 5000);
@@ -98,6 +102,47 @@ const dropSmallMs = await drop(small);
 const dropLargeMs = await drop(large);
 console.log(`partition drop: a week of ${smallRows} attempts in ${dropSmallMs.toFixed(1)} ms, a week of ${messages} in ${dropLargeMs.toFixed(1)} ms`);
 
+/**
+ * A past week of mail holding `rows` sent messages past their retention, each with one email, two
+ * activities and an attachment, in the weeks of all five mail tables; answers the week's start.
+ */
+async function pastMailWeek(weeksAgo: number, rows: number): Promise<number> {
+  const start = periodStart(Date.now() - weeksAgo * PARTITION_DAYS * 86_400_000);
+  for (const table of MAIL_TABLES) await partitions().attach(table, periodOf({ table, idPrefix: '' }, start));
+  const lo = periodOf({ table: 'messages', idPrefix: '' }, start).lo;
+  const at = `'${new Date(start).toISOString()}'::timestamptz`;
+  await sql(`insert into messages (id, created_at, updated_at, account_id, domain_id, from_email, cc, bcc, subject, text, html, tags,
+               personalization, settings, headers, "references", status, purge_after)
+             select '${lo}' || lpad(g::text, 18, '0'), ${at}, ${at}, 'acc', 'dom', 'a@retention.example.com', '[]', '[]',
+               'Subject ' || g, repeat('text ', 40), repeat('<p>html</p>', 40), '{}', '{}', '{}', '[]', '[]', 'sent', ${at} + interval '7 days'
+             from generate_series(1, ${rows}) g`);
+  await sql(`insert into message_attachments (id, message_id, position, filename, disposition, content)
+             select '${lo}' || lpad(g::text, 10, '0'), '${lo}' || lpad(g::text, 18, '0'), 0, 'a.txt', 'attachment', convert_to(repeat('a', 200), 'UTF8')
+             from generate_series(1, ${rows}) g`);
+  await sql(`insert into emails (id, created_at, updated_at, account_id, domain_id, message_id, recipient_id, to_email, subject, tags, status)
+             select '${lo}' || lpad(g::text, 10, '0'), ${at}, ${at}, 'acc', 'dom', '${lo}' || lpad(g::text, 18, '0'), 'rcpt', 'r@example.net', 'Subject', '{}', 'delivered'
+             from generate_series(1, ${rows}) g`);
+  await sql(`insert into activities (id, created_at, updated_at, account_id, domain_id, email_id, type, data)
+             select '${lo}' || lpad(g::text, 9, '0') || t, ${at}, ${at}, 'acc', 'dom', '${lo}' || lpad(g::text, 10, '0'), t, '{}'
+             from generate_series(1, ${rows}) g, unnest(array['q', 'd']) t`);
+  await sql('vacuum analyze messages, emails, activities, message_attachments');
+  return start;
+}
+/** The job's partition work dropping the oldest weeks of mail (each checked through its indexes first): its milliseconds, and what it dropped. */
+async function dropMail(): Promise<[number, string[]]> {
+  const em = orm.em.fork() as EntityManager;
+  const t0 = performance.now();
+  const work = await maintainPartitions(em, new Date(), { free: 7 }, mailHoldMs(services.config, 72));
+  return [performance.now() - t0, work.dropped.filter((name) => MAIL_TABLES.some((t) => name.startsWith(`${t}_p`)))];
+}
+await dropMail(); // makes the weeks ahead: the runs timed below only drop
+await pastMailWeek(40, smallRows);
+const [mailSmallMs, smallDropped] = await dropMail();
+await pastMailWeek(30, messages);
+const [mailLargeMs, largeDropped] = await dropMail();
+if (smallDropped.length !== MAIL_TABLES.length || largeDropped.length !== MAIL_TABLES.length) throw new Error(`mail weeks dropped: ${smallDropped} / ${largeDropped}`);
+console.log(`mail week drop: ${smallRows} messages in ${mailSmallMs.toFixed(1)} ms, ${messages} in ${mailLargeMs.toFixed(1)} ms`);
+
 await orm.close();
 await database.stop();
 rmSync(dir, { recursive: true, force: true });
@@ -115,4 +160,8 @@ printBench({
   drop_small_ms: Math.round(dropSmallMs * 10) / 10,
   drop_large_ms: Math.round(dropLargeMs * 10) / 10,
   drop_ratio: Math.round((dropLargeMs / dropSmallMs) * 100) / 100,
+  mail_drop_small_ms: Math.round(mailSmallMs * 10) / 10,
+  mail_drop_large_ms: Math.round(mailLargeMs * 10) / 10,
+  mail_drop_ratio: Math.round((mailLargeMs / mailSmallMs) * 100) / 100,
+  mail_drop_vs_purge: Math.round((mailLargeMs / (purgeSeconds * 1000)) * 1000) / 1000,
 });

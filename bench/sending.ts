@@ -29,7 +29,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { decrypt } from '../src/lib/secrets.js';
 import { startSmtpSink } from '../test/support/smtp-sink.js';
-import { peakRssOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess } from './service.js';
+import { peakRssOf, printBench, serviceEnv, sleep, spawnRole, startDb, teardown, type RoleProcess, yearOfWeeks } from './service.js';
 import { pooledNodemailerLoop, startBareRoutes } from './sending-bare.js';
 
 const seconds = Number(process.argv[2] ?? 8);
@@ -93,6 +93,7 @@ let sink: Awaited<ReturnType<typeof startSmtpSink>> | null = null;
 const cleanup: (() => Promise<unknown>)[] = [];
 try {
   let api = await spawn('api');
+  if (!process.env.BENCH_WEEKS_NOW_ONLY) await yearOfWeeks(sql);
   const base = api.url!;
   const created = await call(base, 'POST', '/v1/domains', { name: 'bench-sending.example.com' });
   if (created.status !== 201) throw new Error(`create domain: ${created.status} ${JSON.stringify(created.body)}`);

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { rmSync } from 'node:fs';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
 import { NO_API_LIMITS } from './limits.js';
+import { periodsBetween, PARTITION_DAYS } from '../src/db/partitions.js';
+import { PARTITIONED_TABLES } from '../src/modules/retention/partitions.js';
 
 /**
  * The compiled entry points beside this compiled file (dist/bench/service.js → dist/src/main.js):
@@ -191,4 +193,18 @@ export async function teardown(o: { running: RoleProcess[]; sink?: { close(): Pr
   await o.sql.end();
   await o.db.stop();
   rmSync(o.dir, { recursive: true, force: true });
+}
+
+/**
+ * A year of weeks behind this one in each partitioned table, as a deployment with an account on a
+ * plan that keeps a year has: the statements of delivery and of the webhook engine must read only
+ * the weeks their ids are in (db/partitions.ts idsIn, idsFrom, partsOf), whatever the number kept.
+ */
+export async function yearOfWeeks(sql: { query(text: string, values: unknown[]): Promise<unknown> }): Promise<void> {
+  const weekMs = PARTITION_DAYS * 86_400_000;
+  for (const t of PARTITIONED_TABLES) {
+    for (const p of periodsBetween(t, Date.now() - 52 * weekMs, Date.now() - weekMs)) {
+      await sql.query('select postbox_partition_attach($1, $2, $3, $4)', [t.table, p.name, p.lo, p.hi]);
+    }
+  }
 }

@@ -45,8 +45,7 @@ import { newId, sortableId } from '../src/lib/ids.js';
 import { runTick } from '../src/engines/webhooks/webhook.worker.js';
 import { signatureHeaders } from '../src/lib/webhook-signature.js';
 import { NO_API_LIMITS } from './limits.js';
-import { periodsBetween, PARTITION_DAYS } from '../src/db/partitions.js';
-import { PARTITIONED_TABLES } from '../src/modules/retention/partitions.js';
+import { yearOfWeeks } from './service.js';
 
 const events = Number(process.argv[2] ?? 4000);
 const RUNS = Number(process.argv[3] ?? 6);
@@ -172,23 +171,8 @@ pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-/**
- * A year of weeks behind this one in each partitioned table, as a deployment with an account on a
- * plan that keeps a year has: the engine's statements must read only the weeks their ids are in
- * (db/partitions.ts idsFrom), whatever the number of weeks kept.
- */
-async function yearOfWeeks(): Promise<void> {
-  const em = app.services.orm.em.fork();
-  const weekMs = PARTITION_DAYS * 86_400_000;
-  for (const t of PARTITIONED_TABLES) {
-    for (const p of periodsBetween(t, Date.now() - 52 * weekMs, Date.now() - weekMs)) {
-      await em.execute('select postbox_partition_attach(?, ?, ?, ?)', [t.table, p.name, p.lo, p.hi]);
-    }
-  }
-}
-
 try {
-  await yearOfWeeks();
+  await yearOfWeeks({ query: (text, values) => app.services.orm.em.fork().getConnection().execute(text.replace(/\$\d/g, '?'), values as unknown[]) });
   const domain = (await call('POST', '/v1/domains', { name: `bench-hooks-${newId(6)}.example` })).data;
   const hook = (await call('POST', '/v1/webhooks', { url: receiverUrl, name: 'bench', events: ['activity.delivered'], domain_id: domain.id, enabled: true })).data;
   const em = app.services.orm.em.fork();

@@ -77,6 +77,44 @@ export function idsFrom(column: string, source: string, sourceColumn: string): s
 }
 
 /**
+ * The least and greatest of `ids`, for idsIn's bounds: passed as parameters, they let a custom
+ * plan leave out at planning the weeks they do not reach (a bound computed in the statement, as
+ * idsFrom's, prunes only at run time, after every week was planned: with a year of weeks, the
+ * planning alone cost more than the rest of delivery's statements, bench:drain).
+ */
+export function idRange(ids: readonly string[]): [string, string] {
+  let lo = ids[0] ?? '';
+  let hi = lo;
+  for (const id of ids) {
+    if (id < lo) lo = id;
+    if (id > hi) hi = id;
+  }
+  return [lo, hi];
+}
+
+/** `column` (a partitioned table's id) is one of `array`, bounded by `lo` and `hi` (parameters: idRange of the array). */
+export function idsIn(column: string, array: string, lo: string, hi: string): string {
+  return `${column} = any(${array}) and ${column} >= ${lo} and ${column} <= ${hi}`;
+}
+
+/** Seconds a part's id may be made after its message's: the same instant now, a moment later before. */
+const PART_LAG_SECONDS = 60;
+
+/**
+ * The range of ids the parts (emails, attachments) of these messages have: from the oldest
+ * message's second to a minute after the newest's, excluded. A part's id is made at its message's
+ * instant (sending/accept.rows.ts; an email a moment later, before; an attachment made before
+ * that carries its message's second since Migration20261129030000_partitioned_mail), so both
+ * bounds, passed as parameters, leave out at planning every week but the messages' own.
+ */
+export function partsRange(messageIds: readonly string[]): [string, string] {
+  const [lo, hi] = idRange(messageIds);
+  const second = parseInt(hi.slice(0, 6), 36);
+  const ceil = Number.isFinite(second) ? (second + PART_LAG_SECONDS).toString(36).padStart(6, '0') : '~';
+  return [lo.slice(0, 6), ceil];
+}
+
+/**
  * The functions that make a week's partition; the statements around them are in
  * modules/retention/partition.repository.ts. Identifiers and bounds are quoted by format() in
  * the database, never written into a statement's text by the caller.
@@ -100,15 +138,25 @@ export const PARTITION_FUNCTIONS = [
     declare
       dflt text := parent || '_default';
       guard text := child || '_out';
+      opts text;
+      cols text;
     begin
       perform set_config('lock_timeout', '5s', true);
       if exists (select 1 from pg_inherits where inhrelid = to_regclass(child) and inhparent = parent::regclass) then
         return false;
       end if;
       if to_regclass(child) is null then
-        execute format('create table %I (like %I including defaults including storage)', child, parent);
+        execute format('create table %I (like %I including defaults including generated including storage)', child, parent);
+        -- A partitioned table holds no storage options: each week takes its default's (fillfactor).
+        select array_to_string(reloptions, ', ') into opts from pg_class where oid = dflt::regclass;
+        if opts is not null then
+          execute format('alter table %I set (%s)', child, opts);
+        end if;
       end if;
-      execute format('with moved as (delete from %I where id >= %L and id < %L returning *) insert into %I select * from moved', dflt, lo, hi, child);
+      -- A generated column (messages.waiting) takes no values: it is made again in the week.
+      select string_agg(quote_ident(attname), ', ' order by attnum) into cols from pg_attribute
+       where attrelid = dflt::regclass and attnum > 0 and not attisdropped and attgenerated = '';
+      execute format('with moved as (delete from %I where id >= %L and id < %L returning %s) insert into %I (%s) select %s from moved', dflt, lo, hi, cols, child, cols, cols);
       if exists (select 1 from pg_constraint where conname = guard and conrelid = dflt::regclass) then
         execute format('alter table %I validate constraint %I', dflt, guard);
       end if;

@@ -141,7 +141,7 @@ it('drops a week whole once it ended longer ago than the longest retention of th
   const keptDelivery = await delivery(`msg_${sortableId(24)}`);
   await setPlan(s, adminId, 'free');
   // An enterprise account keeps every week 365 days.
-  expect((await purgeAt(120)).partitions.dropped).toEqual([]);
+  expect((await purgeAt(120)).partitions.dropped.filter((name) => name.startsWith('webhook_'))).toEqual([]);
   expect(await partitionOf(kept)).toBe(thisWeek);
   expect(await partitionOf(keptDelivery, DELIVERIES.table)).toBe(weekName(0, DELIVERIES));
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { idRange, idsIn, partsRange } from '../../db/partitions.js';
 import { sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
 import { afterCommit } from '../../lib/pubsub.js';
 import { activityNotices } from '../../modules/activity/activity.notice.js';
@@ -73,13 +74,14 @@ const OUTCOME_INPUT = `jsonb_to_recordset($1::jsonb) as x(id text, status text, 
  * recordWithActivities' statement: the outcomes of the emails still pending, and the activities
  * (with their daily counts and events) of those emails only, so an email recorded meanwhile by
  * another worker gets neither a second outcome nor a second set of activities. The ids come
- * apart as well ($4): a prepared statement's generic plan then finds the emails by their key,
- * whatever it guesses of the JSON's rows.
+ * apart as well ($4, with their least and greatest: db/partitions.ts idRange): a prepared
+ * statement's plan then finds the emails by their key in their weeks only, whatever it guesses
+ * of the JSON's rows.
  */
 const RECORD_WITH_ACTIVITIES = `with updated as (
     update emails e set ${SET_OUTCOME}
       from ${OUTCOME_INPUT}
-     where e.id = any($4::text[]) and e.id = x.id and e.status = any($2::text[])
+     where ${idsIn('e.id', '$4::text[]', '$5', '$6')} and e.id = x.id and e.status = any($2::text[])
     returning e.id
   ),
   ${ACTIVITY_INPUT('given', '$3::json')},
@@ -87,11 +89,16 @@ const RECORD_WITH_ACTIVITIES = `with updated as (
   ${activityWrites('input')}
   select id from updated`;
 
-/** take's statement (its parameters in take's order). */
+/**
+ * take's statement (its parameters in take's order). The messages' ids come with their least and
+ * greatest ($10, $11) and the range of their parts' ids ($12, $13: db/partitions.ts partsRange), as
+ * parameters, so
+ * that planning leaves out the weeks they do not reach.
+ */
 const TAKE = `with taken as (
     update messages m set status = $1, updated_at = now()
       from domains d
-     where m.id = any($2::text[]) and d.id = m.domain_id and m.status = any($3::text[])
+     where ${idsIn('m.id', '$2::text[]', '$10', '$11')} and d.id = m.domain_id and m.status = any($3::text[])
        and not coalesce((d.settings->>'send_paused')::boolean, false)
        and ($4::boolean or not d.trusted)
        and (m.template_id is null or exists (select 1 from templates t where t.id = m.template_id))
@@ -102,7 +109,10 @@ const TAKE = `with taken as (
   -- be HOT updates: a new row version, no new index entries.
   claimed as (
     update emails e set lease_until = now() + make_interval(secs => $5::int)
-     where e.message_id in (select id from taken) and e.status = any($6::text[])
+     where e.message_id = any($2::text[]) and e.message_id in (select id from taken)
+       -- The messages' ids as well as their range: the planner then reads the index of message
+       -- ids for those few, not every email of the range's minute.
+       and e.id >= $12 and e.id < $13 and e.status = any($6::text[])
        and (e.lease_until is null or e.lease_until < now())
      returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id, e.smtp_message_id
   ),
@@ -116,15 +126,15 @@ const TAKE = `with taken as (
          m.personalization, m.settings, m.headers, m.in_reply_to, m.references, m.list_unsubscribe, m.precedence_bulk,
          d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified,
          d.is_dns_active as domain_dns_active, d.dkim_selector, d.dkim_private_key_enc,
-         exists (select 1 from message_attachments a where a.message_id = m.id) as has_attachments,
-         (select count(*)::int from emails p where p.message_id = m.id and p.status = any($7::text[])) as pending,
+         exists (select 1 from message_attachments a where a.message_id = m.id and a.id >= $12 and a.id < $13) as has_attachments,
+         (select count(*)::int from emails p where p.message_id = m.id and p.id >= $12 and p.id < $13 and p.status = any($7::text[])) as pending,
          coalesce((select json_agg(c order by c.position) from claimed c where c.message_id = m.id), '[]'::json) as emails
     from messages m
     join domains d on d.id = m.domain_id
     left join templates t on t.id = m.template_id
     -- The translation in the send's language, when the template has one (SPEC.md's language).
     left join template_translations tr on tr.template_id = m.template_id and tr.language = m.language
-   where m.id in (select id from taken)`;
+   where ${idsIn('m.id', '$2::text[]', '$10', '$11')} and m.id in (select id from taken)`;
 
 /**
  * Delivery's statements, each for many messages or emails at once. Emails are claimed with a
@@ -139,13 +149,15 @@ export class DeliveryRepository {
    * One statement: moves to `sending` the messages that may go now (still deliverable, domain not
    * paused, not a sandbox-trusted domain unless `allowTrusted`, template still there), claims
    * their pending emails that no live lease holds, and returns both with the content to build.
-   * A named prepared statement on the pool (parsed and planned once per connection): its callers
-   * pass a plain fork, so it runs alone, as its own transaction, never inside another.
+   * Its callers pass a plain fork, so it runs alone, as its own transaction, never inside another.
+   * Not a named prepared statement: each run is planned for its ids (db/partitions.ts idRange), and
+   * a prepared one's generic plan, built again whenever a table of it is analyzed, would take in
+   * every week a long retention keeps (bench:drain runs with a year of them).
    */
   async take(messageIds: string[], lease: { id: string; seconds: number; finalIds: string[] }, allowTrusted: boolean): Promise<TakenMessage[]> {
     return sqlRows<TakenMessage>(
       this.em,
-      { name: 'postbox_delivery_take', text: TAKE },
+      TAKE,
       [
         SENDING,
         textArray(messageIds),
@@ -156,6 +168,8 @@ export class DeliveryRepository {
         textArray(PENDING_EMAIL),
         lease.id,
         textArray(lease.finalIds),
+        ...idRange(messageIds),
+        ...partsRange(messageIds),
       ],
     );
   }
@@ -168,8 +182,8 @@ export class DeliveryRepository {
       `select m.id, coalesce((d.settings->>'send_paused')::boolean, false) as paused, d.trusted,
               (m.template_id is not null and not exists (select 1 from templates t where t.id = m.template_id)) as template_missing
          from messages m join domains d on d.id = m.domain_id
-        where m.id = any($1::text[]) and m.status = any($2::text[])`,
-      [textArray(messageIds), textArray(DELIVERABLE_MESSAGE)],
+        where ${idsIn('m.id', '$1::text[]', '$3', '$4')} and m.status = any($2::text[])`,
+      [textArray(messageIds), textArray(DELIVERABLE_MESSAGE), ...idRange(messageIds)],
     );
   }
 
@@ -183,8 +197,8 @@ export class DeliveryRepository {
     const rows = await sqlRows<{ message_id: string; filename: string; disposition: 'inline' | 'attachment'; content_id: string | null; content: string }>(
       this.em,
       `select message_id, filename, disposition, content_id, encode(content, 'base64') as content from message_attachments
-        where message_id = any($1::text[]) order by message_id, position`,
-      [textArray(messageIds)],
+        where message_id = any($1::text[]) and id >= $2 and id < $3 order by message_id, position`,
+      [textArray(messageIds), ...partsRange(messageIds)],
     );
     return rows.map((r) => ({ ...r, content: Buffer.from(r.content, 'base64') }));
   }
@@ -200,9 +214,9 @@ export class DeliveryRepository {
       this.em,
       `update emails e set ${SET_OUTCOME}
          from ${OUTCOME_INPUT}
-        where e.id = x.id and e.status = any($2::text[])
+        where ${idsIn('e.id', '$3::text[]', '$4', '$5')} and e.id = x.id and e.status = any($2::text[])
         returning e.id`,
-      [JSON.stringify(rows), textArray(PENDING_EMAIL)],
+      [JSON.stringify(rows), textArray(PENDING_EMAIL), textArray(rows.map((r) => r.id)), ...idRange(rows.map((r) => r.id))],
     );
     return updated.map((r) => r.id);
   }
@@ -210,16 +224,17 @@ export class DeliveryRepository {
   /**
    * `record` and recordActivities in one statement, outside any transaction (a single statement
    * commits as a whole): one round trip and one commit for a group of outcomes instead of BEGIN,
-   * two statements and COMMIT, as a named prepared statement parsed once per connection. Answers
+   * two statements and COMMIT (planned for its ids each time, as `take` is). Answers
    * the emails recorded; live `activity` subscribers hear of their activities once it committed.
    */
   async recordWithActivities(rows: OutcomeRow[], activities: ActivityInsert[]): Promise<string[]> {
     if (!rows.length) return [];
-    const updated = await sqlRows<{ id: string }>(this.em, { name: 'postbox_delivery_record', text: RECORD_WITH_ACTIVITIES }, [
+    const updated = await sqlRows<{ id: string }>(this.em, RECORD_WITH_ACTIVITIES, [
       JSON.stringify(rows),
       textArray(PENDING_EMAIL),
       JSON.stringify(activities),
       textArray(rows.map((r) => r.id)),
+      ...idRange(rows.map((r) => r.id)),
     ]);
     const done = new Set(updated.map((r) => r.id));
     for (const [topic, notice] of activityNotices(activities.filter((a) => done.has(a.email_id)))) afterCommit(this.em, topic, notice);
@@ -231,8 +246,8 @@ export class DeliveryRepository {
     await sqlCount(
       this.em,
       `with ended as (delete from delivery_leases where id = $1)
-       update emails set lease_until = null where id = any($2::text[])`,
-      [leaseId, textArray(emailIds)],
+       update emails set lease_until = null where ${idsIn('id', '$2::text[]', '$3', '$4')}`,
+      [leaseId, textArray(emailIds), ...idRange(emailIds)],
     );
   }
 
@@ -251,8 +266,8 @@ export class DeliveryRepository {
          select m.id,
                 not coalesce((m.settings->>'track_content')::boolean, (d.settings->>'track_content')::boolean, true) as drop_content
            from messages m join domains d on d.id = m.domain_id
-          where m.id = any($1::text[]) and m.status = $2
-            and not exists (select 1 from emails e where e.message_id = m.id and e.status = any($3::text[]))
+          where ${idsIn('m.id', '$1::text[]', '$6', '$7')} and m.status = $2
+            and not exists (select 1 from emails e where e.message_id = m.id and e.id >= $8 and e.id < $9 and e.status = any($3::text[]))
        ),
        done as (
          update messages m
@@ -262,15 +277,16 @@ export class DeliveryRepository {
                 personalization = case when fin.drop_content then '{}'::jsonb else m.personalization end,
                 content_cleared_at = case when fin.drop_content then now() else m.content_cleared_at end
            from fin
-          where m.id = fin.id and m.status = $2
+          where ${idsIn('m.id', '$1::text[]', '$6', '$7')} and m.id = fin.id and m.status = $2
           returning m.id, fin.drop_content
        ),
        attachments_dropped as (
-         delete from message_attachments a using done where a.message_id = done.id and done.drop_content
+         delete from message_attachments a using done
+          where a.message_id = any($1::text[]) and a.message_id = done.id and a.id >= $8 and a.id < $9 and done.drop_content
        ),
        lease_ended as (delete from delivery_leases where id = $5)
        select (count(*) filter (where drop_content))::int as dropped from done`,
-      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT, leaseId],
+      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT, leaseId, ...idRange(messageIds), ...partsRange(messageIds)],
     );
     return { dropped: row?.dropped ?? 0 };
   }

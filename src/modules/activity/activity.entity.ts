@@ -46,7 +46,9 @@ export class Activity extends BaseEntity {
   @Property({ type: 'string', length: 32 })
   domain_id!: string;
 
-  @ManyToOne(() => Email, { deleteRule: 'cascade' })
+  // No foreign key: the mail tables are partitioned by week, and a trigger deletes an email's
+  // activities with it (Migration20261129030000_partitioned_mail).
+  @ManyToOne(() => Email, { createForeignKeyConstraint: false })
   @Index()
   email!: Email;
 

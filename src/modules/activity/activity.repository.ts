@@ -118,7 +118,8 @@ const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.create
  * page), so the list is one round trip. The page's ids come from the (domain_id, created_at)
  * index first, walked newest first with the offset skipped there, and only those rows are joined
  * to their email, message, recipient and template: a deep page never joins the rows it skips.
- * The statement is a function (migration 20261126110000_activity_domain_page), whose plan is
+ * The statement is a function (migration 20261126110000_activity_domain_page; its latest version,
+ * reading only the weeks of its dates, in 20261129030000_partitioned_mail), whose plan is
  * always the generic one: as a prepared statement here, its LIMIT and OFFSET parameters made
  * PostgreSQL plan it afresh on every call once a domain held a million activities.
  */

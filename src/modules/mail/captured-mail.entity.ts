@@ -1,13 +1,14 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { newId } from '../../lib/ids.js';
+import { sortableId } from '../../lib/ids.js';
 
 /** A message the `capture` transport kept instead of sending. */
 @Entity({ tableName: 'captured_mails' })
 @Index({ properties: ['account_id', 'created_at'] })
 export class CapturedMail {
   @PrimaryKey({ type: 'string', length: 32 })
-  id: Opt<string> = newId();
+  /** Sortable: captured mail is partitioned by week of its ids (db/partitions.ts). */
+  id: Opt<string> = sortableId();
 
   @Property({ type: 'string', length: 320 })
   @Index()

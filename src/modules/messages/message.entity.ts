@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../db/base.entity.js';
-import { newId } from '../../lib/ids.js';
+import { sortableId } from '../../lib/ids.js';
 import { Account } from '../accounts/account.entity.js';
 import { Domain } from '../domains/domain.entity.js';
 import { Recipient } from '../recipients/recipient.entity.js';
@@ -145,10 +145,13 @@ export class Message extends BaseEntity {
 /** An attachment, kept apart so that listing messages never reads the bytes. */
 @Entity({ tableName: 'message_attachments' })
 export class MessageAttachment {
+  /** Made at its message's instant (sending/accept.rows.ts): the two share a week. */
   @PrimaryKey({ type: 'string', length: 32 })
-  id: Opt<string> = newId();
+  id: Opt<string> = sortableId();
 
-  @ManyToOne(() => Message, { deleteRule: 'cascade' })
+  // No foreign key: the mail tables are partitioned by week, and a trigger deletes a message's
+  // attachments with it (Migration20261129030000_partitioned_mail).
+  @ManyToOne(() => Message, { createForeignKeyConstraint: false })
   @Index()
   message!: Message;
 
@@ -182,7 +185,8 @@ export class Email extends BaseEntity {
   @ManyToOne(() => Domain, { deleteRule: 'cascade' })
   domain!: Domain;
 
-  @ManyToOne(() => Message, { deleteRule: 'cascade' })
+  // No foreign key, as for attachments: a trigger deletes a message's emails with it.
+  @ManyToOne(() => Message, { createForeignKeyConstraint: false })
   @Index()
   message!: Message;
 

@@ -36,6 +36,21 @@ export class PartitionRepository {
     await sqlRow(this.em, `select postbox_partition_drop($1, $2)`, [parent, name]);
   }
 
+  /**
+   * Whether a week of messages still holds mail to keep: one whose retention has not run out (or
+   * that has none), or one waiting for its send time or its domain. Each is a probe of an index
+   * (purge_after; the partial one of waiting messages), within the week's partition.
+   */
+  async mailWeekHeld(week: Period, now: Date): Promise<boolean> {
+    const row = await sqlRow<{ held: boolean }>(
+      this.em,
+      `select exists (select 1 from messages where id >= $1 and id < $2 and (purge_after is null or purge_after > $3))
+           or exists (select 1 from messages where id >= $1 and id < $2 and waiting) as held`,
+      [week.lo, week.hi, now],
+    );
+    return row?.held ?? true;
+  }
+
   /** The plans of the accounts there are: the longest of their retentions bounds what a week may still hold. */
   async plansInUse(): Promise<string[]> {
     const rows = await sqlRows<{ plan: string }>(this.em, `select distinct plan from accounts`);

@@ -1,6 +1,7 @@
 import type { AppServices } from '../../core/services.js';
 import { retentionPartitionsDropped, retentionPurged } from '../../lib/metrics.js';
-import { maintainPartitions, PARTITIONED_TABLES, type PartitionWork } from './partitions.js';
+import { mailHoldMs, maintainPartitions, PARTITIONED_TABLES, type PartitionWork } from './partitions.js';
+import { LIMITS } from '../sending/send.limits.js';
 import { LOG_TABLES, RetentionRepository } from './retention.repository.js';
 import { RetentionService } from './retention.service.js';
 
@@ -32,7 +33,7 @@ export async function purgeExpired(
   const em = services.orm.em.fork();
   const repo = new RetentionRepository(em);
   const days = await new RetentionService(em, config).daysByPlan();
-  const partitions = await maintainPartitions(em, now, days);
+  const partitions = await maintainPartitions(em, now, days, mailHoldMs(config, LIMITS.scheduleHours));
   for (const name of partitions.dropped) retentionPartitionsDropped.inc({ table: PARTITIONED_TABLES.find((t) => name.startsWith(`${t.table}_p`))!.table });
   const deleted: Record<string, number> = {};
   const steps: [string, () => Promise<number>][] = [

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlCount, sqlRow, textArray } from '../../db/sql.js';
+import { sqlCount, textArray } from '../../db/sql.js';
 import { DELIVERABLE_MESSAGE } from '../messages/message.status.js';
 import { DELIVERY } from '../webhooks/webhook.entity.js';
 import { INBOUND_MESSAGE } from '../inbound/inbound.entity.js';
@@ -89,28 +89,21 @@ export class RetentionRepository {
   }
 
   /**
-   * Up to `batch` messages whose `purge_after` has passed and that no delivery will take up again
-   * (DELIVERABLE_MESSAGE stay whatever their age). Their emails, attachments and activities go
-   * with them (on delete cascade, through the indexes on message_id and email_id), and so does
-   * what the capture transport kept of their emails (captured_mails has no foreign key: the
-   * statement deletes it by email, read from the same snapshot). Returns the messages deleted.
+   * Up to `batch` messages of the default partition (ids of no week: written before the mail was
+   * partitioned) whose `purge_after` has passed and that no delivery will take up again
+   * (DELIVERABLE_MESSAGE stay whatever their age); the weeks drop whole (partitions.ts). Deleted
+   * through the parent, whose triggers take their emails and attachments, and the emails' activities
+   * and captured copies, with them (Migration20261129030000_partitioned_mail). Returns the
+   * messages deleted.
    */
   async purgeMessages(now: Date, batch: number): Promise<number> {
-    const row = await sqlRow<{ n: number }>(
+    return sqlCount(
       this.em,
-      `with gone as (
-         delete from messages where id in (
-           select id from messages where purge_after < $1 and status <> all($2::text[]) limit $3
-         )
-         returning id
-       ),
-       captured as (
-         delete from captured_mails c using emails e, gone where e.message_id = gone.id and c.email_id = e.id
-       )
-       select count(*)::int as n from gone`,
+      `delete from messages where id in (
+         select id from messages_default where purge_after < $1 and status <> all($2::text[]) limit $3
+       )`,
       [now, textArray(DELIVERABLE_MESSAGE), batch],
     );
-    return row?.n ?? 0;
   }
 
   /** Up to `batch` rows of one log table past its account's retention; returns the rows deleted. */

@@ -61,7 +61,7 @@ interface SharedFields {
 function emailRows(p: AcceptPlan, to: Address[], reasons: Map<string, SuppressionReason>, pendingStatus: EmailStatus, shared: SharedFields): EmailRow[] {
   const { base, messageId, tags } = shared;
   return to.map((a, position): EmailRow => {
-    const id = sortableId();
+    const id = sortableId(16, p.now.getTime());
     return {
       ...base,
       id,
@@ -123,7 +123,9 @@ export function acceptRows(
   pendingStatus: MessageStatus & EmailStatus,
   jobs: (messageId: string) => string,
 ): AcceptRows {
-  const messageId = sortableId(24);
+  // The message and its parts are made at one instant: they share a week (db/partitions.ts), and
+  // a part's id is never less than its message's first six characters (delivery.repository.ts).
+  const messageId = sortableId(24, p.now.getTime());
   const shared: SharedFields = {
     base: { at: p.now.toISOString(), account_id: p.accountId, domain_id: p.domain.id },
     messageId,
@@ -135,7 +137,7 @@ export function acceptRows(
   return {
     message,
     attachments: p.checked.attachments.map((a, position) => ({
-      id: newId(),
+      id: sortableId(16, p.now.getTime()),
       message_id: messageId,
       position,
       filename: a.filename,
