@@ -190,7 +190,11 @@ function scaleOutFigures(n: number): Record<string, Figure> {
     },
     [`webhook_events_w${n}`]: { meaning: `${workers}: distinct \`activity.delivered\` events received (the fewer of the two rounds)`, target: { text: '= messages', met: (v, f) => v === f.messages } },
     [`drain_s_without_kill_w${n}`]: { meaning: `${workers}: seconds from the workers' start until every message and event arrived` },
-    [`drain_s_with_kill_w${n}`]: { meaning: `${workers}: the same with one worker SIGKILLed at a third`, baseline: { text: 'the drain without the kill, s', of: (f) => f[`drain_s_without_kill_w${n}`] } },
+    [`drain_s_with_kill_w${n}`]: {
+      meaning: `${workers}: the same with one worker SIGKILLed at a third: every email the killed worker had taken, claimed or not yet, should be out within 30 s of the kill`,
+      baseline: { text: 'the drain without the kill, s', of: (f) => f[`drain_s_without_kill_w${n}`] },
+      target: atMost(40, ' s'),
+    },
     [`takeover_s_w${n}`]: { meaning: `${workers}: seconds from the kill until every email held at that moment reached the sink`, target: atMost(30, ' s') },
     [`worker_cpu_ms_per_msg_w${n}`]: { meaning: `${workers}: the workers' CPU per message (all of them), ms` },
     [`postgres_drain_cpu_ms_per_msg_w${n}`]: { meaning: `${workers}: PostgreSQL's CPU per message while draining, ms` },
