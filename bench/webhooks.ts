@@ -172,7 +172,7 @@ pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]
 } as typeof pg.Client.prototype.query;
 
 try {
-  await yearOfWeeks({ query: (text, values) => app.services.orm.em.fork().getConnection().execute(text.replace(/\$\d/g, '?'), values as unknown[]) });
+  await yearOfWeeks((await app.services.orm.em.getConnection().getNativeClient()) as pg.Pool);
   const domain = (await call('POST', '/v1/domains', { name: `bench-hooks-${newId(6)}.example` })).data;
   const hook = (await call('POST', '/v1/webhooks', { url: receiverUrl, name: 'bench', events: ['activity.delivered'], domain_id: domain.id, enabled: true })).data;
   const em = app.services.orm.em.fork();

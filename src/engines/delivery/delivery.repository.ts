@@ -74,9 +74,8 @@ const OUTCOME_INPUT = `jsonb_to_recordset($1::jsonb) as x(id text, status text, 
  * recordWithActivities' statement: the outcomes of the emails still pending, and the activities
  * (with their daily counts and events) of those emails only, so an email recorded meanwhile by
  * another worker gets neither a second outcome nor a second set of activities. The ids come
- * apart as well ($4, with their least and greatest: db/partitions.ts idRange): a prepared
- * statement's plan then finds the emails by their key in their weeks only, whatever it guesses
- * of the JSON's rows.
+ * apart as well ($4, with their least and greatest: db/partitions.ts idRange): the plan then
+ * finds the emails by their key in their weeks only, whatever it guesses of the JSON's rows.
  */
 const RECORD_WITH_ACTIVITIES = `with updated as (
     update emails e set ${SET_OUTCOME}
@@ -91,9 +90,8 @@ const RECORD_WITH_ACTIVITIES = `with updated as (
 
 /**
  * take's statement (its parameters in take's order). The messages' ids come with their least and
- * greatest ($10, $11) and the range of their parts' ids ($12, $13: db/partitions.ts partsRange), as
- * parameters, so
- * that planning leaves out the weeks they do not reach.
+ * greatest ($10, $11) and the range of their parts' ids ($12, $13: db/partitions.ts partsRange),
+ * as parameters, so that planning leaves out the weeks they do not reach.
  */
 const TAKE = `with taken as (
     update messages m set status = $1, updated_at = now()

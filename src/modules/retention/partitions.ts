@@ -31,11 +31,12 @@ export interface PartitionWork {
 }
 
 /**
- * Keeps each partitioned table's weeks: the one under way and WEEKS_AHEAD after it exist, and a
- * week drops whole once it ended longer ago than the longest retention of the plans accounts are
- * on (`daysByPlan`): nothing in it can still be shown. Within a week, rows past their own
- * account's retention are hidden by the reads (webhooks/log.service.ts) until the week drops.
- * The cost of a drop does not grow with the rows it holds (bench:retention).
+ * Keeps each partitioned table's weeks: the one under way and WEEKS_AHEAD after it exist. A week
+ * of the webhook tables drops whole once it ended longer ago than the longest retention of the
+ * plans accounts are on (`daysByPlan`): nothing in it can still be shown; within a week, rows past
+ * their own account's retention are hidden by the reads (webhooks/log.service.ts) until then. A
+ * week of mail drops by its own rule (dropMailWeeks, held `mailHoldMs` after it ended). The cost
+ * of a drop does not grow with the rows it holds as deleting them would (bench:retention).
  */
 export async function maintainPartitions(em: EntityManager, now: Date, daysByPlan: Record<string, number>, mailHoldMs: number): Promise<PartitionWork> {
   const repo = new PartitionRepository(em);

@@ -124,7 +124,7 @@ export function acceptRows(
   jobs: (messageId: string) => string,
 ): AcceptRows {
   // The message and its parts are made at one instant: they share a week (db/partitions.ts), and
-  // a part's id is never less than its message's first six characters (delivery.repository.ts).
+  // delivery reads a message's parts in its week alone (db/partitions.ts partsRange).
   const messageId = sortableId(24, p.now.getTime());
   const shared: SharedFields = {
     base: { at: p.now.toISOString(), account_id: p.accountId, domain_id: p.domain.id },
