@@ -75,7 +75,7 @@ export interface FaultReport {
 
 const TOKEN = 'mlsn.fault-run-admin-token-0000000000000000000000000000000000000';
 const APP_SECRET = 'fault-run-app-secret-000000000000000000000000000000000';
-const WORKER_RECOVERY = { JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '2', DELIVERY_RETRY_DELAY_SECONDS: '1', DELIVERY_RETRY_LIMIT: '20' };
+const WORKER_RECOVERY = { JOB_SUPERVISE_SECONDS: '2', DELIVERY_RETRY_DELAY_SECONDS: '1', DELIVERY_RETRY_LIMIT: '20' };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -85,12 +85,6 @@ export const serviceSettings = {
     .optional()
     .describe('A port of its own where every process, whatever its roles, serves `GET /metrics`, on `METRICS_HOST`; it also asks for `METRICS_TOKEN` when that is set. Unset, none.'),
   METRICS_HOST: z.string().default('127.0.0.1').describe('Address the `METRICS_PORT` listener binds: loopback unless the scraper is on another host.'),
-  JOB_HEARTBEAT_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .default(30)
-    .describe("A delivery job whose worker stops beating this long is failed and retried by pg-boss (after its retry delay). A dead worker's emails are taken over sooner, by their leases (`WORKER_LEASE_SECONDS`); this catches a job whose worker died before it claimed them."),
   WORKER_LEASE_SECONDS: z.coerce
     .number()
     .int()

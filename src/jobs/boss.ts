@@ -1,4 +1,4 @@
-import { PgBoss, fromKysely, type KyselyTransactionLike } from 'pg-boss';
+import { PgBoss, fromKysely, type Db, type KyselyTransactionLike } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
@@ -23,7 +23,7 @@ export async function createBoss(url: string, log: Logger, config: Config, jobs:
     connectionString: url,
     schema: 'pgboss',
     max: 4,
-    // How soon a job of a killed worker (no heartbeat) is retried.
+    // How soon a job that expired (expireInSeconds) is failed, for a retry.
     superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS,
     monitorIntervalSeconds: config.JOB_SUPERVISE_SECONDS,
   });
@@ -33,9 +33,23 @@ export async function createBoss(url: string, log: Logger, config: Config, jobs:
     const options = queueOptions(job, config);
     // createQueue leaves an existing queue as it is; settings may have changed since.
     if (await boss.getQueue(job.name)) await boss.updateQueue(job.name, options);
-    else await boss.createQueue(job.name, options);
+    else {
+      // A new queue has no heartbeat unless given one; pg-boss refuses the key with no number.
+      const { heartbeatSeconds, ...rest } = options;
+      await boss.createQueue(job.name, heartbeatSeconds ? { ...rest, heartbeatSeconds } : rest);
+    }
   }
   return boss;
+}
+
+/**
+ * pg-boss's `db` option for the open transaction of `em` (its calls then commit or roll back with
+ * it), or undefined outside one. MikroORM 7's SQL drivers run on Kysely: an open transaction's
+ * context is a Kysely transaction.
+ */
+export function transactionDb(em: EntityManager): Db | undefined {
+  const trx = em.getTransactionContext<KyselyTransactionLike>();
+  return trx ? fromKysely(trx) : undefined;
 }
 
 /**
@@ -50,8 +64,6 @@ export async function enqueue<S extends z.ZodObject>(
   data: z.input<S>,
   options: { startAfter?: Date | number; singletonKey?: string } = {},
 ): Promise<void> {
-  // MikroORM 7's SQL drivers run on Kysely: an open transaction's context is a Kysely transaction.
-  const trx = em.getTransactionContext<KyselyTransactionLike>();
-  const db = trx ? fromKysely(trx) : undefined;
+  const db = transactionDb(em);
   await boss.send(job.name, job.schema.parse(data), { ...options, ...(db ? { db } : {}) });
 }

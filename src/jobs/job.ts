@@ -12,7 +12,8 @@ export interface JobAttempt {
 export interface QueueSettings {
   retryLimit?: number;
   retryDelay?: number;
-  heartbeatSeconds?: number;
+  /** Null: no heartbeat (also for a queue that had one). */
+  heartbeatSeconds?: number | null;
   expireInSeconds?: number;
 }
 
@@ -48,35 +49,50 @@ export function defineJob<S extends z.ZodObject>(definition: JobDefinition<S>): 
   return definition;
 }
 
+/** A worker that fetches its own jobs, as long as the process works them. */
+export interface JobLoop {
+  /** Jobs were just queued (the outbox relay moved some): fetch now rather than at the next poll. */
+  wake(): void;
+  /** Fetches no more; resolves once the jobs under way are settled. Stopped before pg-boss. */
+  stop(): Promise<void>;
+}
+
 /**
  * What the worker registry needs of a worker, whatever the data of its job. `D` is what the
  * worker declares it needs (a part of the service container, say); the worker role hands it the
- * container (jobs/workers.ts), which holds it all.
+ * container (jobs/workers.ts), which holds it all. pg-boss's work() fetches and settles the jobs
+ * of a worker with `run`; one with `fetching` does both itself (delivery claims what it fetched
+ * in the fetch's own transaction: engines/delivery/delivery.loop.ts).
  */
-export interface RegisteredWorker<D = never> {
-  readonly job: JobDefinition;
+export type RegisteredWorker<D = never> =
+  | { readonly job: JobDefinition; run(data: unknown, deps: D, attempt: JobAttempt): Promise<void>; fetching?: never }
+  | { readonly job: JobDefinition; fetching(deps: D): JobLoop; run?: never };
+
+export interface Worker<S extends z.ZodObject, D> {
+  readonly job: JobDefinition<S>;
   /** Parses the queued data with the job's schema, then performs: malformed data fails the job. */
   run(data: unknown, deps: D, attempt: JobAttempt): Promise<void>;
-  /** A batch worker works a fetched batch at once; null settles that job, an error retries it. */
-  runBatch?(items: { data: unknown; attempt: JobAttempt }[], deps: D): Promise<(Error | null)[]>;
-  /**
-   * What the worker runs beside its jobs for as long as the process works them, started with the
-   * worker (the delivery engine's takeover of dead workers' batches) and stopped before pg-boss.
-   */
-  background?(deps: D): { stop(): Promise<void> };
-}
-
-export interface Worker<S extends z.ZodObject, D> extends RegisteredWorker<D> {
-  readonly job: JobDefinition<S>;
   readonly perform: (data: z.output<S>, deps: D, attempt: JobAttempt) => Promise<void>;
 }
 
 /** Data a job's schema refuses: a producer's bug (or a job queued by an older release). */
 export class MalformedJobData extends Error {
-  constructor(job: string, issues: string) {
+  constructor(
+    job: string,
+    /** What the schema said of the data. */
+    readonly issues: string,
+  ) {
     super(`malformed data for job ${job}: ${issues}`);
     this.name = 'MalformedJobData';
   }
+}
+
+/** The job's data as its schema reads it; data the schema refuses throws MalformedJobData. */
+export function parseJobData<S extends z.ZodObject>(job: JobDefinition<S>, data: unknown): z.output<S> {
+  const parsed = job.schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
+  throw new MalformedJobData(job.name, issues);
 }
 
 /** Binds a definition to the handler that works it, in `<name>.worker.ts`. */
@@ -88,42 +104,7 @@ export function defineWorker<S extends z.ZodObject, D>(
     job,
     perform,
     async run(data, deps, attempt) {
-      const parsed = job.schema.safeParse(data);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
-        throw new MalformedJobData(job.name, issues);
-      }
-      await perform(parsed.data, deps, attempt);
-    },
-  };
-}
-
-/**
- * Binds a definition to a handler that takes the whole fetched batch at once (its statements made
- * per batch, not per job), in `<name>.worker.ts`. Each job's data is checked first: a malformed
- * one fails alone.
- */
-export function defineBatchWorker<S extends z.ZodObject, D>(
-  job: JobDefinition<S>,
-  perform: (items: { data: z.output<S>; attempt: JobAttempt }[], deps: D) => Promise<(Error | null)[]>,
-): RegisteredWorker<D> {
-  const runBatch = async (items: { data: unknown; attempt: JobAttempt }[], deps: D) => {
-    const results: (Error | null)[] = items.map(() => null);
-    const good: { data: z.output<S>; attempt: JobAttempt; at: number }[] = [];
-    items.forEach((item, at) => {
-      const parsed = job.schema.safeParse(item.data);
-      if (parsed.success) good.push({ data: parsed.data, attempt: item.attempt, at });
-      else results[at] = new MalformedJobData(job.name, parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; '));
-    });
-    if (good.length) (await perform(good, deps)).forEach((r, i) => (results[good[i].at] = r));
-    return results;
-  };
-  return {
-    job,
-    runBatch,
-    async run(data, deps, attempt) {
-      const [err] = await runBatch([{ data, attempt }], deps);
-      if (err) throw err;
+      await perform(parseJobData(job, data), deps, attempt);
     },
   };
 }

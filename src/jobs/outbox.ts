@@ -85,6 +85,8 @@ export interface OutboxRelayOptions {
   queues: readonly string[];
   /** Rows moved per transaction. */
   batch?: number;
+  /** Wakes this process's workers of the queues whose jobs a move queued (other processes' workers poll). */
+  wake(queues: string[]): void;
   /** The safety poll: a wake lost all the same (an insert that failed, a notice missed) is retried this often. */
   pollMs?: number;
   onError(err: unknown): void;
@@ -163,19 +165,9 @@ export class OutboxRelay {
       for (const [queue, jobs] of byQueue) await this.opts.boss.insert(queue, jobs, { db });
       return rows.length;
     });
-    this.wakeWorkers(byQueue.keys());
+    // This process's workers of the queues just filled fetch now rather than at their next poll.
+    if (byQueue.size) this.opts.wake([...byQueue.keys()]);
     return moved;
-  }
-
-  /**
-   * This process's workers of the queues just filled fetch now: they poll, and one that polled
-   * while the jobs were still in the outbox would otherwise wait out its interval with work
-   * waiting (a backlog resumed, a send on an idle system). Other processes' workers poll as before.
-   */
-  private wakeWorkers(queues: Iterable<string>): void {
-    const filled = new Set(queues);
-    if (!filled.size) return;
-    for (const worker of this.opts.boss.getWipData()) if (filled.has(worker.name)) this.opts.boss.notifyWorker(worker.id);
   }
 
   /** Stops waking, lets a move under way finish its batch, and closes the connections. */

@@ -1,8 +1,8 @@
 import { retryWhileUnavailable } from '../db/unavailable.js';
 import type { AppServices } from '../core/services.js';
-import { jobWait } from '../lib/metrics.js';
 import { queueOptions } from './boss.js';
-import { MalformedJobData, type JobDefinition, type RegisteredWorker } from './job.js';
+import { observeJobWait } from './loop.js';
+import { MalformedJobData, type JobDefinition, type JobLoop, type RegisteredWorker } from './job.js';
 
 /** A job with a queue and no worker would pile up unseen; one with a worker and no queue cannot start. */
 function checkRegistry(jobs: readonly JobDefinition[], workers: readonly RegisteredWorker<AppServices>[]): void {
@@ -15,27 +15,44 @@ function checkRegistry(jobs: readonly JobDefinition[], workers: readonly Registe
   }
 }
 
+/** The workers of a process: woken when jobs of their queues were queued, stopped before pg-boss. */
+export interface StartedWorkers {
+  wake(queues: Iterable<string>): void;
+  stop(): Promise<void>;
+}
+
 /**
  * The worker role: every job the composition root hands down (src/roles/worker.ts) gets its worker,
- * and cron jobs their schedule. Answers what stops the workers' background work.
+ * and cron jobs their schedule. A worker that fetches its own jobs runs its loop instead of
+ * pg-boss's work().
  */
 export async function startWorkers(
   services: AppServices,
   jobs: readonly JobDefinition[],
   workers: readonly RegisteredWorker<AppServices>[],
-): Promise<() => Promise<void>> {
+): Promise<StartedWorkers> {
   checkRegistry(jobs, workers);
-  const background: { stop(): Promise<void> }[] = [];
+  const loops = new Map<string, JobLoop>();
   for (const worker of workers) {
-    await work(services, worker);
-    if (worker.background) background.push(worker.background(services));
+    if (worker.fetching) loops.set(worker.job.name, worker.fetching(services));
+    else await work(services, worker);
+    await schedule(services, worker.job);
   }
-  return async () => {
-    await Promise.all(background.map((b) => b.stop()));
+  const { boss } = services;
+  return {
+    // pg-boss's workers poll, and one that polled while the jobs were not there yet would wait out its interval.
+    wake(queues) {
+      const filled = new Set(queues);
+      for (const name of filled) loops.get(name)?.wake();
+      for (const w of boss.getWipData()) if (filled.has(w.name)) boss.notifyWorker(w.id);
+    },
+    async stop() {
+      await Promise.all([...loops.values()].map((l) => l.stop()));
+    },
   };
 }
 
-async function work(services: AppServices, worker: RegisteredWorker<AppServices>): Promise<void> {
+async function work(services: AppServices, worker: RegisteredWorker<AppServices> & { run: NonNullable<RegisteredWorker<AppServices>['run']> }): Promise<void> {
   const { boss, log } = services;
   const { job } = worker;
   /** A job's failure, logged (data its schema refused as an error: a retry cannot mend it). */
@@ -56,18 +73,7 @@ async function work(services: AppServices, worker: RegisteredWorker<AppServices>
     },
     async (batch) => {
       const { retryLimit } = queueOptions(job, services.config);
-      const now = Date.now();
-      for (const item of batch) {
-        const due = Math.max(new Date(item.createdOn).getTime(), new Date(item.startAfter).getTime());
-        jobWait.observe({ queue: job.name }, Math.max(0, now - due) / 1000);
-      }
-      if (worker.runBatch) {
-        // The whole batch at once (its statements per batch); each job still settles on its own.
-        const outcome = await worker
-          .runBatch(batch.map((item) => ({ data: item.data, attempt: { id: item.id, retryCount: item.retryCount, retryLimit } })), services)
-          .catch((err: unknown) => batch.map(() => err as Error));
-        return batch.map((item, i) => (outcome[i] ? failed(item.id, outcome[i]) : { id: item.id, status: 'completed' as const }));
-      }
+      observeJobWait(job.name, batch);
       const results = [];
       // Each job settles on its own: one failure retries that job, not the whole batch.
       for (const item of batch) {
@@ -81,8 +87,15 @@ async function work(services: AppServices, worker: RegisteredWorker<AppServices>
       return results;
     },
   );
-  // The only statements of a worker's start after the database was found (pg-boss's work() is
-  // local): a restart of the database in between would otherwise end the process.
+}
+
+/**
+ * A cron job's schedule, and the first run of a job kicked on start: the only statements of a
+ * worker's start after the database was found (pg-boss's work() is local), so a restart of the
+ * database in between would otherwise end the process.
+ */
+async function schedule(services: AppServices, job: JobDefinition): Promise<void> {
+  const { boss } = services;
   const wait = services.config.DATABASE_WAIT_SECONDS;
   const cron = job.cron?.(services.config);
   if (cron) await retryWhileUnavailable(wait, () => boss.schedule(job.name, cron, {}, { tz: 'UTC' }));

@@ -26,12 +26,13 @@ export const workerRole: Role = {
     const workerOrm = await createOrm(dbUrl, entities, config.WORKER_DB_POOL, (message) => log.debug({ orm: true }, message));
     // Its transactions send their after-commit notices (live activity) like the API's.
     bindPubSub(workerOrm.em, services.pubsub);
-    const stopBackground = await startWorkers({ ...services, orm: workerOrm }, jobDefinitions, workers);
+    const started = await startWorkers({ ...services, orm: workerOrm }, jobDefinitions, workers);
     const relay = await retryWhileUnavailable(config.DATABASE_WAIT_SECONDS, () =>
       OutboxRelay.start({
         url: dbUrl,
         boss,
         queues: jobDefinitions.map((j) => j.name),
+        wake: (queues) => started.wake(queues),
         pollMs: config.JOB_OUTBOX_POLL_SECONDS * 1000,
         onError: (err) => log.error({ err }, 'job outbox relay'),
       }),
@@ -41,7 +42,7 @@ export const workerRole: Role = {
       // Before pg-boss stops: a move under way finishes its batch with pg-boss's insert.
       stop: async () => {
         await relay.close();
-        await stopBackground();
+        await started.stop();
       },
       release: () => workerOrm.close(),
     };

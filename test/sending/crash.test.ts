@@ -16,8 +16,8 @@ let sink: SmtpSink;
 let workers: WorkerProcesses;
 
 const TOTAL = 24;
-/** A job whose worker stops beating is failed after 10 s and retried 1 s later (settings on both sides: jobs carry them). */
-const RECOVERY = { JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '2', DELIVERY_RETRY_DELAY_SECONDS: '1' };
+/** A dead worker's batch is taken over once its lease (5 s) ran out; a deferral retries 1 s later (settings on both sides: queues carry them). */
+const RECOVERY = { WORKER_LEASE_SECONDS: '5', DELIVERY_RETRY_DELAY_SECONDS: '1' };
 
 beforeAll(async () => {
   sink = await startSmtpSink({ holdMs: 150 });

@@ -5,7 +5,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { scrapeMetrics } from '../support/metrics.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
-import { activityOf, emailsOf, setPlan, settled, until } from './helpers.js';
+import { activityOf, emailsOf, setPlan, settled, sql, until } from './helpers.js';
 
 /** Decodes the quoted-printable parts of a raw message well enough to look for text in it. */
 const unqp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
@@ -204,5 +204,31 @@ describe('delivery to a real SMTP server', () => {
     expect(email.status).toBe('delivered');
     expect(sink.received.filter((m) => m.to.includes(to))).toHaveLength(1);
     expect(await activityOf(s, email.id)).toEqual(['queued', 'deferred', 'sent', 'delivered']);
+  }, 30_000);
+
+  it('leaves a batch queued when its claim fails, so it is fetched again at once rather than retried', async () => {
+    // The claim writes the batch's lease row in the transaction that fetched its jobs: the first
+    // row this trigger sees is refused (a sequence, so the refusal's rollback does not undo the count).
+    await sql(s, 'create sequence claim_fault');
+    await sql(s, `create function claim_fault() returns trigger language plpgsql as $$
+      begin if nextval('claim_fault') = 1 then raise exception 'claim refused by the test'; end if; return new; end $$`);
+    await sql(s, 'create trigger claim_fault before insert on delivery_leases for each row execute function claim_fault()');
+    try {
+      const to = `claim-${Date.now()}@example.net`;
+      const res = await send({ to: [{ email: to }] });
+      const id = res.headers.get('x-message-id')!;
+      const [email] = await settled(s, id, 15_000);
+      expect(email.status).toBe('delivered');
+      const [{ refused }] = await sql<{ refused: string }>(s, 'select last_value::text as refused from claim_fault');
+      expect(Number(refused)).toBeGreaterThan(1);
+      // Not failed and retried: the refused claim left the job queued, with no attempt counted.
+      const jobs = await sql<{ state: string; retry_count: number }>(s, `select state, retry_count from pgboss.job where name = 'email.deliver' and data->>'message_id' = ?`, [id]);
+      expect(jobs).toEqual([{ state: 'completed', retry_count: 0 }]);
+      expect(sink.received.filter((m) => m.to.includes(to))).toHaveLength(1);
+    } finally {
+      await sql(s, 'drop trigger claim_fault on delivery_leases');
+      await sql(s, 'drop function claim_fault()');
+      await sql(s, 'drop sequence claim_fault');
+    }
   }, 30_000);
 });

@@ -6,10 +6,9 @@ import { acceptBacklog, holdMidBatch, sql, until } from './helpers.js';
 
 /**
  * A killed worker's emails are taken over by another worker within seconds, with the settings'
- * defaults: pg-boss would notice the dead job only after its heartbeat (30 s), its supervisor's
- * next pass (up to 60 s) and the retry delay (60 s). The batch's lease row runs out after
- * WORKER_LEASE_SECONDS and the other worker delivers its messages at once, without counting the
- * killed attempt (engines/delivery/delivery.engine.ts).
+ * defaults: the batch's lease row runs out after WORKER_LEASE_SECONDS and the other worker
+ * delivers its messages at once, without counting the killed attempt, and settles the dead
+ * worker's jobs (engines/delivery/delivery.engine.ts, delivery.loop.ts).
  */
 let s: TestServer;
 let sink: SmtpSink;
@@ -53,6 +52,12 @@ it("delivers a killed worker's emails within 30 s of the kill, once each, withou
   expect(rows.map((r) => r.status)).toEqual(Array(TOTAL).fill('delivered'));
   // The attempt the kill cut short left no trace: one attempt each.
   expect(rows.map((r) => r.attempts)).toEqual(Array(TOTAL).fill(1));
+  // The taker settled the dead worker's jobs too: none waits for pg-boss's expiry or a retry.
+  const jobs = await until(async () => {
+    const rows = await sql<{ state: string; retry_count: number }>(s, `select state, retry_count from pgboss.job where name = 'email.deliver' and data->>'message_id' = any(?)`, [`{${ids.join(',')}}`]);
+    return rows.every((r) => r.state === 'completed') && rows;
+  }, 5000, "the dead worker's jobs completed");
+  expect(jobs).toEqual(Array(TOTAL).fill({ state: 'completed', retry_count: 0 }));
   const [{ n }] = await sql<{ n: number }>(s, 'select count(*)::int as n from delivery_leases');
   expect(n).toBe(0);
 }, 150_000);

@@ -1,30 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deliverySeconds, messageContentDropped } from '../../lib/metrics.js';
+import { messageContentDropped } from '../../lib/metrics.js';
 import type { AppServices } from '../../core/services.js';
-import type { ActivityEmail } from '../../modules/activity/activity.record.js';
-import { PermanentMailError } from '../../modules/mail/smtp-transport.js';
 import { reasonsFor, type SuppressionReason } from '../../modules/suppressions/suppression.matcher.js';
 import type { Orm } from '../../db/orm.js';
-import { newId } from '../../lib/ids.js';
-import { compose, dkimKey, type Prepared } from './delivery.compose.js';
+import { dkimKey, type Prepared } from './delivery.compose.js';
+import { deliverEmail } from './delivery.email.js';
 import { DeliveryEngine, leaseSeconds, type BatchClaim } from './delivery.engine.js';
-import { DeliveryRepository, type ClaimedEmail, type TakenMessage } from './delivery.repository.js';
+import { DeliveryRepository, type BatchLease, type TakenMessage } from './delivery.repository.js';
 import type { LapsedBatch } from './lease.repository.js';
+import type { LeasedJob } from './delivery-lease.entity.js';
+import { transactionDb } from '../../jobs/boss.js';
+import { MalformedJobData } from '../../jobs/job.js';
+import { settleJobs } from '../../jobs/loop.js';
+import { deliverJob } from '../../modules/sending/deliver.job.js';
 import { MessageRepository } from '../../modules/sending/message.repository.js';
-import type { Outcome } from './outcome.recorder.js';
 
 export class DeferredDelivery extends Error {}
 
-/** One message to deliver: an `email.deliver` job of a fetched batch, or of a batch taken over. */
-export interface DeliveryJob {
-  messageId: string;
-  /** Its job's last attempt: what is deferred now soft-bounces instead. */
-  lastAttempt: boolean;
-}
-
 const engines = new WeakMap<Orm, DeliveryEngine>();
 
-/** The engine of the pool the worker runs on (one per process in practice); it takes lapsed batches over with deliverBatch. */
+/** The engine of the pool the worker runs on (one per process in practice); it takes lapsed batches over with deliverLapsed. */
 export function engineOf(services: AppServices): DeliveryEngine {
   let engine = engines.get(services.orm);
   if (!engine) {
@@ -34,108 +29,145 @@ export function engineOf(services: AppServices): DeliveryEngine {
   return engine;
 }
 
-/**
- * The messages of a batch whose worker stopped renewing its lease (it died or froze), delivered
- * now by this process. Not a delivery attempt of their jobs: what is deferred here waits for the
- * dead worker's job, which pg-boss retries once its heartbeat is stale.
- */
-async function deliverLapsed(services: AppServices, lapsed: LapsedBatch): Promise<void> {
-  const final = new Set(lapsed.final_ids);
-  const results = await deliverBatch(
-    services,
-    lapsed.message_ids.map((id) => ({ messageId: id, lastAttempt: final.has(id) })),
-  );
-  // What is left waits for the dead worker's jobs, which pg-boss retries much later: said, so a
-  // slow takeover can be told from a slow receiver.
-  const failed = results.filter((r) => r !== null && !(r instanceof DeferredDelivery));
-  if (failed.length) services.log.warn({ messages: results.length, failed: failed.length, err: failed[0]!.message }, 'taken-over delivery batch left messages unsettled');
+/** A batch whose claim committed: its lease row, the messages its jobs name, and those its claim took. */
+export interface ClaimedBatch {
+  lease: BatchLease;
+  messageIds: string[];
+  taken: TakenMessage[];
 }
 
 /**
- * Emails the receiving server accepted (250) whose outcome could not be committed: the database
- * went away between the 250 and the commit (a restart, a dropped connection). The job's retry in
- * this process records them without sending again, so a database outage sends nothing twice; only
- * a process that dies in that window does (docs/api-behaviour.md, "Exactly once"). Bounded: the oldest go first.
- * Email id → the server's response to its 250.
+ * Claims a batch's messages in `em`'s transaction (the one that fetched its jobs, delivery.loop.ts)
+ * or alone (a batch taken over, whose row `leaseId` is already the caller's): one statement takes
+ * the messages and claims their emails with a lease, and writes the batch's lease row with its
+ * jobs, so no job is ever active without a row another worker can take over.
  */
-const acceptedUnrecorded = new Map<string, string>();
-const UNRECORDED_MAX = 10_000;
+export async function claimBatch(
+  services: AppServices,
+  em: EntityManager,
+  batch: { leaseId: string; messageIds: string[]; finalIds: string[]; jobs: LeasedJob[] },
+): Promise<ClaimedBatch> {
+  const messageIds = [...new Set(batch.messageIds)];
+  const lease: BatchLease = { id: batch.leaseId, owner: engineOf(services).owner, seconds: leaseSeconds(services.config), finalIds: batch.finalIds, jobs: batch.jobs };
+  const taken = await new DeliveryRepository(em).take(messageIds, lease, services.config.MAIL_TRANSPORT === 'capture');
+  return { lease, messageIds, taken };
+}
 
 /**
- * Delivers the messages of a batch of jobs, and says for each job whether it is done (null) or
- * must be retried (the error). The round trips are per batch, not per message: one statement
- * takes the messages and claims their emails with a lease, one reads the suppressions of each
- * account and domain; the emails then go out side by side (DELIVERY_CONCURRENCY per process, over
- * the transport's pooled connections) and their outcomes are committed by group commit.
+ * The messages of a batch whose worker stopped renewing its lease (it died or froze), now this
+ * process's row: delivered at once and its jobs settled, as their own worker would have. Not a
+ * delivery attempt of theirs: the killed attempt left no outcome, so what was pending is tried
+ * now, and only what this try defers retries its job.
  */
-export async function deliverBatch(services: AppServices, jobs: DeliveryJob[]): Promise<(Error | null)[]> {
-  const { config } = services;
+async function deliverLapsed(services: AppServices, lapsed: LapsedBatch): Promise<void> {
+  const em = services.orm.em.fork() as EntityManager;
+  const claimed = await claimBatch(services, em, { leaseId: lapsed.id, messageIds: lapsed.message_ids, finalIds: lapsed.final_ids, jobs: lapsed.jobs });
+  await deliverClaimed(services, claimed);
+}
+
+/**
+ * Delivers a claimed batch and settles its jobs (null: done; an error: retried). The round trips
+ * are per batch, not per message: the claim took the messages, one statement per account and
+ * domain reads the suppressions; the emails then go out side by side (DELIVERY_CONCURRENCY per
+ * process, over the transport's pooled connections), their outcomes are committed by group
+ * commit, and one transaction ends the lease row and settles the jobs.
+ */
+export async function deliverClaimed(services: AppServices, claimed: ClaimedBatch): Promise<void> {
   const engine = engineOf(services);
   const em = services.orm.em.fork() as EntityManager;
-  const repo = new DeliveryRepository(em);
-  const ids = [...new Set(jobs.map((j) => j.messageId))];
-  const result = new Map<string, Error | null>();
-
-  const lastAttempt = new Map<string, boolean>();
-  for (const j of jobs) lastAttempt.set(j.messageId, (lastAttempt.get(j.messageId) ?? false) || j.lastAttempt);
-  const lease = { id: newId(), seconds: leaseSeconds(config), finalIds: ids.filter((id) => lastAttempt.get(id)) };
-  const taken = await repo.take(ids, lease, config.MAIL_TRANSPORT === 'capture');
+  const { lease, taken } = claimed;
+  const final = new Set(lease.finalIds);
   const batch = engine.begin(lease.id);
-  const claimed: string[] = [];
+  const held: string[] = [];
   for (const m of taken) {
-    // An email another job of this process is already sending stays with that job.
+    // An email another batch of this process is already sending stays with that batch.
     m.emails = m.emails.filter((e) => !engine.held.has(e.id));
     for (const e of m.emails) {
       engine.held.set(e.id, batch);
-      claimed.push(e.id);
+      held.push(e.id);
     }
   }
-
+  const result = new Map<string, Error | null>();
   let prepared: Prepared[];
   let reasons: Map<string, Map<string, SuppressionReason>>;
   try {
     const takenIds = new Set(taken.map((m) => m.id));
-    await settleBlocked(services, em, ids.filter((id) => !takenIds.has(id)), result);
-    prepared = await prepare(services, repo, taken);
+    await settleBlocked(services, em, claimed.messageIds.filter((id) => !takenIds.has(id)), result);
+    prepared = await prepare(services, new DeliveryRepository(em), taken);
     reasons = await suppressionsOf(em, taken);
   } catch (err) {
     // Nothing was sent: the claims go back at once rather than when their lease runs out.
-    for (const id of claimed) engine.held.delete(id);
-    engine.end(batch);
-    await repo.release(lease.id, claimed).catch(() => undefined);
-    throw err;
+    for (const id of held) engine.held.delete(id);
+    for (const id of claimed.messageIds) result.set(id, err as Error);
+    await settle(services, batch, claimed, result, { release: held });
+    return;
   }
-
   const finished: string[] = [];
-  await Promise.all(
-    prepared.map(async (p) => {
-      const m = p.message;
-      const suppressed = reasons.get(`${m.account_id}:${m.domain_id}`)!;
-      const outcomes = await Promise.allSettled(
-        m.emails.map((e) =>
-          engine.slots.run(() => deliverEmail(services, engine, p, e, batch, lastAttempt.get(m.id)!, suppressed.get(e.to_email.toLowerCase()) ?? null)),
-        ),
-      );
-      const failed = outcomes.find((o) => o.status === 'rejected');
-      const deferred = outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'deferred').length;
-      const lost = outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'lost').length;
-      if (failed) result.set(m.id, failed.reason as Error);
-      else if (lost) result.set(m.id, new DeferredDelivery(`${lost} email(s) of message ${m.id} taken over by another worker; retrying later`));
-      else if (deferred) result.set(m.id, new DeferredDelivery(`${deferred} email(s) of message ${m.id} deferred; retrying later`));
-      else if (m.pending > m.emails.length) result.set(m.id, new DeferredDelivery(`${m.pending - m.emails.length} email(s) of message ${m.id} held by another worker; retrying later`));
-      else finished.push(m.id);
-    }),
+  await Promise.all(prepared.map((p) => deliverMessage(services, engine, batch, p, final.has(p.message.id), reasons, result, finished)));
+  await settle(services, batch, claimed, result, { finished });
+}
+
+/** The emails of one message, each in a slot; sets its job's result, or adds it to `finished`. */
+async function deliverMessage(
+  services: AppServices,
+  engine: DeliveryEngine,
+  batch: BatchClaim,
+  p: Prepared,
+  lastAttempt: boolean,
+  reasons: Map<string, Map<string, SuppressionReason>>,
+  result: Map<string, Error | null>,
+  finished: string[],
+): Promise<void> {
+  const m = p.message;
+  const suppressed = reasons.get(`${m.account_id}:${m.domain_id}`)!;
+  const outcomes = await Promise.allSettled(
+    m.emails.map((e) => engine.slots.run(() => deliverEmail(services, engine, p, e, batch, lastAttempt, suppressed.get(e.to_email.toLowerCase()) ?? null))),
   );
+  const failed = outcomes.find((o) => o.status === 'rejected');
+  const count = (status: string) => outcomes.filter((o) => o.status === 'fulfilled' && o.value === status).length;
+  const [deferred, lost] = [count('deferred'), count('lost')];
+  // The messages say how many, not which message: the job's data names it, and equal errors settle in one call.
+  if (failed) result.set(m.id, failed.reason as Error);
+  else if (lost) result.set(m.id, new DeferredDelivery(`${lost} email(s) taken over by another worker; retrying later`));
+  else if (deferred) result.set(m.id, new DeferredDelivery(`${deferred} email(s) deferred; retrying later`));
+  else if (m.pending > m.emails.length) result.set(m.id, new DeferredDelivery(`${m.pending - m.emails.length} email(s) held by another worker; retrying later`));
+  else finished.push(m.id);
+}
+
+/**
+ * Ends the batch in one transaction: its finished messages marked sent (or, for a batch that
+ * failed before sending, its emails' leases freed), its lease row deleted, and its jobs settled.
+ * A row another worker took over meanwhile stays: that worker settles the jobs. Should the
+ * transaction fail, the row lapses and is taken over, by this process or another.
+ */
+async function settle(
+  services: AppServices,
+  batch: BatchClaim,
+  claimed: ClaimedBatch,
+  result: Map<string, Error | null>,
+  end: { finished: string[] } | { release: string[] },
+): Promise<void> {
+  const { lease } = claimed;
+  const owner = engineOf(services).owner;
   try {
-    const { dropped } = await repo.finishDone(finished, lease.id);
+    const dropped = await (services.orm.em.fork() as EntityManager).transactional(async (tx) => {
+      const repo = new DeliveryRepository(tx);
+      const ended = 'finished' in end ? await repo.finishDone(end.finished, lease.id, owner) : { dropped: 0, owned: await repo.release(lease.id, owner, end.release) };
+      if (!ended.owned) return 0;
+      const outcomes = lease.jobs.map((j) => ({
+        id: j.id,
+        retryCount: j.retryCount,
+        error: j.messageId === null ? new MalformedJobData(deliverJob.name, j.refused ?? '') : (result.get(j.messageId) ?? null),
+      }));
+      await settleJobs(services.boss, deliverJob.name, transactionDb(tx)!, outcomes, services.log);
+      return ended.dropped;
+    });
     if (dropped) messageContentDropped.inc(dropped);
-    for (const id of finished) result.set(id, null);
   } catch (err) {
-    for (const id of finished) result.set(id, err as Error);
+    services.log.warn({ err: (err as Error).message, lease: lease.id }, 'delivery batch not settled; its lease row will be taken over');
   } finally {
-    engine.end(batch);
+    engineOf(services).end(batch);
   }
-  return jobs.map((j) => result.get(j.messageId) ?? null);
 }
 
 /**
@@ -197,95 +229,4 @@ async function suppressionsOf(em: EntityManager, taken: TakenMessage[]) {
     reasons.set(key, found);
   }
   return reasons;
-}
-
-/**
- * One email: suppressed, or built, signed and handed to the transport, then its outcome recorded
- * (the slot is held until the commit, so DELIVERY_CONCURRENCY bounds what a killed worker can
- * leave between a 250 and its record). `lost` when its batch was taken over by another worker
- * before its turn came (this process froze past its lease): then it is not sent from here.
- */
-async function deliverEmail(
-  services: AppServices,
-  engine: DeliveryEngine,
-  p: Prepared,
-  email: ClaimedEmail,
-  batch: BatchClaim,
-  lastAttempt: boolean,
-  suppressed: SuppressionReason | null,
-): Promise<Outcome['row']['status'] | 'lost'> {
-  const m = p.message;
-  const ref: ActivityEmail = {
-    id: email.id,
-    account_id: m.account_id,
-    domain_id: m.domain_id,
-    message_id: m.id,
-    subject: email.subject,
-    to_email: email.to_email,
-    tags: email.tags,
-    purge_after: m.purge_after,
-  };
-  try {
-    if (!(await engine.holds(batch))) return 'lost';
-    const outcome = suppressed
-      ? suppressedOutcome(ref, suppressed)
-      : await send(services, p, email, ref, lastAttempt);
-    await engine.recorder.record(outcome);
-    acceptedUnrecorded.delete(email.id);
-    return outcome.row.status;
-  } finally {
-    engine.held.delete(email.id);
-  }
-}
-
-function suppressedOutcome(ref: ActivityEmail, reason: SuppressionReason): Outcome {
-  return {
-    row: { id: ref.id, status: 'suppressed', suppression_reason: reason, tried: 0, response: null },
-    email: ref,
-    activities: [{ type: 'suppressed', suppression_reason: reason }],
-  };
-}
-
-async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref: ActivityEmail, lastAttempt: boolean): Promise<Outcome> {
-  const accepted = acceptedUnrecorded.get(email.id);
-  if (accepted !== undefined) return delivered(ref, accepted, 0);
-  let tried = 0;
-  try {
-    const mime = await compose(services.config, p, email);
-    tried = 1;
-    const t0 = performance.now();
-    const info = await services.mail
-      .sendRaw({
-        envelope: mime.envelope,
-        raw: mime.raw,
-        meta: { email_id: email.id, to: email.to_email, from: p.message.from_email, subject: email.subject, text: mime.text ?? '', html: mime.html },
-      })
-      .finally(() => deliverySeconds.observe((performance.now() - t0) / 1000));
-    const response = info.response.slice(0, 2000);
-    if (acceptedUnrecorded.size >= UNRECORDED_MAX) acceptedUnrecorded.delete(acceptedUnrecorded.keys().next().value!);
-    acceptedUnrecorded.set(email.id, response);
-    return delivered(ref, response, 1);
-  } catch (err) {
-    const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
-    const permanent = err instanceof PermanentMailError;
-    const status = permanent ? 'hard_bounced' : lastAttempt ? 'soft_bounced' : 'deferred';
-    services.log.info({ email: email.id, outcome: status, response }, 'delivery refused');
-    return {
-      row: { id: email.id, status, suppression_reason: null, tried, response },
-      email: ref,
-      activities: [{ type: status, data: { smtp_response: response } }],
-      ...(permanent ? { hardBounce: { recipientId: email.recipient_id, reason: response } } : {}),
-    };
-  }
-}
-
-function delivered(ref: ActivityEmail, response: string, tried: number): Outcome {
-  return {
-    row: { id: ref.id, status: 'delivered', suppression_reason: null, tried, response },
-    email: ref,
-    activities: [
-      { type: 'sent', data: { smtp_response: response } },
-      { type: 'delivered', data: { smtp_response: response } },
-    ],
-  };
 }

@@ -4,12 +4,13 @@ import type { Orm } from '../../db/orm.js';
 import type { AppServices } from '../../core/services.js';
 import { DeliveryLeaseRepository, type LapsedBatch } from './lease.repository.js';
 import { OutcomeRecorder } from './outcome.recorder.js';
+import { newId } from '../../lib/ids.js';
 
 /**
  * How long a claim lasts without renewal (WORKER_LEASE_SECONDS), renewed every third of it. A dead
  * or frozen worker's batches are taken over once it has run out (at most a lease and one renewal
- * period after the death), without waiting for pg-boss to notice the job's stale heartbeat and
- * retry it after a deferral's delay (test/sending/takeover.test.ts).
+ * period after the death) and their jobs settled by the taker, never left to pg-boss's own
+ * recovery (test/sending/takeover.test.ts).
  */
 export const leaseSeconds = (config: Config) => config.WORKER_LEASE_SECONDS;
 
@@ -55,6 +56,8 @@ export class DeliveryEngine {
   readonly recorder: OutcomeRecorder;
   /** Emails claimed by this process and not yet recorded or released, with their batch. */
   readonly held = new Map<string, BatchClaim>();
+  /** This process, as the owner of its lease rows. */
+  readonly owner = newId();
   private readonly batches = new Set<BatchClaim>();
   private readonly leaseMs: number;
   private readonly timer: NodeJS.Timeout;
@@ -78,7 +81,7 @@ export class DeliveryEngine {
     return new DeliveryLeaseRepository(this.orm.em.fork() as EntityManager);
   }
 
-  /** A batch whose lease row its claim just wrote. */
+  /** A batch whose lease row this process owns now (its claim committed, or its takeover). */
   begin(id: string): BatchClaim {
     const batch: BatchClaim = { id, confirmedAt: Date.now(), lost: false };
     this.batches.add(batch);
@@ -115,6 +118,7 @@ export class DeliveryEngine {
     const emails = [...this.held];
     try {
       const live = await this.repo().renew(
+        this.owner,
         this.leaseMs / 1000,
         batches.map((b) => b.id),
         emails.map(([id]) => id),
@@ -135,7 +139,7 @@ export class DeliveryEngine {
     if (this.stopped || this.takeovers.size >= TAKEOVERS_MAX) return;
     let lapsed: LapsedBatch[];
     try {
-      lapsed = await this.repo().takeOver(TAKEOVERS_MAX - this.takeovers.size);
+      lapsed = await this.repo().takeOver(this.owner, this.leaseMs / 1000, TAKEOVERS_MAX - this.takeovers.size);
     } catch (err) {
       this.services.log.warn({ err: (err as Error).message }, 'lapsed delivery batches not looked for');
       return;
@@ -150,8 +154,8 @@ export class DeliveryEngine {
   }
 
   /**
-   * No more takeovers; resolves once those under way are recorded. Renewals go on: pg-boss lets
-   * the jobs under way finish after this, and their batches stay this process's until they do.
+   * No more takeovers; resolves once those under way are settled. Called once the delivery loop
+   * stopped (its batches settled); renewals go on for a process that keeps running.
    */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -1,12 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { idRange, idsIn, partsRange } from '../../db/partitions.js';
-import { sqlCount, sqlRow, sqlRows, textArray } from '../../db/sql.js';
-import { afterCommit } from '../../lib/pubsub.js';
-import { activityNotices } from '../../modules/activity/activity.notice.js';
-import { ACTIVITY_INPUT, activityWrites, type ActivityInsert } from '../../modules/activity/activity.repository.js';
+import { sqlRow, sqlRows, textArray } from '../../db/sql.js';
+import type { LeasedJob } from './delivery-lease.entity.js';
 import type { DomainSettings } from '../../modules/domains/domain.entity.js';
-import type { Address, MessageContentRow, MessageSettings } from '../../modules/messages/message.entity.js';
-import { DELIVERABLE_MESSAGE, PENDING_EMAIL, type EmailStatus, type MessageStatus } from '../../modules/messages/message.status.js';
+import type { MessageContentRow } from '../../modules/messages/message.entity.js';
+import { DELIVERABLE_MESSAGE, PENDING_EMAIL, type MessageStatus } from '../../modules/messages/message.status.js';
 
 const SENDING = 'sending' satisfies MessageStatus;
 const SENT = 'sent' satisfies MessageStatus;
@@ -46,6 +44,15 @@ export interface TakenMessage extends MessageContentRow {
   emails: ClaimedEmail[];
 }
 
+/** The lease row a batch's claim writes (delivery-lease.entity.ts), or keeps when it took the batch over. */
+export interface BatchLease {
+  id: string;
+  owner: string;
+  seconds: number;
+  finalIds: string[];
+  jobs: LeasedJob[];
+}
+
 /** Why delivery did not take a message it was asked for. */
 export interface Blocked {
   id: string;
@@ -53,40 +60,6 @@ export interface Blocked {
   trusted: boolean;
   template_missing: boolean;
 }
-
-/** An email's outcome as recorded: its new status and what the email log shows of the attempt. */
-export interface OutcomeRow {
-  id: string;
-  status: EmailStatus;
-  suppression_reason: string | null;
-  /** 1 when the transport was tried this time. */
-  tried: number;
-  response: string | null;
-}
-
-/** The emails' new state, as `record` writes it, from the outcomes in `x`. */
-const SET_OUTCOME = `status = x.status, suppression_reason = coalesce(x.suppression_reason, e.suppression_reason),
-  attempts = e.attempts + x.tried,
-  last_response = coalesce(x.response, e.last_response), lease_until = null, updated_at = now()`;
-const OUTCOME_INPUT = `jsonb_to_recordset($1::jsonb) as x(id text, status text, suppression_reason text, tried int, response text)`;
-
-/**
- * recordWithActivities' statement: the outcomes of the emails still pending, and the activities
- * (with their daily counts and events) of those emails only, so an email recorded meanwhile by
- * another worker gets neither a second outcome nor a second set of activities. The ids come
- * apart as well ($4, with their least and greatest: db/partitions.ts idRange): the plan then
- * finds the emails by their key in their weeks only, whatever it guesses of the JSON's rows.
- */
-const RECORD_WITH_ACTIVITIES = `with updated as (
-    update emails e set ${SET_OUTCOME}
-      from ${OUTCOME_INPUT}
-     where ${idsIn('e.id', '$4::text[]', '$5', '$6')} and e.id = x.id and e.status = any($2::text[])
-    returning e.id
-  ),
-  ${ACTIVITY_INPUT('given', '$3::json')},
-  input as (select g.* from given g where g.email_id in (select id from updated)),
-  ${activityWrites('input')}
-  select id from updated`;
 
 /**
  * take's statement (its parameters in take's order). The messages' ids come with their least and
@@ -114,10 +87,12 @@ const TAKE = `with taken as (
        and (e.lease_until is null or e.lease_until < now())
      returning e.id, e.message_id, e.position, e.to_email, e.to_name, e.subject, e.tags, e.recipient_id, e.smtp_message_id
   ),
-  -- The batch's lease row (delivery-lease.entity.ts), with the same lease as its emails.
+  -- The batch's lease row (delivery-lease.entity.ts), with the same lease as its emails, its
+  -- owner and its jobs; a batch taken over keeps the row its taker made its own.
   batch_lease as (
-    insert into delivery_leases (id, lease_until, message_ids, final_ids)
-    select $8, now() + make_interval(secs => $5::int), array_agg(id), $9::text[] from taken having count(*) > 0
+    insert into delivery_leases (id, owner, lease_until, message_ids, final_ids, jobs)
+    values ($8, $14, now() + make_interval(secs => $5::int), $2::text[], $9::text[], $15::jsonb)
+    on conflict (id) do nothing
   )
   select m.id, m.account_id, m.domain_id, m.purge_after::text as purge_after, m.from_email, m.from_name, m.reply_to, m.cc, m.bcc,
          coalesce(m.html, tr.html, t.html) as html, coalesce(m.text, tr.text, t.text) as text,
@@ -147,12 +122,12 @@ export class DeliveryRepository {
    * One statement: moves to `sending` the messages that may go now (still deliverable, domain not
    * paused, not a sandbox-trusted domain unless `allowTrusted`, template still there), claims
    * their pending emails that no live lease holds, and returns both with the content to build.
-   * Its callers pass a plain fork, so it runs alone, as its own transaction, never inside another.
+   * It runs in the transaction that fetched the batch's jobs, or alone for a batch taken over.
    * Not a named prepared statement: each run is planned for its ids (db/partitions.ts idRange), and
    * a prepared one's generic plan, built again whenever a table of it is analyzed, would take in
    * every week a long retention keeps (bench:drain runs with a year of them).
    */
-  async take(messageIds: string[], lease: { id: string; seconds: number; finalIds: string[] }, allowTrusted: boolean): Promise<TakenMessage[]> {
+  async take(messageIds: string[], lease: BatchLease, allowTrusted: boolean): Promise<TakenMessage[]> {
     return sqlRows<TakenMessage>(
       this.em,
       TAKE,
@@ -168,6 +143,8 @@ export class DeliveryRepository {
         textArray(lease.finalIds),
         ...idRange(messageIds),
         ...partsRange(messageIds),
+        lease.owner,
+        JSON.stringify(lease.jobs),
       ],
     );
   }
@@ -202,51 +179,18 @@ export class DeliveryRepository {
   }
 
   /**
-   * Records outcomes in one statement and frees their leases. Only emails still pending move: one
-   * recorded meanwhile (by a worker that took it after a lease ran out) keeps its outcome, and is
-   * left out of the ids returned, so its activities are not recorded twice.
+   * Frees a batch's lease and its emails' without an outcome (a batch that failed before sending
+   * them), when `owner` still owns it; answers whether it did.
    */
-  async record(rows: OutcomeRow[]): Promise<string[]> {
-    if (!rows.length) return [];
-    const updated = await sqlRows<{ id: string }>(
+  async release(leaseId: string, owner: string, emailIds: string[]): Promise<boolean> {
+    const row = await sqlRow<{ owned: boolean }>(
       this.em,
-      `update emails e set ${SET_OUTCOME}
-         from ${OUTCOME_INPUT}
-        where ${idsIn('e.id', '$3::text[]', '$4', '$5')} and e.id = x.id and e.status = any($2::text[])
-        returning e.id`,
-      [JSON.stringify(rows), textArray(PENDING_EMAIL), textArray(rows.map((r) => r.id)), ...idRange(rows.map((r) => r.id))],
+      `with ended as (delete from delivery_leases where id = $1 and owner = $5 returning id),
+       freed as (update emails set lease_until = null where ${idsIn('id', '$2::text[]', '$3', '$4')} and exists (select 1 from ended))
+       select exists (select 1 from ended) as owned`,
+      [leaseId, textArray(emailIds), ...idRange(emailIds), owner],
     );
-    return updated.map((r) => r.id);
-  }
-
-  /**
-   * `record` and recordActivities in one statement, outside any transaction (a single statement
-   * commits as a whole): one round trip and one commit for a group of outcomes instead of BEGIN,
-   * two statements and COMMIT (planned for its ids each time, as `take` is). Answers
-   * the emails recorded; live `activity` subscribers hear of their activities once it committed.
-   */
-  async recordWithActivities(rows: OutcomeRow[], activities: ActivityInsert[]): Promise<string[]> {
-    if (!rows.length) return [];
-    const updated = await sqlRows<{ id: string }>(this.em, RECORD_WITH_ACTIVITIES, [
-      JSON.stringify(rows),
-      textArray(PENDING_EMAIL),
-      JSON.stringify(activities),
-      textArray(rows.map((r) => r.id)),
-      ...idRange(rows.map((r) => r.id)),
-    ]);
-    const done = new Set(updated.map((r) => r.id));
-    for (const [topic, notice] of activityNotices(activities.filter((a) => done.has(a.email_id)))) afterCommit(this.em, topic, notice);
-    return [...done];
-  }
-
-  /** Frees a batch's lease and its emails' without an outcome (a batch that failed before sending them). */
-  async release(leaseId: string, emailIds: string[]): Promise<void> {
-    await sqlCount(
-      this.em,
-      `with ended as (delete from delivery_leases where id = $1)
-       update emails set lease_until = null where ${idsIn('id', '$2::text[]', '$3', '$4')}`,
-      [leaseId, textArray(emailIds), ...idRange(emailIds)],
-    );
+    return row?.owned ?? false;
   }
 
   /**
@@ -254,11 +198,12 @@ export class DeliveryRepository {
    * drops the bodies of those whose track_content is off (the send's `settings.track_content`,
    * else its domain's): html, text, personalization and the attachments. Until then they are kept,
    * so a message is whole for every retry; once all its emails are settled nothing reads them.
-   * Answers how many messages had their bodies dropped. The batch's lease row `leaseId` goes
-   * with it: every email of the batch has its outcome by then.
+   * Answers how many messages had their bodies dropped, and whether `owner` still owned the
+   * batch's lease row `leaseId`, which goes with it (its caller then settles the batch's jobs in
+   * the same transaction; a row another worker took over is that worker's to end).
    */
-  async finishDone(messageIds: string[], leaseId: string): Promise<{ dropped: number }> {
-    const row = await sqlRow<{ dropped: number }>(
+  async finishDone(messageIds: string[], leaseId: string, owner: string): Promise<{ dropped: number; owned: boolean }> {
+    const row = await sqlRow<{ dropped: number; owned: boolean }>(
       this.em,
       `with fin as (
          select m.id,
@@ -282,10 +227,10 @@ export class DeliveryRepository {
          delete from message_attachments a using done
           where a.message_id = any($1::text[]) and a.message_id = done.id and a.id >= $8 and a.id < $9 and done.drop_content
        ),
-       lease_ended as (delete from delivery_leases where id = $5)
-       select (count(*) filter (where drop_content))::int as dropped from done`,
-      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT, leaseId, ...idRange(messageIds), ...partsRange(messageIds)],
+       lease_ended as (delete from delivery_leases where id = $5 and owner = $10 returning id)
+       select (select count(*) filter (where drop_content) from done)::int as dropped, exists (select 1 from lease_ended) as owned`,
+      [textArray(messageIds), SENDING, textArray(PENDING_EMAIL), SENT, leaseId, ...idRange(messageIds), ...partsRange(messageIds), owner],
     );
-    return { dropped: row?.dropped ?? 0 };
+    return { dropped: row?.dropped ?? 0, owned: row?.owned ?? false };
   }
 }

@@ -1,15 +1,13 @@
 import type { AppServices } from '../../core/services.js';
-import { defineBatchWorker, type RegisteredWorker } from '../../jobs/job.js';
-import { deliverBatch, engineOf } from './delivery.batch.js';
+import type { RegisteredWorker } from '../../jobs/job.js';
 import { deliverJob } from '../../modules/sending/deliver.job.js';
+import { deliveryLoop } from './delivery.loop.js';
 
+/**
+ * Delivery fetches its own jobs (delivery.loop.ts), from the worker's start: a worker started
+ * after another died takes that one's batches over even before any job of its own comes.
+ */
 export const deliverWorker: RegisteredWorker<AppServices> = {
-  ...defineBatchWorker(deliverJob, (items, services: AppServices) =>
-    deliverBatch(
-      services,
-      items.map((i) => ({ messageId: i.data.message_id, lastAttempt: i.attempt.retryCount >= i.attempt.retryLimit })),
-    ),
-  ),
-  // From the start, not from the first batch: a worker started after another died takes its batches over.
-  background: (services) => engineOf(services),
+  job: deliverJob,
+  fetching: (services) => deliveryLoop(services),
 };

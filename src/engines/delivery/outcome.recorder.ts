@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { emailDeliveries } from '../../lib/metrics.js';
 import { prepareActivities, recordActivities, type ActivityEmail, type NewActivity } from '../../modules/activity/activity.record.js';
 import { suppressRecipient } from '../../modules/suppressions/suppression.add.js';
-import { DeliveryRepository, type OutcomeRow } from './delivery.repository.js';
+import { OutcomeRepository, type OutcomeRow } from './outcome.repository.js';
 import { deliveryReason } from './reason.js';
 
 /** One email's outcome with everything recorded with it, in the same transaction. */
@@ -111,7 +111,7 @@ export class OutcomeRecorder {
       // and concurrent lanes (on other shards) do not wait on each other's row locks.
       const shard = activities[0]?.shard ?? 0;
       for (const a of activities) a.shard = shard;
-      const done = new Set(await new DeliveryRepository(this.orm.em.fork() as EntityManager).recordWithActivities(outcomes.map((o) => o.row), activities));
+      const done = new Set(await new OutcomeRepository(this.orm.em.fork() as EntityManager).recordWithActivities(outcomes.map((o) => o.row), activities));
       countDeliveries(outcomes.filter((o) => done.has(o.row.id)));
       return;
     }
@@ -121,7 +121,7 @@ export class OutcomeRecorder {
     await tx.begin();
     let mine: Outcome[];
     try {
-      const done = new Set(await new DeliveryRepository(tx).record(outcomes.map((o) => o.row)));
+      const done = new Set(await new OutcomeRepository(tx).record(outcomes.map((o) => o.row)));
       mine = outcomes.filter((o) => done.has(o.row.id));
       await recordActivities(
         tx,

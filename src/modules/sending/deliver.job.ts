@@ -5,8 +5,8 @@ import { defineJob } from '../../jobs/job.js';
  * Delivers one accepted message: each of its emails. Workers fetch these jobs in batches
  * (DELIVERY_BATCH_SIZE) and deliver a batch's messages together (engines/delivery/delivery.batch.ts). A message whose
  * emails were deferred fails its job on purpose, so pg-boss retries it with backoff; the last
- * attempt turns what is still deferred into soft bounces. The heartbeat lets a killed worker's
- * jobs be taken up again, once their emails' leases have run out too.
+ * attempt turns what is still deferred into soft bounces. The delivery engine fetches these jobs
+ * itself, claiming a batch's messages in the fetch's transaction, and settles them.
  */
 export const deliverJob = defineJob({
   name: 'email.deliver',
@@ -19,7 +19,8 @@ export const deliverJob = defineJob({
   queue: (config) => ({
     retryLimit: config.DELIVERY_RETRY_LIMIT,
     retryDelay: config.DELIVERY_RETRY_DELAY_SECONDS,
-    heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+    // No heartbeat: a batch's lease row says whether its worker lives (engines/delivery/delivery.loop.ts).
+    heartbeatSeconds: null,
     expireInSeconds: 3600,
   }),
 });
