@@ -64,9 +64,21 @@ export interface JobLoop {
  * of a worker with `run`; one with `fetching` does both itself (delivery claims what it fetched
  * in the fetch's own transaction: engines/delivery/delivery.loop.ts).
  */
-export type RegisteredWorker<D = never> =
-  | { readonly job: JobDefinition; run(data: unknown, deps: D, attempt: JobAttempt): Promise<void>; fetching?: never }
-  | { readonly job: JobDefinition; fetching(deps: D): JobLoop; run?: never };
+export type RegisteredWorker<D = never> = PolledWorker<D> | FetchingWorker<D>;
+
+/** A worker pg-boss's work() fetches for: `run` works one job; it throws to fail it. */
+export interface PolledWorker<D = never> {
+  readonly job: JobDefinition;
+  run(data: unknown, deps: D, attempt: JobAttempt): Promise<void>;
+  fetching?: never;
+}
+
+/** A worker that fetches and settles its own jobs, for as long as the process works them. */
+export interface FetchingWorker<D = never> {
+  readonly job: JobDefinition;
+  fetching(deps: D): JobLoop;
+  run?: never;
+}
 
 export interface Worker<S extends z.ZodObject, D> {
   readonly job: JobDefinition<S>;

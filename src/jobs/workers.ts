@@ -2,7 +2,7 @@ import { retryWhileUnavailable } from '../db/unavailable.js';
 import type { AppServices } from '../core/services.js';
 import { queueOptions } from './boss.js';
 import { observeJobWait } from './loop.js';
-import { MalformedJobData, type JobDefinition, type JobLoop, type RegisteredWorker } from './job.js';
+import { MalformedJobData, type JobDefinition, type JobLoop, type PolledWorker, type RegisteredWorker } from './job.js';
 
 /** A job with a queue and no worker would pile up unseen; one with a worker and no queue cannot start. */
 function checkRegistry(jobs: readonly JobDefinition[], workers: readonly RegisteredWorker<AppServices>[]): void {
@@ -52,7 +52,7 @@ export async function startWorkers(
   };
 }
 
-async function work(services: AppServices, worker: RegisteredWorker<AppServices> & { run: NonNullable<RegisteredWorker<AppServices>['run']> }): Promise<void> {
+async function work(services: AppServices, worker: PolledWorker<AppServices>): Promise<void> {
   const { boss, log } = services;
   const { job } = worker;
   /** A job's failure, logged (data its schema refused as an error: a retry cannot mend it). */

@@ -37,7 +37,7 @@ export const acceptStatementSends = new Histogram({
 
 /**
  * Delivery outcomes of emails (one per recipient): delivered, soft_bounced, hard_bounced, deferred,
- * suppressed, by reason: the receiver's answer in a few classes (engines/delivery/reason.ts).
+ * suppressed, by reason: the receiver's answer in a few classes (lib/delivery-reason.ts).
  */
 export const emailDeliveries = new Counter({
   name: 'postbox_email_deliveries_total',

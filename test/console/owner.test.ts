@@ -203,10 +203,10 @@ it("shows an email's HTML in a sandboxed frame, scripts not run", async () => {
   await w.context.close();
 });
 
-it("shows a bounced email's server answer, its diagnostic", async () => {
+it("shows a bounced email's server answer, its diagnostic and what to do", async () => {
   const domain = await seedDomain(s, { dkim: true });
   const to = `gone-${Date.now()}@example.net`;
-  sink.refuse(to, 550);
+  sink.refuse(to, 550, '5.7.32 The From: header is not aligned with the authenticated SPF or DKIM domain - gsmtp');
   const sent = await s.rest('POST', '/email', { body: { from: { email: `news@${domain.name}` }, to: [{ email: to }], subject: 'Bounces', text: 'x' } });
   expect(sent.status).toBe(202);
   const id = await waitFor('the hard bounce', async () => {
@@ -218,6 +218,8 @@ it("shows a bounced email's server answer, its diagnostic", async () => {
   await signInWithToken(w.page, s, ADMIN_TOKEN);
   await w.page.goto(`${s.url}/#/emails/${id}`);
   await w.page.getByRole('heading', { name: 'Server answer' }).waitFor();
-  await w.page.getByText(/refused by the test sink \(550\)/).waitFor();
+  await w.page.getByText(/5\.7\.32 The From: header is not aligned/).waitFor();
+  await w.page.getByText('dmarc alignment', { exact: true }).waitFor();
+  await w.page.getByText(/The From: address failed DMARC/).waitFor();
   await w.context.close();
 }, 60_000);

@@ -84,6 +84,8 @@ export type ActivityEmailType = {
 export type ActivityEntry = {
   __typename?: 'ActivityEntry';
   created_at: Scalars['PlainTimestamp']['output'];
+  /** Set for deferred, soft_bounced and hard_bounced: the receiver's answer read for people. */
+  diagnosis?: Maybe<DeliveryDiagnosis>;
   email: ActivityEmailType;
   id: Scalars['ID']['output'];
   /** Set only when type is suppressed. */
@@ -385,6 +387,21 @@ export type CreatedToken = {
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   scopes: Array<Scalars['String']['output']>;
+};
+
+/** A receiver's refusal or deferral read for people: what happened and what to do. */
+export type DeliveryDiagnosis = {
+  __typename?: 'DeliveryDiagnosis';
+  /** What happened and what to do, in plain words. */
+  explanation: Scalars['String']['output'];
+  /** gmail, microsoft, yahoo or apple, when the answer says so. */
+  provider?: Maybe<Scalars['String']['output']>;
+  /** connection, rate_limited, mailbox_full, unknown_recipient, policy, content or other. */
+  reason: Scalars['String']['output'];
+  /** The large providers' sender requirement the answer names: authentication, dmarc_alignment, one_click_unsubscribe, spam_rate, reverse_dns, tls or blocklisted. */
+  requirement?: Maybe<Scalars['String']['output']>;
+  /** The receiver's answer, as it came. */
+  smtp_response?: Maybe<Scalars['String']['output']>;
 };
 
 export type DmarcAuthResult = {
@@ -851,6 +868,8 @@ export type LoggedEmailDetail = {
   /** Null unless the capture transport stored the message, and once delivered with track_content off. */
   content?: Maybe<EmailContent>;
   created_at: Scalars['PlainTimestamp']['output'];
+  /** Set while the email is deferred or once it bounced: its last answer read for people; GraphQL only. */
+  diagnosis?: Maybe<DeliveryDiagnosis>;
   domain_id: Scalars['ID']['output'];
   from: Scalars['String']['output'];
   from_name?: Maybe<Scalars['String']['output']>;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { deliveryReason } from '../../src/engines/delivery/reason.js';
+import { deliveryReason, diagnose } from '../../src/lib/delivery-reason.js';
 import { scrapeMetrics, sampleOf } from '../support/metrics.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -102,4 +102,28 @@ it('classifies what receivers answer into reasons an operator can act on', () =>
     ['deferred', '451 temporary local problem', 'other'],
   ];
   for (const [status, response, reason] of cases) expect({ response, reason: deliveryReason(status, response) }).toEqual({ response, reason });
+});
+
+it("names the large providers' sender requirements a refusal cites, and the provider", () => {
+  const cases: [string, string, string | null, string | null][] = [
+    ['hard_bounced', '550-5.7.26 Unauthenticated email from example.com is not accepted due to domain\'s DMARC policy. - gsmtp', 'dmarc_alignment', 'gmail'],
+    ['hard_bounced', "550 5.7.32 The From: header isn't aligned with either the authenticated SPF or DKIM organizational domain", 'dmarc_alignment', null],
+    ['hard_bounced', '550 5.7.515 Access denied, sending domain example.com does not meet the required authentication level. outlook.com', 'authentication', 'microsoft'],
+    ['hard_bounced', '550 5.7.27 The sender does not pass SPF', 'authentication', null],
+    ['deferred', '421 4.7.28 Our system has detected an unusual rate of unsolicited mail originating from your IP address - gsmtp', 'spam_rate', 'gmail'],
+    ['deferred', '421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred due to unexpected volume or user complaints - see https://postmaster.yahooinc.com', 'spam_rate', 'yahoo'],
+    ['hard_bounced', '550 5.7.1 Unfortunately, messages from [192.0.2.1] weren\'t sent. Please contact your Internet service provider since part of their network is on our block list (S3150).', 'blocklisted', 'microsoft'],
+    ['hard_bounced', '550 5.7.25 The IP address sending this message does not have a PTR record setup - gsmtp', 'reverse_dns', 'gmail'],
+    ['deferred', '421 4.7.29 Your email has been rate limited because this message wasn\'t sent over a TLS connection', 'tls', null],
+    ['hard_bounced', '550 5.7.1 Bulk mail must support one-click unsubscribe (List-Unsubscribe-Post)', 'one_click_unsubscribe', null],
+    ['hard_bounced', '550 5.1.1 The email account that you tried to reach does not exist. - gsmtp', null, 'gmail'],
+    ['delivered', '250 2.0.0 OK DMARC', null, null],
+  ];
+  for (const [status, response, requirement, provider] of cases) {
+    const d = diagnose(status, response);
+    expect({ response, requirement: d.requirement, provider: d.provider }).toEqual({ response, requirement, provider });
+    expect(d.explanation.length).toBeGreaterThan(20);
+  }
+  // Only the answer's first characters are read, however long it is.
+  expect(diagnose('hard_bounced', `550 5.1.1 ${'x'.repeat(1_000_000)} DMARC`).requirement).toBeNull();
 });

@@ -182,6 +182,35 @@ describe('delivery to a real SMTP server', () => {
     expect(await activityOf(s, rows[0].id)).toEqual(['suppressed']);
   });
 
+  it("reads a large provider's refusal for people: its class, the requirement it names and what to do, in webhooks, activity and the email", async () => {
+    const to = `unauth-${Date.now()}@example.net`;
+    const words = '5.7.26 This mail has been blocked because the sender is unauthenticated. Gmail requires all senders to authenticate with either SPF or DKIM. - gsmtp';
+    sink.refuse(to, 550, words);
+    const res = await send({ to: [{ email: to }] });
+    const [email] = await settled(s, res.headers.get('x-message-id')!);
+    expect(email.status).toBe('hard_bounced');
+    const diagnosis = { reason: 'policy', requirement: 'authentication', provider: 'gmail', explanation: expect.stringMatching(/SPF or DKIM/) };
+
+    const [bounce] = (await events.until((b) => b.some((e) => e.data.email_id === email.id))).filter((e) => e.data.email_id === email.id);
+    expect(bounce.type).toBe('activity.hard_bounced');
+    expect(bounce.data.meta).toEqual({ smtp_response: expect.stringContaining(words), ...diagnosis });
+
+    const when = { from: String(Math.floor(Date.now() / 1000) - 600), to: String(Math.floor(Date.now() / 1000) + 60) };
+    const page = await s.gql(
+      'query($d: ID!, $f: String!, $t: String!) { activities(domain_id: $d, date_from: $f, date_to: $t, event: ["hard_bounced"]) { data { type email { id } diagnosis { reason requirement provider explanation smtp_response } } } }',
+      { d: domain.id, f: when.from, t: when.to },
+    );
+    const entry = page.body.data.activities.data.find((a: any) => a.email.id === email.id);
+    expect(entry.diagnosis).toEqual({ ...diagnosis, smtp_response: expect.stringContaining(words) });
+    const detail = await s.gql('query($id: ID!) { email(email_id: $id) { diagnosis { requirement explanation } } }', { id: email.id });
+    expect(detail.body.data.email.diagnosis).toEqual({ requirement: 'authentication', explanation: diagnosis.explanation });
+    // /v1 answers as MailerSend does: no such field.
+    const rest = await s.rest('GET', `/activity/${domain.id}?date_from=${when.from}&date_to=${when.to}&event[]=hard_bounced`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.length).toBeGreaterThan(0);
+    for (const a of rest.body.data) expect(a).not.toHaveProperty('diagnosis');
+  });
+
   it('defers a 4xx, retries with backoff, and soft-bounces when retries run out', async () => {
     const to = `busy-${Date.now()}@example.net`;
     sink.refuse(to, 451);

@@ -13,7 +13,7 @@ export interface Received {
 
 /**
  * A real SMTP server on 127.0.0.1 that keeps what it receives.
- * - `refuse(address, code)` answers RCPT TO for that address with the code (4xx or 5xx).
+ * - `refuse(address, code, text?)` answers RCPT TO for that address with the code (4xx or 5xx) and text.
  * - `stall(address)` never answers RCPT TO for it, so the client times out.
  * - `holdMs` delays the final answer to DATA; a message whose client hangs up during the hold was
  *   never accepted (no 250 was sent) and is not kept, as a real MTA would not deliver it. It can
@@ -27,7 +27,7 @@ export async function startSmtpSink(opts: { holdMs?: number } = {}) {
   const mailAt = new Map<string, number>();
   const received: Received[] = [];
   const attempts: string[] = [];
-  const refusals = new Map<string, number>();
+  const refusals = new Map<string, { code: number; text: string }>();
   const stalled = new Set<string>();
   const closed = new Set<string>();
   let holding = 0;
@@ -40,8 +40,8 @@ export async function startSmtpSink(opts: { holdMs?: number } = {}) {
     onRcptTo(address, _session, callback) {
       attempts.push(address.address);
       if (stalled.has(address.address.toLowerCase())) return;
-      const code = refusals.get(address.address.toLowerCase());
-      if (code) return callback(Object.assign(new Error(`refused by the test sink (${code})`), { responseCode: code }));
+      const refusal = refusals.get(address.address.toLowerCase());
+      if (refusal) return callback(Object.assign(new Error(refusal.text), { responseCode: refusal.code }));
       callback();
     },
     onMailFrom(_address, session, callback) {
@@ -88,8 +88,9 @@ export async function startSmtpSink(opts: { holdMs?: number } = {}) {
     port,
     received,
     attempts,
-    refuse(address: string, code: number) {
-      refusals.set(address.toLowerCase(), code);
+    /** `text` is what follows the code (a provider's words, say); by default the sink names itself. */
+    refuse(address: string, code: number, text = `refused by the test sink (${code})`) {
+      refusals.set(address.toLowerCase(), { code, text });
     },
     stall(address: string) {
       stalled.add(address.toLowerCase());

@@ -38,6 +38,7 @@ const Email = graphql(`
       html
       text
       last_response
+      diagnosis { reason requirement provider explanation }
       content { raw }
       activity { id type created_at suppression_reason }
       webhook_deliveries { id webhook_id webhook_name type state attempts last_status created_at }
@@ -172,6 +173,12 @@ function EmailDetail({ id }: { id: string }) {
           <p className={/bounced/.test(email.status) ? 'error' : undefined}>
             <code className="wrap">{email.last_response}</code>
           </p>
+          {email.diagnosis ? (
+            <p className="diagnosis">
+              {email.diagnosis.requirement ? <span className="badge">{email.diagnosis.requirement.replace(/_/g, ' ')}</span> : null}{' '}
+              {email.diagnosis.explanation}
+            </p>
+          ) : null}
         </>
       ) : null}
       {email.content?.raw ? <Source raw={email.content.raw} /> : null}

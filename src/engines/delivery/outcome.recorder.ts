@@ -6,7 +6,7 @@ import { emailDeliveries } from '../../lib/metrics.js';
 import { prepareActivities, recordActivities, type ActivityEmail, type NewActivity } from '../../modules/activity/activity.record.js';
 import { suppressRecipient } from '../../modules/suppressions/suppression.add.js';
 import { OutcomeRepository, type OutcomeRow } from './outcome.repository.js';
-import { deliveryReason } from './reason.js';
+import { deliveryReason } from '../../lib/delivery-reason.js';
 
 /** One email's outcome with everything recorded with it, in the same transaction. */
 export interface Outcome {

@@ -3,6 +3,7 @@ import { sortableId } from '../../lib/ids.js';
 import { STAT_SHARDS, type ActivityData, type ActivityType } from './activity.entity.js';
 import { ActivityRepository, type ActivityInsert } from './activity.repository.js';
 import { isoTimestamp } from '../../lib/timestamps.js';
+import { diagnose } from '../../lib/delivery-reason.js';
 
 /** The email an activity belongs to, with what the `activity.*` event payload needs. */
 export interface ActivityEmail {
@@ -55,15 +56,21 @@ const EVENT_OF: Partial<Record<ActivityType, string>> = {
 /** Activity types whose event `meta` names the link and the client that followed it. */
 const CLICKS = new Set<ActivityType>(['clicked', 'clicked_unique']);
 
+/** Activity types whose event `meta` carries the receiver's answer, read for people. */
+const REFUSALS = new Set<ActivityType>(['deferred', 'soft_bounced', 'hard_bounced']);
+
 /**
  * The `meta` of an `activity.*` payload. SPEC.md's payload has an empty array there, or an object
  * for the kinds that carry details (survey_submitted); a click carries the details tracking
- * already stored (the link's target, the client's IP and user agent) in that object form. Other
- * kinds keep `[]`, which is what SPEC.md shows for them.
+ * already stored (the link's target, the client's IP and user agent) in that object form, and a
+ * deferral or bounce the receiver's answer with its diagnosis (lib/delivery-reason.ts: its class,
+ * the large providers' requirement it names, what to do). Other kinds keep `[]`, which is what
+ * SPEC.md shows for them.
  */
 function metaOf(type: ActivityType, data: ActivityData): Record<string, string | null> | [] {
-  if (!CLICKS.has(type)) return [];
-  return { url: data.url ?? null, ip: data.ip ?? null, user_agent: data.user_agent ?? null };
+  if (CLICKS.has(type)) return { url: data.url ?? null, ip: data.ip ?? null, user_agent: data.user_agent ?? null };
+  if (REFUSALS.has(type)) return { smtp_response: data.smtp_response ?? null, ...diagnose(type, data.smtp_response ?? null) };
+  return [];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { idRange, idsIn } from '../../db/partitions.js';
 import { sqlCount, sqlRow, sqlRows, textArray, Where } from '../../db/sql.js';
 import { afterCommit } from '../../lib/pubsub.js';
 import { activityNotices } from './activity.notice.js';
@@ -95,9 +96,11 @@ export interface ActivityRow {
   r_created_at: unknown;
   r_updated_at: unknown;
   r_deleted_at: unknown;
+  /** The receiver's answer of a bounce or deferral (the page's statement leaves it out: responsesOf). */
+  smtp_response?: string | null;
 }
 
-const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at,
+const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at, a.data->>'smtp_response' as smtp_response,
     e.id as e_id, m.from_email, e.subject,
     -- Bodies dropped after delivery (track_content off) are not shown, not even the template's.
     case when m.content_cleared_at is null then coalesce(m.text, tr.text, t.text) end as text,
@@ -184,6 +187,16 @@ export class ActivityRepository {
     const rows = await sqlRows<ActivityRow & { found: string }>(this.em, { name: 'activity.domain_page', text: DOMAIN_PAGE }, values);
     if (!rows.length) return null;
     return rows[0].id === null ? [] : rows;
+  }
+
+  /** The receivers' answers these activities recorded, by id (their weeks only: idRange). */
+  async responsesOf(ids: string[]): Promise<Map<string, string | null>> {
+    const rows = await sqlRows<{ id: string; smtp_response: string | null }>(
+      this.em,
+      `select id, data->>'smtp_response' as smtp_response from activities where ${idsIn('id', '$1::text[]', '$2', '$3')}`,
+      [textArray(ids), ...idRange(ids)],
+    );
+    return new Map(rows.map((r) => [r.id, r.smtp_response]));
   }
 
   /** Oldest first: in the order they happened (a live stream's event). */

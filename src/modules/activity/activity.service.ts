@@ -7,6 +7,7 @@ import { ownedDomainId } from '../../db/scoped.js';
 import { parseMoment } from '../../lib/moment.js';
 import type { ActivityListArgs } from './activity.inputs.js';
 import type { ActivityEntry, ActivityPage } from './activity.type.js';
+import { DIAGNOSED, diagnosisOf } from './diagnosis.type.js';
 import { assertDomainAccess, domainsOf, mayReach, type Actor } from '../../core/actor.js';
 import { errors, label, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
@@ -23,6 +24,7 @@ function toEntry(r: ActivityRow): ActivityEntry {
     updated_at: asDate(r.updated_at),
     type: r.type,
     suppression_reason: r.type === 'suppressed' ? r.suppression_reason : null,
+    diagnosis: diagnosisOf(r.type, r.smtp_response),
     email: {
       id: r.e_id,
       from: r.from_email,
@@ -87,11 +89,20 @@ export class ActivityService {
       { limit: args.limit, offset: offsetOf(args) },
     );
     if (!rows) throw errors.notFound();
+    await this.withResponses(rows);
     const first = rows.length ? offsetOf(args) + 1 : null;
     return {
       data: rows.map(toEntry),
       meta: { current_page: args.page, from: first, per_page: args.limit, to: first === null ? null : first + rows.length - 1 },
     };
+  }
+
+  /** The receivers' answers of the page's bounces and deferrals, which the page's statement leaves out (one read by key, only when there are some). */
+  private async withResponses(rows: ActivityRow[]): Promise<void> {
+    const ids = rows.filter((r) => DIAGNOSED.has(r.type)).map((r) => r.id);
+    if (!ids.length) return;
+    const responses = await this.repo.responsesOf(ids);
+    for (const r of rows) if (responses.has(r.id)) r.smtp_response = responses.get(r.id);
   }
 
   /** The given activities of the caller's account, oldest first, as the list would show them (plan rules included). */

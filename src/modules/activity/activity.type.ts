@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { PlainTimestamp } from '../../graphql/scalars.js';
 import { RecipientType } from '../recipients/recipient.type.js';
+import { DeliveryDiagnosisType } from './diagnosis.type.js';
 
 @ObjectType({ description: 'The email an activity belongs to. text and html are the message\'s, not personalized.' })
 export class ActivityEmailType {
@@ -24,6 +25,8 @@ export class ActivityEntry {
   @Field() type!: string;
   @Field(() => String, { nullable: true, description: 'Set only when type is suppressed.' }) suppression_reason!: string | null;
   @Field(() => ActivityEmailType) email!: ActivityEmailType;
+  @Field(() => DeliveryDiagnosisType, { nullable: true, description: "Set for deferred, soft_bounced and hard_bounced: the receiver's answer read for people." })
+  diagnosis!: DeliveryDiagnosisType | null;
 }
 
 /** The simple pager: no `last_page` and no `total`, so a page never needs counting the whole range. */

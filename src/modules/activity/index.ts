@@ -7,6 +7,8 @@ import { activityRoutes } from './activity.rest.js';
 export const activityModule: ModuleManifest = {
   name: 'activity',
   resolvers: [ActivityStreamResolver, ActivityResolver],
+  // MailerSend's activity has no such field: /v1 answers as it does.
+  hiddenOnRest: ['ActivityEntry.diagnosis'],
   rest: [
     { name: 'Activity', description: 'Email events of a domain.', routes: activityRoutes },
   ],

@@ -12,6 +12,7 @@ import { errors, FieldErrorBag } from '../../core/errors.js';
 import { offsetOf } from '../../core/page.js';
 import { scopeSatisfied } from '../../core/scopes.js';
 import { untrack } from '../tracking/untrack.js';
+import { diagnosisOf } from '../activity/diagnosis.type.js';
 
 /** The single email lists at most this many webhook deliveries (an email has a few events, a domain a few webhooks). */
 export const EMAIL_DELIVERIES_SHOWN = 100;
@@ -86,6 +87,7 @@ export class EmailLogService {
       })),
       ...this.shown(row, content),
       last_response: row.last_response,
+      diagnosis: diagnosisOf(row.status, row.last_response),
     };
   }
 

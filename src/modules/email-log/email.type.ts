@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DeliveryDiagnosisType } from '../activity/diagnosis.type.js';
 import { PlainTimestamp } from '../../graphql/scalars.js';
 import { RecipientType } from '../recipients/recipient.type.js';
 
@@ -77,4 +78,6 @@ export class LoggedEmailDetail extends LoggedEmail {
     description: "The receiving server's last answer, or the error, for this email (a bounce's diagnostic); GraphQL only.",
   })
   last_response!: string | null;
+  @Field(() => DeliveryDiagnosisType, { nullable: true, description: 'Set while the email is deferred or once it bounced: its last answer read for people; GraphQL only.' })
+  diagnosis!: DeliveryDiagnosisType | null;
 }

@@ -9,7 +9,7 @@ export const emailLogModule: ModuleManifest = {
   name: 'email-log',
   resolvers: [EmailLogResolver, CapturedEmailResolver, MessageResolver],
   // SPEC.md's single email has no webhook deliveries; the console's email page reads them on GraphQL.
-  hiddenOnRest: ['LoggedEmailDetail.webhook_deliveries', 'LoggedEmailDetail.last_response'],
+  hiddenOnRest: ['LoggedEmailDetail.webhook_deliveries', 'LoggedEmailDetail.last_response', 'LoggedEmailDetail.diagnosis'],
   rest: [
     { name: 'Email log', description: 'The email log: each email with its status and activity.', routes: emailLogRoutes },
     { name: 'Messages', description: 'Accepted sends.', routes: messageRoutes },
