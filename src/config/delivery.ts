@@ -38,6 +38,17 @@ export const deliverySettings = {
   MX_ALLOW_PRIVATE: bool
     .default(false)
     .describe('Lets MX delivery and verification probes connect to loopback, private, link-local, CGNAT and reserved addresses. Leave it off in production; for tests and mail servers inside a private network.'),
+  MTA_STS_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .default(443)
+    .describe("HTTPS port of recipient domains' MTA-STS policy hosts (`mta-sts.<domain>`) with `MAIL_TRANSPORT=mx`; 443 as RFC 8461 says, another only for tests."),
+  OUTBOUND_TLS_CA_FILE: z
+    .string()
+    .optional()
+    .describe("A PEM file of certificate authorities trusted beside the system's when delivery checks a certificate (MTA-STS policy hosts, and MX hosts of a domain whose policy is `enforce` or `testing`): a private PKI, or tests."),
   MAIL_HELO_NAME: z.string().optional().meta({ description: 'Name the service gives in EHLO when it delivers.', defaultText: "the machine's host name" }),
   DELIVERY_RETRY_LIMIT: z.coerce
     .number()

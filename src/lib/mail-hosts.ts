@@ -72,6 +72,12 @@ export class TtlCache<T> {
   private readonly entries = new Map<string, { value: Promise<T>; expires: number }>();
   constructor(private readonly ttlMs = MAIL_HOST_CACHE_MS) {}
 
+  /** The value kept for `key` while it lasts, without loading it. */
+  peek(key: string): Promise<T> | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > Date.now() ? hit.value : undefined;
+  }
+
   get(key: string, load: () => Promise<T>): Promise<T> {
     const now = Date.now();
     const hit = this.entries.get(key);

@@ -55,6 +55,18 @@ export const deliverySeconds = new Histogram({
 });
 
 /** Webhook delivery attempts by result (`delivered`, `failed`). */
+/**
+ * MX deliveries to domains with an MTA-STS policy (RFC 8461), by the policy's mode and what came
+ * of it: ok (a matching MX host, a valid certificate), mx_mismatch (no MX host the policy names),
+ * tls_failed (no TLS with a valid certificate). In testing mode the mail still went, unchecked.
+ */
+export const mtaStsOutcomes = new Counter({
+  name: 'postbox_mta_sts_total',
+  help: 'MX deliveries to domains with an MTA-STS policy, by mode and outcome.',
+  labelNames: ['mode', 'result'] as const,
+  registers: [registry],
+});
+
 export const webhookAttempts = new Counter({
   name: 'postbox_webhook_attempts_total',
   help: 'Webhook delivery attempts, by result',

@@ -7,6 +7,9 @@ import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '../../lib/mail-hosts.js';
 import { HostPools } from './host-pools.js';
+import { trustedCa, type MtaStsPolicies } from './mta-sts.js';
+import { mxMatches, type MtaStsPolicy } from '../../lib/mta-sts.js';
+import { mtaStsOutcomes } from '../../lib/metrics.js';
 import { sendPooledRaw } from './raw-send.js';
 import type { MailTransport, OutgoingMail, RawMail, SendInfo } from '../../lib/mail.js';
 
@@ -43,6 +46,7 @@ export const NO_ANSWER = 'the mail server did not answer in time';
 
 /** A server's answer (4xx/5xx) is kept as said; anything else becomes a generic temporary failure. */
 function classify(err: unknown, log: Logger, where: Record<string, unknown>): Error {
+  if (err instanceof PermanentMailError || err instanceof TemporaryMailError) return err;
   const e = err as SmtpErr;
   if (e.responseCode) {
     const text = e.response ?? e.message ?? String(err);
@@ -116,12 +120,20 @@ export interface MxOptions {
   connections?: number;
   /** MX_ALLOW_PRIVATE: connect to loopback, private and reserved addresses too. */
   allowPrivate: boolean;
+  /** Recipient domains' MTA-STS policies; none read when unset. */
+  sts?: MtaStsPolicies;
+  /** Certificate authorities trusted beside the system's for a strict connection (OUTBOUND_TLS_CA_FILE). */
+  extraCa?: string[];
   log: Logger;
 }
 
-/** Pooled connections per MX address; TLS names the MX host (SNI) but checks no certificate, as MX delivery is opportunistic. */
-function mxPools({ port, helo, timeoutMs = 60_000, connections = 5 }: MxOptions): HostPools {
-  return new HostPools((address, host) =>
+/**
+ * Pooled connections per MX address. TLS names the MX host (SNI); an opportunistic pool checks no
+ * certificate, as MX delivery without a policy is opportunistic; a strict one (a domain's MTA-STS
+ * policy) requires STARTTLS and a certificate valid for the host.
+ */
+function mxPools({ port, helo, timeoutMs = 60_000, connections = 5, extraCa = [] }: MxOptions): HostPools {
+  return new HostPools((address, host, strict) =>
     nodemailer.createTransport({
       host: address,
       port,
@@ -129,12 +141,60 @@ function mxPools({ port, helo, timeoutMs = 60_000, connections = 5 }: MxOptions)
       maxConnections: connections,
       maxMessages: MESSAGES_PER_CONNECTION,
       name: helo ?? os.hostname(),
-      tls: { rejectUnauthorized: false, ...(isIP(host) ? {} : { servername: host }) },
+      requireTLS: strict,
+      tls: {
+        rejectUnauthorized: strict,
+        ...(strict ? { ca: trustedCa(extraCa) } : {}),
+        ...(isIP(host) ? {} : { servername: host }),
+      },
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
     }),
   );
+}
+
+/** The reasons recorded when a domain's MTA-STS policy in `enforce` mode stops a delivery (it is retried). */
+export const STS_NO_MX = "none of the domain's mail hosts is one its MTA-STS policy names";
+export const STS_NO_TLS = "the domain's MTA-STS policy requires TLS with a valid certificate, which its mail host did not offer";
+
+/** A failure of STARTTLS or of the certificate check, not an answer of the server. */
+function tlsFailure(err: unknown): boolean {
+  const e = err as SmtpErr;
+  return !e.responseCode && (e.code === 'ETLS' || /certificate|self[- ]signed|altname|\bTLS\b|\bSSL\b|STARTTLS/i.test(e.message ?? ''));
+}
+
+/** The MX hosts a delivery may use under the domain's policy: those it names when it enforces (none: deferred). */
+function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: string, log: Logger): string[] {
+  if (!policy || policy.mode === 'none') return hosts;
+  const named = hosts.filter((h) => mxMatches(policy, h));
+  if (named.length === hosts.length) return hosts;
+  mtaStsOutcomes.inc({ mode: policy.mode, result: 'mx_mismatch' });
+  log.warn({ domain, mode: policy.mode, hosts, named }, 'MTA-STS: MX hosts the policy does not name');
+  if (policy.mode === 'testing') return hosts;
+  if (!named.length) throw new TemporaryMailError(STS_NO_MX);
+  return named;
+}
+
+/**
+ * One MX host under the domain's policy: without one, opportunistic TLS; under `enforce`, TLS
+ * with a certificate valid for the host or nothing (retried later); under `testing`, checked,
+ * counted and logged, then sent as without a policy (RFC 8461 section 5).
+ */
+async function sendUnderPolicy<T>(pools: HostPools, address: string, host: string, use: (t: Transporter) => Promise<T>, policy: MtaStsPolicy | null, log: Logger): Promise<T> {
+  const mode = policy?.mode ?? 'none';
+  if (mode === 'none') return pools.send(address, host, use);
+  try {
+    const sent = await pools.send(address, host, use, true);
+    mtaStsOutcomes.inc({ mode, result: 'ok' });
+    return sent;
+  } catch (err) {
+    if (!tlsFailure(err)) throw err;
+    mtaStsOutcomes.inc({ mode, result: 'tls_failed' });
+    log.warn({ mx: host, mode, detail: (err as Error).message }, 'MTA-STS: no TLS with a valid certificate');
+    if (mode === 'enforce') throw new TemporaryMailError(STS_NO_TLS);
+    return pools.send(address, host, use);
+  }
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -154,7 +214,8 @@ function byDomain(recipients: readonly string[]): string[][] {
  * own address when it has no MX, as RFC 5321 says), through the service's one DNS resolver.
  * Every address is checked against the webhook address rules before any connection
  * (lib/mail-hosts.ts), and nodemailer is handed the checked IP, so it never resolves the name
- * again. STARTTLS is used when offered, without certificate checks: MX delivery is opportunistic.
+ * again. STARTTLS is used when offered, without certificate checks, unless the domain has an
+ * MTA-STS policy (mta-sts.ts): then only the hosts it names, over TLS with a valid certificate.
  */
 export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
   const { allowPrivate, log } = opts;
@@ -174,7 +235,9 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
 
   async function deliver(to: string, use: (transporter: Transporter) => Promise<Info>): Promise<Info> {
     const domain = domainOf(to);
-    const hosts = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain));
+    const found = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain));
+    const policy = opts.sts ? await opts.sts.policyOf(domain) : null;
+    const hosts = hostsUnderPolicy(found, policy, domain, log);
     let last: Error | null = null;
     let refused = false;
     for (const host of hosts) {
@@ -192,7 +255,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       if (!checked.usable.length) continue;
       const address = checked.usable[0];
       try {
-        return await pools.send(address, host, use);
+        return await sendUnderPolicy(pools, address, host, use, policy, log);
       } catch (err) {
         last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer; another MX would say the same.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -5,6 +6,7 @@ import type { Dns } from '../../lib/dns.js';
 import type { MailTransport } from '../../lib/mail.js';
 import { CapturedMail } from './captured-mail.entity.js';
 import { mxTransport, smtpTransport } from './smtp-transport.js';
+import { MtaStsPolicies } from './mta-sts.js';
 
 export type { MailTransport, OutgoingMail, RawMail, SendInfo } from '../../lib/mail.js';
 
@@ -20,6 +22,8 @@ export function createMailTransport(
     MAIL_HELO_NAME?: string;
     DELIVERY_TIMEOUT_MS?: number;
     DELIVERY_CONNECTIONS_PER_HOST?: number;
+    MTA_STS_PORT: number;
+    OUTBOUND_TLS_CA_FILE?: string;
   },
   dns: Dns,
   fork: () => EntityManager,
@@ -28,7 +32,18 @@ export function createMailTransport(
   if (config.MAIL_TRANSPORT === 'capture') return captureTransport(fork);
   const logger = log.child({ module: 'mail' });
   if (config.MAIL_TRANSPORT === 'mx') {
+    const extraCa = config.OUTBOUND_TLS_CA_FILE ? [readFileSync(config.OUTBOUND_TLS_CA_FILE, 'utf8')] : [];
+    const sts = new MtaStsPolicies({
+      dns,
+      port: config.MTA_STS_PORT,
+      extraCa,
+      allowPrivate: config.MX_ALLOW_PRIVATE ?? false,
+      timeoutMs: Math.min(config.DELIVERY_TIMEOUT_MS ?? 10_000, 10_000),
+      log: logger,
+    });
     return mxTransport(dns, {
+      sts,
+      extraCa,
       port: config.MX_PORT,
       helo: config.MAIL_HELO_NAME,
       timeoutMs: config.DELIVERY_TIMEOUT_MS,
