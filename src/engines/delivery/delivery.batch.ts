@@ -99,12 +99,12 @@ export async function deliverClaimed(services: AppServices, claimed: ClaimedBatc
     // Nothing was sent: the claims go back at once rather than when their lease runs out.
     for (const id of held) engine.held.delete(id);
     for (const id of claimed.messageIds) result.set(id, err as Error);
-    await settle(services, batch, claimed, result, { release: held });
+    await settle(services, engine, batch, claimed, result, { release: held });
     return;
   }
   const finished: string[] = [];
   await Promise.all(prepared.map((p) => deliverMessage(services, engine, batch, p, final.has(p.message.id), reasons, result, finished)));
-  await settle(services, batch, claimed, result, { finished });
+  await settle(services, engine, batch, claimed, result, { finished });
 }
 
 /** The emails of one message, each in a slot; sets its job's result, or adds it to `finished`. */
@@ -142,13 +142,14 @@ async function deliverMessage(
  */
 async function settle(
   services: AppServices,
+  engine: DeliveryEngine,
   batch: BatchClaim,
   claimed: ClaimedBatch,
   result: Map<string, Error | null>,
   end: { finished: string[] } | { release: string[] },
 ): Promise<void> {
   const { lease } = claimed;
-  const owner = engineOf(services).owner;
+  const { owner } = engine;
   try {
     const dropped = await (services.orm.em.fork() as EntityManager).transactional(async (tx) => {
       const repo = new DeliveryRepository(tx);
@@ -166,7 +167,7 @@ async function settle(
   } catch (err) {
     services.log.warn({ err: (err as Error).message, lease: lease.id }, 'delivery batch not settled; its lease row will be taken over');
   } finally {
-    engineOf(services).end(batch);
+    engine.end(batch);
   }
 }
 

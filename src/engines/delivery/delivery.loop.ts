@@ -47,11 +47,11 @@ async function fetchAndDeliver(services: AppServices, batchSize: number): Promis
     if (!jobs.length) return null;
     observeJobWait(deliverJob.name, jobs);
     const leased = jobs.map(leasedJob);
-    const final = jobs.filter((j) => j.retryCount >= j.retryLimit);
+    const idsOf = (of: LeasedJob[]) => of.flatMap((j) => (j.messageId === null ? [] : [j.messageId]));
     return claimBatch(services, tx, {
       leaseId: newId(),
-      messageIds: leased.flatMap((j) => (j.messageId === null ? [] : [j.messageId])),
-      finalIds: final.map((j) => leasedJob(j).messageId).filter((id): id is string => id !== null),
+      messageIds: idsOf(leased),
+      finalIds: idsOf(leased.filter((_, i) => jobs[i].retryCount >= jobs[i].retryLimit)),
       jobs: leased,
     });
   });
