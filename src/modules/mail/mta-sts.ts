@@ -1,3 +1,5 @@
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
@@ -21,6 +23,15 @@ const FAILED_MS = 5 * 60_000;
 
 /** Domains whose policy is kept; the oldest goes first beyond it. */
 const POLICIES_MAX = 10_000;
+
+/** A lookup that answers the checked address for any name (net's, with or without `all`). */
+function checkedLookup(address: string): LookupFunction {
+  const family = address.includes(':') ? 6 : 4;
+  return (_name, options, callback) => {
+    if (options.all) (callback as (err: null, all: LookupAddress[]) => void)(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+}
 
 /** The certificates a strict TLS connection trusts: the system's, and the configured ones. */
 export const trustedCa = (extraCa: string[]) => (extraCa.length ? [...rootCertificates, ...extraCa] : undefined);
@@ -84,12 +95,8 @@ export class MtaStsPolicies {
       connect: {
         ca: trustedCa(this.opts.extraCa),
         servername: host,
-        // The checked address only: the name is never resolved again (net's lookup, with or without `all`).
-        lookup: ((_name: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-          const family = address.includes(':') ? 6 : 4;
-          if (options?.all) callback(null, [{ address, family }]);
-          else callback(null, address, family);
-        }) as never,
+        // The checked address only: the name is never resolved again.
+        lookup: checkedLookup(address),
         timeout: this.opts.timeoutMs,
       },
       headersTimeout: this.opts.timeoutMs,
