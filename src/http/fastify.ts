@@ -44,7 +44,7 @@ export function createFastify(services: AppServices, metrics: Metrics): FastifyI
 
   // Large bodies are parsed off the event loop, every body within limits of its shape (json-body.ts).
   const json = jsonBodyParser(config);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => json.parse(req, body as Buffer, done));
+  app.addContentTypeParser('application/json', (req, payload, done) => json.parse(req, payload, done));
   app.addHook('onClose', async () => json.close());
 
   app.setErrorHandler(httpErrorHandler(config, metrics));

@@ -5,6 +5,7 @@ import { JSON_SHAPE_LIMITS, type ShapeProblem } from '../lib/json-shape.js';
 import { jsonBodiesParsed } from '../lib/metrics.js';
 import { errors, label, msg, type AppError } from '../core/errors.js';
 import { readJson, type JsonRead } from './json-body.thread.js';
+import { readBody } from './body-read.js';
 
 /**
  * The JSON content-type parser of every route. A body up to INLINE_JSON_BYTES is parsed on the
@@ -72,7 +73,7 @@ function poolRefusal(err: unknown): JsonBodyRefusal | null {
 
 type ParserSettings = Pick<Config, 'UNTRUSTED_PARSE_THREADS' | 'UNTRUSTED_PARSE_TIMEOUT_MS'>;
 
-/** The parser (fastify's `parseAs: 'buffer'` signature) and the close of its threads. */
+/** The parser (fastify's raw-stream signature) and the close of its threads. */
 export function jsonBodyParser(config: ParserSettings) {
   let pool: UntrustedPool | null = null;
   const threads = () =>
@@ -82,19 +83,24 @@ export function jsonBodyParser(config: ParserSettings) {
       timeoutMs: config.UNTRUSTED_PARSE_TIMEOUT_MS,
       heapMb: THREAD_HEAP_MB,
     }));
+  const parseBody = (body: Buffer, done: Done): void => {
+    if (body.length <= INLINE_JSON_BYTES) {
+      jsonBodiesParsed.inc({ thread: 'event_loop' });
+      return settle(readJson(body, JSON_SHAPE_LIMITS), done);
+    }
+    jsonBodiesParsed.inc({ thread: 'pool' });
+    // readBody's buffer is the body's own, moved to the thread rather than copied for it.
+    threads()
+      .run<JsonRead>('readJsonBody', { bytes: body, limits: JSON_SHAPE_LIMITS }, [body.buffer as ArrayBuffer])
+      .then(
+        (read) => settle(read, done),
+        (err: unknown) => done(poolRefusal(err) ?? (err as Error)),
+      );
+  };
   return {
-    parse(_req: FastifyRequest, body: Buffer, done: Done): void {
-      if (body.length <= INLINE_JSON_BYTES) {
-        jsonBodiesParsed.inc({ thread: 'event_loop' });
-        return settle(readJson(body, JSON_SHAPE_LIMITS), done);
-      }
-      jsonBodiesParsed.inc({ thread: 'pool' });
-      threads()
-        .run<JsonRead>('readJsonBody', { bytes: body, limits: JSON_SHAPE_LIMITS })
-        .then(
-          (read) => settle(read, done),
-          (err: unknown) => done(poolRefusal(err) ?? (err as Error)),
-        );
+    /** fastify's raw-stream parser signature: the body is read by readBody, then parsed. */
+    parse(req: FastifyRequest, payload: NodeJS.ReadableStream, done: Done): void {
+      readBody(req, payload, (err, body) => (err ? done(err) : parseBody(body as Buffer, done)));
     },
     async close(): Promise<void> {
       await pool?.close();

@@ -126,8 +126,11 @@ export class UntrustedPool {
     this.waitMs = limits.waitMs ?? Math.max(limits.timeoutMs, WAIT_FLOOR_MS);
   }
 
-  /** Runs the export `task` of the pool's file (a poolTask) on `input` (structured-cloned both ways). */
-  async run<T>(task: string, input: unknown): Promise<T> {
+  /**
+   * Runs the export `task` of the pool's file (a poolTask) on `input` (structured-cloned both
+   * ways); the buffers in `transfer` move to the thread instead, uncopied, and are unusable here after.
+   */
+  async run<T>(task: string, input: unknown, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.closed) throw stopping();
     if (this.clocks.size >= this.limits.threads + this.limits.queue) {
       throw new PoolRefusal('busy', 'Too much of this work is in progress; try again later.');
@@ -140,7 +143,7 @@ export class UntrustedPool {
         // Closed while this task waited for its turn: it starts no thread.
         if (this.closed) throw stopping();
         const work: ThreadTask = { input, startedAt: clock.startedAt };
-        return await this.threads().run(work, { name: task, signal: clock.signal });
+        return await this.threads().run(work, { name: task, signal: clock.signal, transferList: transfer });
       } finally {
         this.releaseThread();
       }

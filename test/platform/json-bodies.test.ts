@@ -1,5 +1,5 @@
 import { seedDomain } from '../support/factories.js';
-import { slowestHealthDuring, slowestHealthOfRepeatable } from '../support/loop-watch.js';
+import { postFromThread, slowestHealthDuring, slowestHealthOfRepeatable } from '../support/loop-watch.js';
 import { sampleOf, scrapeMetrics } from '../support/metrics.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 
@@ -7,8 +7,9 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server
  * JSON request bodies from a caller with a valid token (src/http/json-body.ts): a body over
  * 256 KB is parsed in a worker thread, and every body is refused before it is built when it holds
  * a list of more than 20,000 items, nests more than 64 deep, or holds more than 100,000 values
- * (src/lib/json-shape.ts). Bodies are built before the event loop is watched: this process runs
- * the server too, so building 40 MB here would hold the loop being watched.
+ * (src/lib/json-shape.ts). Bodies are built before the event loop is watched and sent from a
+ * thread of their own: this process runs the server too, so building or writing 40 MB here would
+ * hold the loop being watched.
  */
 const MB = 1024 * 1024;
 /** /health answers within this while a body is refused; parsing the bodies below on the loop takes seconds. */
@@ -25,14 +26,15 @@ afterAll(async () => {
   await s?.close();
 });
 
+const HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', accept: 'application/json' };
+
+/** A built body (megabytes) is sent from a thread of its own (postFromThread); a string from here. */
 async function post(path: string, body: Uint8Array<ArrayBuffer> | string) {
-  const res = await fetch(`${s.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', accept: 'application/json' },
-    body,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  const { status, text } =
+    typeof body === 'string'
+      ? await fetch(`${s.url}${path}`, { method: 'POST', headers: HEADERS, body }).then(async (res) => ({ status: res.status, text: await res.text() }))
+      : await postFromThread(`${s.url}${path}`, HEADERS, body);
+  return { status, body: text ? JSON.parse(text) : null };
 }
 
 /** `count` copies of a JSON value, comma-separated: the inside of an array. */

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 
 /**
  * Asks GET /health again and again while `work` runs, and reports the slowest answer. The test
@@ -48,4 +49,29 @@ export async function slowestHealthOfRepeatable<T>(url: string, work: () => Prom
 export function inPieces(raw: Buffer): Readable {
   const size = 65_536;
   return Readable.from(Array.from({ length: Math.ceil(raw.length / size) }, (_, i) => raw.subarray(i * size, (i + 1) * size)));
+}
+
+/**
+ * POSTs `body` from a worker thread of its own: a client in this process writing tens of
+ * megabytes would hold the loop itself, which slowestHealthDuring would count against the server.
+ * A copy of the body goes, made before the call returns, so repeatable work can send it again.
+ */
+export async function postFromThread(url: string, headers: Record<string, string>, body: Uint8Array<ArrayBuffer>): Promise<{ status: number; text: string }> {
+  const client = `const { parentPort, workerData: { url, headers, body } } = require('node:worker_threads');
+    fetch(url, { method: 'POST', headers, body }).then(
+      async (res) => parentPort.postMessage({ status: res.status, text: await res.text() }),
+      (err) => parentPort.postMessage({ error: String(err) }),
+    );`;
+  const copy = new Uint8Array(body);
+  const thread = new Worker(client, { eval: true, workerData: { url, headers, body: copy }, transferList: [copy.buffer] });
+  try {
+    const answer = await new Promise<{ status: number; text: string; error?: string }>((resolve, reject) => {
+      thread.once('message', resolve);
+      thread.once('error', reject);
+    });
+    if (answer.error) throw new Error(answer.error);
+    return answer;
+  } finally {
+    await thread.terminate();
+  }
 }
