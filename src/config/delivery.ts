@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bool } from './values.js';
+import { BUILT_IN_SITES, siteOverride, type SiteOverrides } from '../lib/shaping.js';
 
 /** Domains, delivery and templates (docs/configuration.md). */
 export const deliverySettings = {
@@ -78,7 +79,38 @@ export const deliverySettings = {
     .min(1)
     .max(100)
     .default(10)
-    .describe('SMTP connections kept open and reused per destination: the smarthost, or each MX address with `MAIL_TRANSPORT=mx` (a pool unused for a minute is closed).'),
+    .describe('SMTP connections kept open and reused per destination: the smarthost, or with `MAIL_TRANSPORT=mx` each site without limits of its own in `DELIVERY_SHAPING` (a pool unused for a minute is closed).'),
+  DELIVERY_SHAPING: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'expected a JSON object' });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.record(z.string().regex(/^[a-z0-9_.-]{1,64}$/, 'a site name is letters, digits, _ . -'), siteOverride).superRefine((sites, ctx) => {
+        for (const [name, site] of Object.entries(sites)) {
+          const known = name === 'default' || BUILT_IN_SITES.some((b) => b.name === name);
+          if (!known && !site.mx) ctx.addIssue({ code: 'custom', message: `the new site ${name} needs its "mx" patterns` });
+        }
+      }),
+    )
+    .optional()
+    .meta({
+      description:
+        'Traffic shaping per destination site with `MAIL_TRANSPORT=mx`, as JSON: `{"<site>": {"mx": ["*.example.net"], "connections": 5, "messages_per_connection": 100, "per_minute": 600, "per_hour": 20000}}`. An entry named `gmail`, `microsoft`, `yahoo` or `apple` changes that built-in site\'s limits, `default` those of every other site, and any other name is a new site matching its `mx` patterns. Rates (`null`: none) count every worker together and are spaced evenly; connections count per worker process. See docs/delivery.md.',
+      defaultText: 'the built-in sites of docs/delivery.md',
+    }) as z.ZodType<SiteOverrides | undefined>,
+  DELIVERY_SLOWDOWN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3600)
+    .default(60)
+    .describe('How long a destination site is suspended, for every worker, after its servers ask to slow down (421, rate-limit codes); it doubles with each slow-down in a row, and one is forgiven after ten times this without another. Each slow-down also halves the site\'s rates until it is forgiven.'),
   WORKER_DB_POOL: z.coerce.number().int().min(2).max(100).default(10).describe("Database connections of the worker role's own pool, apart from the API's 10."),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000).describe('SMTP connection, greeting and socket timeout of deliveries.'),
   TEMPLATE_RENDER_MS: z.coerce

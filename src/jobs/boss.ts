@@ -67,3 +67,16 @@ export async function enqueue<S extends z.ZodObject>(
   const db = transactionDb(em);
   await boss.send(job.name, job.schema.parse(data), { ...options, ...(db ? { db } : {}) });
 }
+
+/** enqueue for many jobs of one kind in one statement (pg-boss `insert`), each with its own start. */
+export async function enqueueAll<S extends z.ZodObject>(
+  em: EntityManager,
+  boss: PgBoss,
+  job: JobDefinition<S>,
+  jobs: { data: z.input<S>; startAfter?: Date }[],
+): Promise<void> {
+  if (!jobs.length) return;
+  const db = transactionDb(em);
+  const rows = jobs.map(({ data, startAfter }) => ({ data: job.schema.parse(data), ...(startAfter ? { startAfter } : {}) }));
+  await boss.insert(job.name, rows, db ? { db } : {});
+}

@@ -67,6 +67,25 @@ export const mtaStsOutcomes = new Counter({
   registers: [registry],
 });
 
+/**
+ * Traffic shaping (modules/mail/site-shaper.ts), by site: a named site's name, `other` for the
+ * rest. Held: emails put off because the site's rate (`rate`) or a slow-down (`suspended`) did
+ * not allow them yet. Slow-downs: "slow down" answers that suspended a site.
+ */
+export const siteHeld = new Counter({
+  name: 'postbox_delivery_site_held_total',
+  help: 'Emails put off by traffic shaping, by destination site and why.',
+  labelNames: ['site', 'why'] as const,
+  registers: [registry],
+});
+
+export const siteSlowDowns = new Counter({
+  name: 'postbox_delivery_site_slowdowns_total',
+  help: 'Slow-down answers (421, rate-limit codes) that suspended a destination site.',
+  labelNames: ['site'] as const,
+  registers: [registry],
+});
+
 export const webhookAttempts = new Counter({
   name: 'postbox_webhook_attempts_total',
   help: 'Webhook delivery attempts, by result',

@@ -2,6 +2,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import { Account } from './accounts/account.entity.js';
 import { DomainEvent, MaintenanceWindow } from './events/domain-event.entity.js';
 import { CapturedMail } from './mail/captured-mail.entity.js';
+import { DeliverySite } from './mail/delivery-site.entity.js';
 import { Message, MessageAttachment, Email, IdempotencyKey } from './messages/message.entity.js';
 import { ApiToken } from './tokens/token.entity.js';
 import { Domain } from './domains/domain.entity.js';
@@ -37,6 +38,7 @@ export const moduleTables: readonly EntityClass<object>[] = [
   DomainEvent,
   MaintenanceWindow,
   CapturedMail,
+  DeliverySite,
   Message,
   MessageAttachment,
   Email,

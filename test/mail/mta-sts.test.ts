@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import selfsigned from 'selfsigned';
 import { SMTPServer } from 'smtp-server';
-import { STS_NO_MX, STS_NO_TLS } from '../../src/modules/mail/smtp-transport.js';
+import { STS_NO_MX, STS_NO_TLS } from '../../src/modules/mail/mx-transport.js';
 import { mxMatches, parsePolicy, stsRecordId } from '../../src/lib/mta-sts.js';
 import { seedDomain } from '../support/factories.js';
 import { sampleOf, scrapeMetrics } from '../support/metrics.js';

@@ -51,6 +51,7 @@ import { Migration20261128230000_partitioned_webhook_attempts } from './Migratio
 import { Migration20261129020000_activity_purge_after } from './Migration20261129020000_activity_purge_after.js';
 import { Migration20261129030000_partitioned_mail } from './Migration20261129030000_partitioned_mail.js';
 import { Migration20261130000000_delivery_lease_jobs } from './Migration20261130000000_delivery_lease_jobs.js';
+import { Migration20261201000000_delivery_sites } from './Migration20261201000000_delivery_sites.js';
 import { Migration20261129010000_captured_mail_account } from './Migration20261129010000_captured_mail_account.js';
 import { Migration20261129000000_partitioned_webhook_deliveries } from './Migration20261129000000_partitioned_webhook_deliveries.js';
 
@@ -110,4 +111,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129020000_activity_purge_after', class: Migration20261129020000_activity_purge_after },
   { name: 'Migration20261129030000_partitioned_mail', class: Migration20261129030000_partitioned_mail },
   { name: 'Migration20261130000000_delivery_lease_jobs', class: Migration20261130000000_delivery_lease_jobs },
+  { name: 'Migration20261201000000_delivery_sites', class: Migration20261201000000_delivery_sites },
 ];

@@ -9,13 +9,30 @@ import { DeliveryEngine, leaseSeconds, type BatchClaim } from './delivery.engine
 import { DeliveryRepository, type BatchLease, type TakenMessage } from './delivery.repository.js';
 import type { LapsedBatch } from './lease.repository.js';
 import type { LeasedJob } from './delivery-lease.entity.js';
-import { transactionDb } from '../../jobs/boss.js';
+import { enqueueAll, transactionDb } from '../../jobs/boss.js';
 import { MalformedJobData } from '../../jobs/job.js';
 import { settleJobs } from '../../jobs/loop.js';
 import { deliverJob } from '../../modules/sending/deliver.job.js';
 import { MessageRepository } from '../../modules/sending/message.repository.js';
 
 export class DeferredDelivery extends Error {}
+
+/**
+ * A message whose emails only waited for their destination's pace (site-shaper.ts): its job
+ * completes and a new one is queued for `until`, in the transaction that settles the batch, so
+ * the wait is neither a delivery attempt nor a retry.
+ */
+export class HeldDelivery extends Error {
+  constructor(readonly until: Date) {
+    super('paced by the destination');
+  }
+}
+
+/** What a batch's messages came to: those with every email settled, and the emails put off by their destination's pace. */
+interface BatchEnd {
+  finished: string[];
+  held: string[];
+}
 
 const engines = new WeakMap<Orm, DeliveryEngine>();
 
@@ -102,12 +119,12 @@ export async function deliverClaimed(services: AppServices, claimed: ClaimedBatc
     await settle(services, engine, batch, claimed, result, { release: held });
     return;
   }
-  const finished: string[] = [];
-  await Promise.all(prepared.map((p) => deliverMessage(services, engine, batch, p, final.has(p.message.id), reasons, result, finished)));
-  await settle(services, engine, batch, claimed, result, { finished });
+  const end: BatchEnd = { finished: [], held: [] };
+  await Promise.all(prepared.map((p) => deliverMessage(services, engine, batch, p, final.has(p.message.id), reasons, result, end)));
+  await settle(services, engine, batch, claimed, result, end);
 }
 
-/** The emails of one message, each in a slot; sets its job's result, or adds it to `finished`. */
+/** The emails of one message, each in a slot; sets its job's result, or adds it to `finished`, and its emails put off to `held`. */
 async function deliverMessage(
   services: AppServices,
   engine: DeliveryEngine,
@@ -116,7 +133,7 @@ async function deliverMessage(
   lastAttempt: boolean,
   reasons: Map<string, Map<string, SuppressionReason>>,
   result: Map<string, Error | null>,
-  finished: string[],
+  end: BatchEnd,
 ): Promise<void> {
   const m = p.message;
   const suppressed = reasons.get(`${m.account_id}:${m.domain_id}`)!;
@@ -126,17 +143,22 @@ async function deliverMessage(
   const failed = outcomes.find((o) => o.status === 'rejected');
   const count = (status: string) => outcomes.filter((o) => o.status === 'fulfilled' && o.value === status).length;
   const [deferred, lost] = [count('deferred'), count('lost')];
+  const held = outcomes.flatMap((o, i) => (o.status === 'fulfilled' && typeof o.value === 'object' ? [{ id: m.emails[i].id, until: o.value.held }] : []));
+  end.held.push(...held.map((h) => h.id));
   // The messages say how many, not which message: the job's data names it, and equal errors settle in one call.
   if (failed) result.set(m.id, failed.reason as Error);
   else if (lost) result.set(m.id, new DeferredDelivery(`${lost} email(s) taken over by another worker; retrying later`));
   else if (deferred) result.set(m.id, new DeferredDelivery(`${deferred} email(s) deferred; retrying later`));
+  else if (held.length) result.set(m.id, new HeldDelivery(new Date(Math.min(...held.map((h) => h.until.getTime())))));
   else if (m.pending > m.emails.length) result.set(m.id, new DeferredDelivery(`${m.pending - m.emails.length} email(s) held by another worker; retrying later`));
-  else finished.push(m.id);
+  else end.finished.push(m.id);
 }
 
 /**
  * Ends the batch in one transaction: its finished messages marked sent (or, for a batch that
- * failed before sending, its emails' leases freed), its lease row deleted, and its jobs settled.
+ * failed before sending, its emails' leases freed), the leases of its emails put off by their
+ * destination's pace freed, its lease row deleted, and its jobs settled (a put-off message's
+ * job completed and a new one queued for its time).
  * A row another worker took over meanwhile stays: that worker settles the jobs. Should the
  * transaction fail, the row lapses and is taken over, by this process or another.
  */
@@ -146,7 +168,7 @@ async function settle(
   batch: BatchClaim,
   claimed: ClaimedBatch,
   result: Map<string, Error | null>,
-  end: { finished: string[] } | { release: string[] },
+  end: BatchEnd | { release: string[] },
 ): Promise<void> {
   const { lease } = claimed;
   const { owner } = engine;
@@ -155,12 +177,16 @@ async function settle(
       const repo = new DeliveryRepository(tx);
       const ended = 'finished' in end ? await repo.finishDone(end.finished, lease.id, owner) : { dropped: 0, owned: await repo.release(lease.id, owner, end.release) };
       if (!ended.owned) return 0;
+      if ('held' in end && end.held.length) await repo.free(end.held);
       const outcomes = lease.jobs.map((j) => ({
         id: j.id,
         retryCount: j.retryCount,
         error: j.messageId === null ? new MalformedJobData(deliverJob.name, j.refused ?? '') : (result.get(j.messageId) ?? null),
       }));
-      await settleJobs(services.boss, deliverJob.name, transactionDb(tx)!, outcomes, services.log);
+      // A message its destination's pace put off is done with this job, and goes in a new one at its time.
+      const later = outcomes.flatMap((o, i) => (o.error instanceof HeldDelivery ? [{ data: { message_id: lease.jobs[i].messageId! }, startAfter: o.error.until }] : []));
+      await settleJobs(services.boss, deliverJob.name, transactionDb(tx)!, outcomes.map((o) => (o.error instanceof HeldDelivery ? { ...o, error: null } : o)), services.log);
+      await enqueueAll(tx, services.boss, deliverJob, later);
       return ended.dropped;
     });
     if (dropped) messageContentDropped.inc(dropped);

@@ -2,6 +2,7 @@ import { deliverySeconds } from '../../lib/metrics.js';
 import type { AppServices } from '../../core/services.js';
 import type { ActivityEmail } from '../../modules/activity/activity.record.js';
 import { PermanentMailError } from '../../modules/mail/smtp-transport.js';
+import { HeldMailError } from '../../modules/mail/site-shaper.js';
 import type { SuppressionReason } from '../../modules/suppressions/suppression.matcher.js';
 import { compose, type Prepared } from './delivery.compose.js';
 import type { BatchClaim, DeliveryEngine } from './delivery.engine.js';
@@ -18,6 +19,11 @@ import type { Outcome } from './outcome.recorder.js';
 const acceptedUnrecorded = new Map<string, string>();
 const UNRECORDED_MAX = 10_000;
 
+/** An email its destination's pace put off (site-shaper.ts): nothing was sent or recorded, and it goes at `until`. */
+export interface Held {
+  held: Date;
+}
+
 /**
  * One email: suppressed, or built, signed and handed to the transport, then its outcome recorded
  * (the slot is held until the commit, so DELIVERY_CONCURRENCY bounds what a killed worker can
@@ -32,7 +38,7 @@ export async function deliverEmail(
   batch: BatchClaim,
   lastAttempt: boolean,
   suppressed: SuppressionReason | null,
-): Promise<Outcome['row']['status'] | 'lost'> {
+): Promise<Outcome['row']['status'] | 'lost' | Held> {
   const m = p.message;
   const ref: ActivityEmail = {
     id: email.id,
@@ -46,9 +52,8 @@ export async function deliverEmail(
   };
   try {
     if (!(await engine.holds(batch))) return 'lost';
-    const outcome = suppressed
-      ? suppressedOutcome(ref, suppressed)
-      : await send(services, p, email, ref, lastAttempt);
+    const outcome = suppressed ? suppressedOutcome(ref, suppressed) : await send(services, p, email, ref, lastAttempt);
+    if ('held' in outcome) return outcome;
     await engine.recorder.record(outcome);
     acceptedUnrecorded.delete(email.id);
     return outcome.row.status;
@@ -65,7 +70,7 @@ function suppressedOutcome(ref: ActivityEmail, reason: SuppressionReason): Outco
   };
 }
 
-async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref: ActivityEmail, lastAttempt: boolean): Promise<Outcome> {
+async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref: ActivityEmail, lastAttempt: boolean): Promise<Outcome | Held> {
   const accepted = acceptedUnrecorded.get(email.id);
   if (accepted !== undefined) return delivered(ref, accepted, 0);
   let tried = 0;
@@ -85,6 +90,7 @@ async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref
     acceptedUnrecorded.set(email.id, response);
     return delivered(ref, response, 1);
   } catch (err) {
+    if (err instanceof HeldMailError) return { held: err.until };
     const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
     const permanent = err instanceof PermanentMailError;
     const status = permanent ? 'hard_bounced' : lastAttempt ? 'soft_bounced' : 'deferred';

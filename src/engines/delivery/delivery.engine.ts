@@ -5,6 +5,7 @@ import type { AppServices } from '../../core/services.js';
 import { DeliveryLeaseRepository, type LapsedBatch } from './lease.repository.js';
 import { OutcomeRecorder } from './outcome.recorder.js';
 import { newId } from '../../lib/ids.js';
+import { Slots } from '../../lib/slots.js';
 
 /**
  * How long a claim lasts without renewal (WORKER_LEASE_SECONDS), renewed every third of it. A dead
@@ -16,25 +17,6 @@ export const leaseSeconds = (config: Config) => config.WORKER_LEASE_SECONDS;
 
 /** Lapsed batches one process delivers at once; their emails still share DELIVERY_CONCURRENCY's slots. */
 const TAKEOVERS_MAX = 4;
-
-/** At most `size` tasks at once, the others waiting in order. */
-class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly size: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((r) => this.waiting.push(r));
-    else this.active++;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
 
 /** A batch this process delivers, under its lease row (delivery-lease.entity.ts). */
 export interface BatchClaim {

@@ -178,6 +178,11 @@ export class DeliveryRepository {
     return rows.map((r) => ({ ...r, content: Buffer.from(r.content, 'base64') }));
   }
 
+  /** Frees the leases of emails put off without an outcome (their destination's pace), so their message's next job claims them. */
+  async free(emailIds: string[]): Promise<void> {
+    await sqlRows(this.em, `update emails set lease_until = null where ${idsIn('id', '$1::text[]', '$2', '$3')}`, [textArray(emailIds), ...idRange(emailIds)]);
+  }
+
   /**
    * Frees a batch's lease and its emails' without an outcome (a batch that failed before sending
    * them), when `owner` still owns it; answers whether it did.

@@ -1,18 +1,27 @@
 import type { Transporter } from 'nodemailer';
+import type { Site, SiteLimits } from '../../lib/shaping.js';
 
 /** A pool unused for this long is closed (its connections are then idle anyway). */
 const IDLE_MS = 60_000;
 
+/** Where a pool's connections go: an MX address, the name its certificate is checked for, whether it is checked, and its site's limits. */
+export interface Destination {
+  address: string;
+  host: string;
+  strict: boolean;
+  limits: SiteLimits;
+}
+
 /**
- * One pooled nodemailer transport per destination (MX address, the name its TLS certificate is
- * checked for, and whether it is checked), made on first use: messages to one host reuse its open connections instead of
- * a connection, greeting and EHLO each. Pools unused for a minute are closed.
+ * One pooled nodemailer transport per destination, made on first use: messages to one host reuse
+ * its open connections instead of a connection, greeting and EHLO each. Pools unused for a minute
+ * are closed.
  */
 export class HostPools {
   private readonly pools = new Map<string, { transporter: Transporter; used: number; sending: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly make: (address: string, host: string, strict: boolean) => Transporter) {
+  constructor(private readonly make: (to: Destination) => Transporter) {
     this.sweeper = setInterval(() => this.sweep(), IDLE_MS / 2);
     this.sweeper.unref();
   }
@@ -21,11 +30,11 @@ export class HostPools {
    * Sends over the destination's pool (made on first use): `use` hands the message to its
    * transporter. A `strict` pool requires TLS with a certificate valid for the host (MTA-STS).
    */
-  async send<T>(address: string, host: string, use: (transporter: Transporter) => Promise<T>, strict = false): Promise<T> {
-    const key = `${address}|${host}|${strict ? 'strict' : 'opportunistic'}`;
+  async send<T>(address: string, host: string, site: Site, use: (transporter: Transporter) => Promise<T>, strict = false): Promise<T> {
+    const key = `${address}|${host}|${strict ? 'strict' : 'opportunistic'}|${site.name}`;
     let pool = this.pools.get(key);
     if (!pool) {
-      pool = { transporter: this.make(address, host, strict), used: 0, sending: 0 };
+      pool = { transporter: this.make({ address, host, strict, limits: site.limits }), used: 0, sending: 0 };
       this.pools.set(key, pool);
     }
     pool.used = Date.now();

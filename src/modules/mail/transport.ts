@@ -5,8 +5,12 @@ import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import type { MailTransport } from '../../lib/mail.js';
 import { CapturedMail } from './captured-mail.entity.js';
-import { mxTransport, smtpTransport } from './smtp-transport.js';
+import { smtpTransport } from './smtp-transport.js';
+import { mxTransport } from './mx-transport.js';
 import { MtaStsPolicies } from './mta-sts.js';
+import { SiteShaper } from './site-shaper.js';
+import { DeliverySiteRepository } from './delivery-site.repository.js';
+import { SiteTable, type SiteOverrides } from '../../lib/shaping.js';
 
 export type { MailTransport, OutgoingMail, RawMail, SendInfo } from '../../lib/mail.js';
 
@@ -22,6 +26,8 @@ export function createMailTransport(
     MAIL_HELO_NAME?: string;
     DELIVERY_TIMEOUT_MS?: number;
     DELIVERY_CONNECTIONS_PER_HOST?: number;
+    DELIVERY_SHAPING?: SiteOverrides;
+    DELIVERY_SLOWDOWN_SECONDS?: number;
     MTA_STS_PORT: number;
     OUTBOUND_TLS_CA_FILE?: string;
   },
@@ -47,7 +53,12 @@ export function createMailTransport(
       port: config.MX_PORT,
       helo: config.MAIL_HELO_NAME,
       timeoutMs: config.DELIVERY_TIMEOUT_MS,
-      connections: config.DELIVERY_CONNECTIONS_PER_HOST,
+      shaper: new SiteShaper({
+        table: new SiteTable(config.DELIVERY_SHAPING, config.DELIVERY_CONNECTIONS_PER_HOST),
+        sites: () => new DeliverySiteRepository(fork()),
+        slowdownSeconds: config.DELIVERY_SLOWDOWN_SECONDS ?? 60,
+        log: logger,
+      }),
       allowPrivate: config.MX_ALLOW_PRIVATE ?? false,
       log: logger,
     });

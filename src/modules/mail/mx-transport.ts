@@ -1,0 +1,236 @@
+import { isIP } from 'node:net';
+import os from 'node:os';
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Dns } from '../../lib/dns.js';
+import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '../../lib/mail-hosts.js';
+import { HostPools } from './host-pools.js';
+import { trustedCa, type MtaStsPolicies } from './mta-sts.js';
+import { mxMatches, type MtaStsPolicy } from '../../lib/mta-sts.js';
+import { mtaStsOutcomes } from '../../lib/metrics.js';
+import { sendPooledRaw } from './raw-send.js';
+import type { MailTransport, RawMail, SendInfo } from '../../lib/mail.js';
+import { classify, message, outcome, PermanentMailError, TemporaryMailError, type Info, type SmtpErr } from './smtp-transport.js';
+import { HeldMailError, type SiteShaper } from './site-shaper.js';
+import { asksToSlowDown, type Site } from '../../lib/shaping.js';
+
+export interface MxOptions {
+  port: number;
+  helo?: string;
+  timeoutMs?: number;
+  /** The pace of each destination site: its pools' sizes, its rates, its slow-downs. */
+  shaper: SiteShaper;
+  /** MX_ALLOW_PRIVATE: connect to loopback, private and reserved addresses too. */
+  allowPrivate: boolean;
+  /** Recipient domains' MTA-STS policies; none read when unset. */
+  sts?: MtaStsPolicies;
+  /** Certificate authorities trusted beside the system's for a strict connection (OUTBOUND_TLS_CA_FILE). */
+  extraCa?: string[];
+  log: Logger;
+}
+
+/**
+ * Pooled connections per MX address, sized by its site's limits. TLS names the MX host (SNI); an
+ * opportunistic pool checks no certificate, as MX delivery without a policy is opportunistic; a
+ * strict one (a domain's MTA-STS policy) requires STARTTLS and a certificate valid for the host.
+ */
+function mxPools({ port, helo, timeoutMs = 60_000, extraCa = [] }: MxOptions): HostPools {
+  return new HostPools(({ address, host, strict, limits }) =>
+    nodemailer.createTransport({
+      host: address,
+      port,
+      pool: true,
+      maxConnections: limits.connections,
+      maxMessages: limits.messages_per_connection,
+      name: helo ?? os.hostname(),
+      requireTLS: strict,
+      tls: {
+        rejectUnauthorized: strict,
+        ...(strict ? { ca: trustedCa(extraCa) } : {}),
+        ...(isIP(host) ? {} : { servername: host }),
+      },
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    }),
+  );
+}
+
+/** The reasons recorded when a domain's MTA-STS policy in `enforce` mode stops a delivery (it is retried). */
+export const STS_NO_MX = "none of the domain's mail hosts is one its MTA-STS policy names";
+export const STS_NO_TLS = "the domain's MTA-STS policy requires TLS with a valid certificate, which its mail host did not offer";
+
+/** One MX host's checked address, and the site it belongs to. */
+interface MxAddress {
+  address: string;
+  host: string;
+  site: Site;
+}
+
+/**
+ * The local address connections leave from, for the shared pace of each site: the machine's
+ * default for now; each source address will have a pace of its own.
+ */
+const SOURCE = '';
+
+/** A failure of STARTTLS or of the certificate check, not an answer of the server. */
+function tlsFailure(err: unknown): boolean {
+  const e = err as SmtpErr;
+  return !e.responseCode && (e.code === 'ETLS' || /certificate|self[- ]signed|altname|\bTLS\b|\bSSL\b|STARTTLS/i.test(e.message ?? ''));
+}
+
+/** The MX hosts a delivery may use under the domain's policy: those it names when it enforces (none: deferred). */
+function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: string, log: Logger): string[] {
+  if (!policy || policy.mode === 'none') return hosts;
+  const named = hosts.filter((h) => mxMatches(policy, h));
+  if (named.length === hosts.length) return hosts;
+  mtaStsOutcomes.inc({ mode: policy.mode, result: 'mx_mismatch' });
+  log.warn({ domain, mode: policy.mode, hosts, named }, 'MTA-STS: MX hosts the policy does not name');
+  if (policy.mode === 'testing') return hosts;
+  if (!named.length) throw new TemporaryMailError(STS_NO_MX);
+  return named;
+}
+
+/**
+ * One MX host under the domain's policy: without one, opportunistic TLS; under `enforce`, TLS
+ * with a certificate valid for the host or nothing (retried later); under `testing`, checked,
+ * counted and logged, then sent as without a policy (RFC 8461 section 5).
+ */
+async function sendUnderPolicy<T>(pools: HostPools, to: MxAddress, use: (t: Transporter) => Promise<T>, policy: MtaStsPolicy | null, log: Logger): Promise<T> {
+  const { address, host, site } = to;
+  const mode = policy?.mode ?? 'none';
+  if (mode === 'none') return pools.send(address, host, site, use);
+  try {
+    const sent = await pools.send(address, host, site, use, true);
+    mtaStsOutcomes.inc({ mode, result: 'ok' });
+    return sent;
+  } catch (err) {
+    if (!tlsFailure(err)) throw err;
+    mtaStsOutcomes.inc({ mode, result: 'tls_failed' });
+    log.warn({ mx: host, mode, detail: (err as Error).message }, 'MTA-STS: no TLS with a valid certificate');
+    if (mode === 'enforce') throw new TemporaryMailError(STS_NO_TLS);
+    return pools.send(address, host, site, use);
+  }
+}
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/** The envelope's recipients grouped by their domain, in the order each domain first appears. */
+function byDomain(recipients: readonly string[]): string[][] {
+  const grouped = new Map<string, string[]>();
+  for (const to of recipients) {
+    const d = domainOf(to);
+    grouped.set(d, [...(grouped.get(d) ?? []), to]);
+  }
+  return [...grouped.values()];
+}
+
+/**
+ * Delivers straight to the recipient domain's MX hosts (lowest preference first; the domain's
+ * own address when it has no MX, as RFC 5321 says), through the service's one DNS resolver.
+ * Every address is checked against the webhook address rules before any connection
+ * (lib/mail-hosts.ts), and nodemailer is handed the checked IP, so it never resolves the name
+ * again. STARTTLS is used when offered, without certificate checks, unless the domain has an
+ * MTA-STS policy (mta-sts.ts): then only the hosts it names, over TLS with a valid certificate.
+ * Each email waits for the pace of its domain's site (site-shaper.ts), and a site that asks to
+ * slow down is slowed for every worker.
+ */
+export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
+  const { allowPrivate, log, shaper } = opts;
+  const mxOf = new TtlCache<string[]>();
+  const addressesOf = new TtlCache<CheckedAddresses>();
+  const pools = mxPools(opts);
+
+  async function lookup<T>(work: () => Promise<T>, domain: string, host: string): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      // A resolver failure (SERVFAIL, timeout) may pass; its errno text is for the log only.
+      log.warn({ domain, host, detail: (err as Error).message }, 'MX delivery: DNS lookup failed');
+      throw new TemporaryMailError(`the DNS lookup for ${domain} failed`);
+    }
+  }
+
+  /** The site's permit (HeldMailError when it comes later); a pace that cannot be read defers the email. */
+  async function admit(site: Site): Promise<void> {
+    try {
+      await shaper.admit(site, SOURCE);
+    } catch (err) {
+      if (err instanceof HeldMailError) throw err;
+      log.warn({ site: site.name, detail: (err as Error).message }, 'MX delivery: the pace of the site could not be read');
+      throw new TemporaryMailError('the delivery pace of the destination could not be read');
+    }
+  }
+
+  /** Whether a temporary refusal asked the whole site to slow down (it then is, for every worker). */
+  async function slowedDown(site: Site, err: TemporaryMailError): Promise<boolean> {
+    if (!asksToSlowDown(err.response)) return false;
+    await shaper.refused(site, SOURCE, err.response).catch((e: unknown) => log.warn({ site: site.name, detail: (e as Error).message }, 'MX delivery: slow-down not recorded'));
+    return true;
+  }
+
+  /**
+   * One SMTP transaction to the domain of `to`. `paced`: it waits for its site's permit (the
+   * email's own recipient); copies to other domains (cc, bcc) go with their email unpaced.
+   */
+  async function deliver(to: string, use: (transporter: Transporter) => Promise<Info>, paced: boolean): Promise<Info> {
+    const domain = domainOf(to);
+    const found = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain));
+    const site = shaper.siteOf(found);
+    if (paced) await admit(site);
+    const policy = opts.sts ? await opts.sts.policyOf(domain) : null;
+    const hosts = hostsUnderPolicy(found, policy, domain, log);
+    let last: Error | null = null;
+    let refused = false;
+    for (const host of hosts) {
+      let checked;
+      try {
+        checked = await addressesOf.get(host, () => lookup(() => mailHostAddresses(dns, host, allowPrivate), domain, host));
+      } catch (err) {
+        last = err as Error;
+        continue;
+      }
+      if (checked.refused.length) {
+        refused = true;
+        log.warn({ domain, mx: host, refused: checked.refused }, 'MX delivery: address refused (MX_ALLOW_PRIVATE is off)');
+      }
+      if (!checked.usable.length) continue;
+      const address = checked.usable[0];
+      try {
+        return await shaper.within(site, SOURCE, () => sendUnderPolicy(pools, { address, host, site }, use, policy, log));
+      } catch (err) {
+        last = classify(err, log, { domain, mx: host, address });
+        // A refusal is the domain's answer, and a slow-down the site's: another MX would say the same.
+        if (last instanceof PermanentMailError) throw last;
+        if (last instanceof TemporaryMailError && (await slowedDown(site, last))) throw last;
+      }
+    }
+    if (last) throw last;
+    // Permanent, like a domain with no mail host at all: the domain's own DNS routes its mail to
+    // addresses this service never connects to, so no retry can succeed until that DNS changes,
+    // and each retry would only repeat the refusal. The reason names neither host nor address.
+    throw new PermanentMailError(refused ? `no permitted mail host for ${domain}` : `no mail host for ${domain}`);
+  }
+  return {
+    async send(mail) {
+      // The service's own mail (confirmations, resets) goes unpaced: it is little, and people wait for it.
+      const info = await deliver(mail.to, async (t) => (await t.sendMail(message(mail))) as Info, false);
+      return { id: info.messageId, response: info.response ?? '' };
+    },
+    async sendRaw(mail: RawMail) {
+      // One SMTP transaction per recipient domain; the first recipient's answer is the email's outcome.
+      let first: SendInfo | null = null;
+      for (const rcpts of byDomain(mail.envelope.to)) {
+        const isPrimary = rcpts.includes(mail.envelope.to[0]);
+        try {
+          const info = await deliver(rcpts[0], (t) => sendPooledRaw(t, { from: mail.envelope.from, to: rcpts }, mail.raw, mail.meta.email_id), isPrimary);
+          if (isPrimary) first = outcome(info, mail.envelope.to[0], log);
+        } catch (err) {
+          if (isPrimary) throw err;
+        }
+      }
+      return first!;
+    },
+  };
+}
