@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { bool } from './values.js';
+import { bool, jsonText } from './values.js';
 import { BUILT_IN_SITES, siteOverride, type SiteOverrides } from '../lib/shaping.js';
+import { DEFAULT_WARMUP, ipPoolsSchema, type IpPools } from '../lib/ip-pools.js';
 
 /** Domains, delivery and templates (docs/configuration.md). */
 export const deliverySettings = {
@@ -80,16 +81,7 @@ export const deliverySettings = {
     .max(100)
     .default(10)
     .describe('SMTP connections kept open and reused per destination: the smarthost, or with `MAIL_TRANSPORT=mx` each site without limits of its own in `DELIVERY_SHAPING` (a pool unused for a minute is closed).'),
-  DELIVERY_SHAPING: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'expected a JSON object' });
-        return z.NEVER;
-      }
-    })
+  DELIVERY_SHAPING: jsonText
     .pipe(
       z.record(z.string().regex(/^[a-z0-9_.-]{1,64}$/, 'a site name is letters, digits, _ . -'), siteOverride).superRefine((sites, ctx) => {
         for (const [name, site] of Object.entries(sites)) {
@@ -104,6 +96,24 @@ export const deliverySettings = {
         'Traffic shaping per destination site with `MAIL_TRANSPORT=mx`, as JSON: `{"<site>": {"mx": ["*.example.net"], "connections": 5, "messages_per_connection": 100, "per_minute": 600, "per_hour": 20000}}`. An entry named `gmail`, `microsoft`, `yahoo` or `apple` changes that built-in site\'s limits, `default` those of every other site, and any other name is a new site matching its `mx` patterns. Rates (`null`: none) count every worker together and are spaced evenly; connections count per worker process. See docs/delivery.md.',
       defaultText: 'the built-in sites of docs/delivery.md',
     }) as z.ZodType<SiteOverrides | undefined>,
+  IP_POOLS: jsonText
+    .pipe(ipPoolsSchema)
+    .optional()
+    .meta({
+      description:
+        'Source addresses of MX delivery, as JSON pools of local addresses: `{"<pool>": [{"address": "192.0.2.10", "ehlo": "mta1.example.com", "warmed": false}]}`. The operator gives an account or a domain a pool (`operator_set_ip_pool`); the rest use the pool `default` if there is one, else the address the machine picks. `ehlo` is the name given in EHLO from that address, checked against its reverse DNS when delivery starts and hourly (without it, the reverse DNS name is used). A new address is capped by `IP_WARMUP_SCHEDULE` unless `warmed`. Set it alike on the api role, which checks pool names. See docs/delivery.md.',
+      defaultText: 'none: the machine picks the address',
+    }) as z.ZodType<IpPools | undefined>,
+  IP_WARMUP_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'expected daily caps separated by commas')
+    .transform((text) => text.split(',').map(Number))
+    .pipe(z.array(z.number().int().min(1).max(100_000_000)).min(1).max(365))
+    .default([...DEFAULT_WARMUP])
+    .meta({
+      description: "Daily caps of a new source address of `IP_POOLS`, one per day from its first send (UTC days); past the last it has none. Mail over the day's cap of every address of its pool waits for the next day.",
+      defaultText: `\`${DEFAULT_WARMUP.join(',')}\``,
+    }),
   DELIVERY_SLOWDOWN_SECONDS: z.coerce
     .number()
     .int()

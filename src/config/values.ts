@@ -17,3 +17,13 @@ export const hostPortList = z
 export const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
+
+/** A setting written as JSON: its value parsed, or the setting refused as not JSON. Pipe it to the value's schema. */
+export const jsonText = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'expected a JSON object' });
+    return z.NEVER;
+  }
+});

@@ -25,6 +25,8 @@ export interface RawMail {
   raw: Buffer;
   /** For the capture transport: what the stored copy is listed by. */
   meta: { email_id: string; to: string; from: string; subject: string; text: string; html: string | null };
+  /** The IP pool its domain or account was given (IP_POOLS), for MX delivery's source address. */
+  pool?: string | null;
 }
 
 export interface SendInfo {

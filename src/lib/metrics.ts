@@ -79,6 +79,14 @@ export const siteHeld = new Counter({
   registers: [registry],
 });
 
+/** Emails put off to the next UTC day because every address of their pool reached its warm-up cap (modules/mail/source-addresses.ts). */
+export const warmUpHeld = new Counter({
+  name: 'postbox_delivery_warmup_held_total',
+  help: 'Emails put off to the next day by the warm-up caps of their IP pool.',
+  labelNames: ['pool'] as const,
+  registers: [registry],
+});
+
 export const siteSlowDowns = new Counter({
   name: 'postbox_delivery_site_slowdowns_total',
   help: 'Slow-down answers (421, rate-limit codes) that suspended a destination site.',

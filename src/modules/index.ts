@@ -27,6 +27,7 @@ import { quotaModule } from './quota/index.js';
 import { auditModule } from './audit/index.js';
 import { trackingModule } from './tracking/index.js';
 import { retentionModule } from './retention/index.js';
+import { ipPoolsModule } from './ip-pools/index.js';
 import { overviewModule } from './overview/index.js';
 
 /**
@@ -63,6 +64,7 @@ export const modules: readonly ModuleManifest[] = [
   auditModule,
   trackingModule,
   retentionModule,
+  ipPoolsModule,
   overviewModule,
 ];
 

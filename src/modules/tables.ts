@@ -3,6 +3,7 @@ import { Account } from './accounts/account.entity.js';
 import { DomainEvent, MaintenanceWindow } from './events/domain-event.entity.js';
 import { CapturedMail } from './mail/captured-mail.entity.js';
 import { DeliverySite } from './mail/delivery-site.entity.js';
+import { SourceAddressRow } from './ip-pools/source-address.entity.js';
 import { Message, MessageAttachment, Email, IdempotencyKey } from './messages/message.entity.js';
 import { ApiToken } from './tokens/token.entity.js';
 import { Domain } from './domains/domain.entity.js';
@@ -39,6 +40,7 @@ export const moduleTables: readonly EntityClass<object>[] = [
   MaintenanceWindow,
   CapturedMail,
   DeliverySite,
+  SourceAddressRow,
   Message,
   MessageAttachment,
   Email,

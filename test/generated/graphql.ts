@@ -822,6 +822,22 @@ export type InvitePage = {
   meta: PageMeta;
 };
 
+/** The pool an account, or one of its domains, sends from. */
+export type IpPoolAssignmentType = {
+  __typename?: 'IpPoolAssignmentType';
+  account_id: Scalars['ID']['output'];
+  domain_id?: Maybe<Scalars['ID']['output']>;
+  /** null: none of its own (a domain: its account's; an account: `default`). */
+  pool?: Maybe<Scalars['String']['output']>;
+};
+
+/** A pool of source addresses (IP_POOLS). */
+export type IpPoolType = {
+  __typename?: 'IpPoolType';
+  addresses: Array<SourceAddressType>;
+  name: Scalars['String']['output'];
+};
+
 export type LoggedEmail = {
   __typename?: 'LoggedEmail';
   /** First click. */
@@ -1049,6 +1065,8 @@ export type Mutation = {
   operator_create_account: CreatedAccount;
   /** Records maintenance.end for every account. */
   operator_end_maintenance: MaintenanceWindowType;
+  /** Gives an account, or with `domain_id` one of its domains, the pool its mail leaves from; `pool: null` takes it back (a domain then uses its account's, an account `default`). */
+  operator_set_ip_pool: IpPoolAssignmentType;
   operator_set_plan: AccountType;
   /** Sets a plan's retention days; `days: null` returns it to the environment's. */
   operator_set_retention: PlanRetentionType;
@@ -1458,6 +1476,13 @@ export type MutationOperator_Create_AccountArgs = {
 
 export type MutationOperator_End_MaintenanceArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationOperator_Set_Ip_PoolArgs = {
+  account_id: Scalars['ID']['input'];
+  domain_id?: InputMaybe<Scalars['ID']['input']>;
+  pool?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1888,6 +1913,8 @@ export type Query = {
   operator_accounts: Array<AccountType>;
   /** Mail kept by the capture transport, newest first. */
   operator_captured_mail: Array<CapturedMailType>;
+  /** The pools of IP_POOLS: each address, its EHLO name and reverse DNS, and its warm-up. */
+  operator_ip_pools: Array<IpPoolType>;
   /** Each plan's retention days in force. */
   operator_retention: Array<PlanRetentionType>;
   /** The console's landing page: sandbox or not, emails waiting, failing webhooks and the setup steps taken (GraphQL only). */
@@ -2811,6 +2838,26 @@ export type SmtpUser = {
   /** The SMTP host clients connect to. */
   server: Scalars['String']['output'];
   username: Scalars['String']['output'];
+};
+
+/** A source address of IP_POOLS, its EHLO name beside its reverse DNS, and its warm-up. */
+export type SourceAddressType = {
+  __typename?: 'SourceAddressType';
+  address: Scalars['String']['output'];
+  /** Today's cap; null: none. */
+  daily_cap?: Maybe<Scalars['Int']['output']>;
+  /** The name given in EHLO from this address. */
+  ehlo: Scalars['String']['output'];
+  /** The EHLO name is one of its reverse DNS names; large providers refuse mail when it is not. */
+  ehlo_matches: Scalars['Boolean']['output'];
+  /** Its reverse DNS (PTR) names, as this process resolves them. */
+  reverse_dns: Array<Scalars['String']['output']>;
+  /** Sent today (UTC), counted while it warms up. */
+  sent_today: Scalars['Int']['output'];
+  /** No warm-up cap: configured as warmed, or past IP_WARMUP_SCHEDULE. */
+  warmed: Scalars['Boolean']['output'];
+  /** Day of its warm-up (1 = the day of its first send); null before its first send. */
+  warmup_day?: Maybe<Scalars['Int']['output']>;
 };
 
 export type Subscription = {

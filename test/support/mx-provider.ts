@@ -10,6 +10,8 @@ import { SMTPServer } from 'smtp-server';
 export interface MxProvider {
   /** When each message was taken, in ms. */
   taken: number[];
+  /** Where each message came from: the client's address and the name it gave in EHLO. */
+  senders: { address: string; ehlo: string }[];
   /** RCPT TO commands seen, refused ones included. */
   tries: number;
   /** Messages taken before every other is answered 421; Infinity: no limit. */
@@ -19,7 +21,7 @@ export interface MxProvider {
 }
 
 export async function startMxProvider(address: string, port = 0): Promise<MxProvider> {
-  const p = { taken: [] as number[], tries: 0, allow: Infinity };
+  const p = { taken: [] as number[], senders: [] as MxProvider['senders'], tries: 0, allow: Infinity };
   // Counted at RCPT TO, where the answer is given: messages in flight side by side count before their DATA ends.
   let accepted = 0;
   const server = new SMTPServer({
@@ -35,10 +37,11 @@ export async function startMxProvider(address: string, port = 0): Promise<MxProv
       accepted++;
       callback();
     },
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       stream.on('data', () => undefined);
       stream.on('end', () => {
         p.taken.push(Date.now());
+        p.senders.push({ address: session.remoteAddress.replace(/^::ffff:/, ''), ehlo: session.hostNameAppearsAs });
         callback();
       });
     },

@@ -83,6 +83,7 @@ async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref
         envelope: mime.envelope,
         raw: mime.raw,
         meta: { email_id: email.id, to: email.to_email, from: p.message.from_email, subject: email.subject, text: mime.text ?? '', html: mime.html },
+        pool: p.message.ip_pool,
       })
       .finally(() => deliverySeconds.observe((performance.now() - t0) / 1000));
     const response = info.response.slice(0, 2000);

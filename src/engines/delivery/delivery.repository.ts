@@ -38,6 +38,8 @@ export interface TakenMessage extends MessageContentRow {
   domain_dns_active: boolean;
   dkim_selector: string;
   dkim_private_key_enc: string;
+  /** The IP pool of its domain, else of its account (IP_POOLS). */
+  ip_pool: string | null;
   has_attachments: boolean;
   /** Its pending emails before this claim; more than `emails` when another worker holds some. */
   pending: number;
@@ -99,6 +101,7 @@ const TAKE = `with taken as (
          m.personalization, m.settings, m.headers, m.in_reply_to, m.references, m.list_unsubscribe, m.precedence_bulk,
          d.name as domain_name, d.settings as domain_settings, d.is_cname_verified as domain_cname_verified,
          d.is_dns_active as domain_dns_active, d.dkim_selector, d.dkim_private_key_enc,
+         coalesce(d.ip_pool, (select ac.ip_pool from accounts ac where ac.id = m.account_id)) as ip_pool,
          exists (select 1 from message_attachments a where a.message_id = m.id and a.id >= $12 and a.id < $13) as has_attachments,
          (select count(*)::int from emails p where p.message_id = m.id and p.id >= $12 and p.id < $13 and p.status = any($7::text[])) as pending,
          coalesce((select json_agg(c order by c.position) from claimed c where c.message_id = m.id), '[]'::json) as emails

@@ -15,4 +15,8 @@ export class Account extends BaseEntity {
 
   @Property({ type: 'integer' })
   verification_credits: Opt<number> = 0;
+
+  /** The pool of source addresses its mail leaves from (IP_POOLS), unless its domain has one. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  ip_pool: string | null = null;
 }

@@ -101,4 +101,8 @@ export class Domain extends BaseEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   last_checked_at: Date | null = null;
+
+  /** The pool of source addresses its mail leaves from (IP_POOLS), over its account's. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  ip_pool: string | null = null;
 }

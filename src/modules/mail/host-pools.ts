@@ -1,15 +1,20 @@
 import type { Transporter } from 'nodemailer';
 import type { Site, SiteLimits } from '../../lib/shaping.js';
+import type { Source } from './source-addresses.js';
 
 /** A pool unused for this long is closed (its connections are then idle anyway). */
 const IDLE_MS = 60_000;
 
-/** Where a pool's connections go: an MX address, the name its certificate is checked for, whether it is checked, and its site's limits. */
+/**
+ * Where a pool's connections go: an MX address, the name its certificate is checked for, whether
+ * it is checked, its site's limits, and the local address they leave from with its EHLO name.
+ */
 export interface Destination {
   address: string;
   host: string;
   strict: boolean;
   limits: SiteLimits;
+  source: Source;
 }
 
 /**
@@ -30,11 +35,12 @@ export class HostPools {
    * Sends over the destination's pool (made on first use): `use` hands the message to its
    * transporter. A `strict` pool requires TLS with a certificate valid for the host (MTA-STS).
    */
-  async send<T>(address: string, host: string, site: Site, use: (transporter: Transporter) => Promise<T>, strict = false): Promise<T> {
-    const key = `${address}|${host}|${strict ? 'strict' : 'opportunistic'}|${site.name}`;
+  async send<T>(to: { address: string; host: string; site: Site; source: Source }, use: (transporter: Transporter) => Promise<T>, strict = false): Promise<T> {
+    const { address, host, site, source } = to;
+    const key = `${address}|${host}|${strict ? 'strict' : 'opportunistic'}|${site.name}|${source.address}`;
     let pool = this.pools.get(key);
     if (!pool) {
-      pool = { transporter: this.make({ address, host, strict, limits: site.limits }), used: 0, sending: 0 };
+      pool = { transporter: this.make({ address, host, strict, limits: site.limits, source }), used: 0, sending: 0 };
       this.pools.set(key, pool);
     }
     pool.used = Date.now();

@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import os from 'node:os';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -13,14 +12,16 @@ import { sendPooledRaw } from './raw-send.js';
 import type { MailTransport, RawMail, SendInfo } from '../../lib/mail.js';
 import { classify, message, outcome, PermanentMailError, TemporaryMailError, type Info, type SmtpErr } from './smtp-transport.js';
 import { HeldMailError, type SiteShaper } from './site-shaper.js';
+import type { Source, SourceAddresses } from './source-addresses.js';
 import { asksToSlowDown, type Site } from '../../lib/shaping.js';
 
 export interface MxOptions {
   port: number;
-  helo?: string;
   timeoutMs?: number;
   /** The pace of each destination site: its pools' sizes, its rates, its slow-downs. */
   shaper: SiteShaper;
+  /** The source address of each email (IP_POOLS) and its EHLO name. */
+  sources: SourceAddresses;
   /** MX_ALLOW_PRIVATE: connect to loopback, private and reserved addresses too. */
   allowPrivate: boolean;
   /** Recipient domains' MTA-STS policies; none read when unset. */
@@ -35,15 +36,16 @@ export interface MxOptions {
  * opportunistic pool checks no certificate, as MX delivery without a policy is opportunistic; a
  * strict one (a domain's MTA-STS policy) requires STARTTLS and a certificate valid for the host.
  */
-function mxPools({ port, helo, timeoutMs = 60_000, extraCa = [] }: MxOptions): HostPools {
-  return new HostPools(({ address, host, strict, limits }) =>
+function mxPools({ port, timeoutMs = 60_000, extraCa = [] }: MxOptions): HostPools {
+  return new HostPools(({ address, host, strict, limits, source }) =>
     nodemailer.createTransport({
       host: address,
       port,
       pool: true,
       maxConnections: limits.connections,
       maxMessages: limits.messages_per_connection,
-      name: helo ?? os.hostname(),
+      name: source.ehlo,
+      ...(source.address ? { localAddress: source.address } : {}),
       requireTLS: strict,
       tls: {
         rejectUnauthorized: strict,
@@ -61,18 +63,13 @@ function mxPools({ port, helo, timeoutMs = 60_000, extraCa = [] }: MxOptions): H
 export const STS_NO_MX = "none of the domain's mail hosts is one its MTA-STS policy names";
 export const STS_NO_TLS = "the domain's MTA-STS policy requires TLS with a valid certificate, which its mail host did not offer";
 
-/** One MX host's checked address, and the site it belongs to. */
+/** One MX host's checked address, the site it belongs to, and where the connection leaves from. */
 interface MxAddress {
   address: string;
   host: string;
   site: Site;
+  source: Source;
 }
-
-/**
- * The local address connections leave from, for the shared pace of each site: the machine's
- * default for now; each source address will have a pace of its own.
- */
-const SOURCE = '';
 
 /** A failure of STARTTLS or of the certificate check, not an answer of the server. */
 function tlsFailure(err: unknown): boolean {
@@ -98,11 +95,11 @@ function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: 
  * counted and logged, then sent as without a policy (RFC 8461 section 5).
  */
 async function sendUnderPolicy<T>(pools: HostPools, to: MxAddress, use: (t: Transporter) => Promise<T>, policy: MtaStsPolicy | null, log: Logger): Promise<T> {
-  const { address, host, site } = to;
+  const { host } = to;
   const mode = policy?.mode ?? 'none';
-  if (mode === 'none') return pools.send(address, host, site, use);
+  if (mode === 'none') return pools.send(to, use);
   try {
-    const sent = await pools.send(address, host, site, use, true);
+    const sent = await pools.send(to, use, true);
     mtaStsOutcomes.inc({ mode, result: 'ok' });
     return sent;
   } catch (err) {
@@ -110,7 +107,7 @@ async function sendUnderPolicy<T>(pools: HostPools, to: MxAddress, use: (t: Tran
     mtaStsOutcomes.inc({ mode, result: 'tls_failed' });
     log.warn({ mx: host, mode, detail: (err as Error).message }, 'MTA-STS: no TLS with a valid certificate');
     if (mode === 'enforce') throw new TemporaryMailError(STS_NO_TLS);
-    return pools.send(address, host, site, use);
+    return pools.send(to, use);
   }
 }
 
@@ -126,6 +123,39 @@ function byDomain(recipients: readonly string[]): string[][] {
   return [...grouped.values()];
 }
 
+/** A DNS lookup of delivery: a resolver failure (SERVFAIL, timeout) may pass, so it defers; its errno text is for the log only. */
+async function lookup<T>(work: () => Promise<T>, log: Logger, domain: string, host: string): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    log.warn({ domain, host, detail: (err as Error).message }, 'MX delivery: DNS lookup failed');
+    throw new TemporaryMailError(`the DNS lookup for ${domain} failed`);
+  }
+}
+
+const SOURCE_FAILED = 'the source address of the delivery could not be chosen';
+
+/**
+ * A step of pacing (a site's permit, a source address) that may put the email off: HeldMailError
+ * passes; any other failure (the database away) defers the email with `reason`, the detail logged.
+ */
+async function pacingStep<T>(step: () => Promise<T>, log: Logger, reason: string, where: Record<string, unknown>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof HeldMailError) throw err;
+    log.warn({ ...where, detail: (err as Error).message }, `MX delivery: ${reason}`);
+    throw new TemporaryMailError(reason);
+  }
+}
+
+/** Whether a temporary refusal asked the whole site to slow down (it then is, for every worker). */
+async function slowedDown(shaper: SiteShaper, site: Site, source: Source, err: TemporaryMailError, log: Logger): Promise<boolean> {
+  if (!asksToSlowDown(err.response)) return false;
+  await shaper.refused(site, source.address, err.response).catch((e: unknown) => log.warn({ site: site.name, detail: (e as Error).message }, 'MX delivery: slow-down not recorded'));
+  return true;
+}
+
 /**
  * Delivers straight to the recipient domain's MX hosts (lowest preference first; the domain's
  * own address when it has no MX, as RFC 5321 says), through the service's one DNS resolver.
@@ -137,48 +167,20 @@ function byDomain(recipients: readonly string[]): string[][] {
  * slow down is slowed for every worker.
  */
 export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
-  const { allowPrivate, log, shaper } = opts;
+  const { allowPrivate, log, shaper, sources } = opts;
   const mxOf = new TtlCache<string[]>();
   const addressesOf = new TtlCache<CheckedAddresses>();
   const pools = mxPools(opts);
-
-  async function lookup<T>(work: () => Promise<T>, domain: string, host: string): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      // A resolver failure (SERVFAIL, timeout) may pass; its errno text is for the log only.
-      log.warn({ domain, host, detail: (err as Error).message }, 'MX delivery: DNS lookup failed');
-      throw new TemporaryMailError(`the DNS lookup for ${domain} failed`);
-    }
-  }
-
-  /** The site's permit (HeldMailError when it comes later); a pace that cannot be read defers the email. */
-  async function admit(site: Site): Promise<void> {
-    try {
-      await shaper.admit(site, SOURCE);
-    } catch (err) {
-      if (err instanceof HeldMailError) throw err;
-      log.warn({ site: site.name, detail: (err as Error).message }, 'MX delivery: the pace of the site could not be read');
-      throw new TemporaryMailError('the delivery pace of the destination could not be read');
-    }
-  }
-
-  /** Whether a temporary refusal asked the whole site to slow down (it then is, for every worker). */
-  async function slowedDown(site: Site, err: TemporaryMailError): Promise<boolean> {
-    if (!asksToSlowDown(err.response)) return false;
-    await shaper.refused(site, SOURCE, err.response).catch((e: unknown) => log.warn({ site: site.name, detail: (e as Error).message }, 'MX delivery: slow-down not recorded'));
-    return true;
-  }
 
   /**
    * One SMTP transaction to the domain of `to`. `paced`: it waits for its site's permit (the
    * email's own recipient); copies to other domains (cc, bcc) go with their email unpaced.
    */
-  async function deliver(to: string, use: (transporter: Transporter) => Promise<Info>, paced: boolean): Promise<Info> {
+  async function deliver(to: string, use: (transporter: Transporter) => Promise<Info>, source: Source, paced: boolean): Promise<Info> {
     const domain = domainOf(to);
-    const found = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), domain, domain), domain));
+    const found = await mxOf.get(domain, async () => mailHosts(await lookup(() => dns.mx(domain), log, domain, domain), domain));
     const site = shaper.siteOf(found);
-    if (paced) await admit(site);
+    if (paced) await pacingStep(() => shaper.admit(site, source.address), log, 'the delivery pace of the destination could not be read', { site: site.name });
     const policy = opts.sts ? await opts.sts.policyOf(domain) : null;
     const hosts = hostsUnderPolicy(found, policy, domain, log);
     let last: Error | null = null;
@@ -186,7 +188,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
     for (const host of hosts) {
       let checked;
       try {
-        checked = await addressesOf.get(host, () => lookup(() => mailHostAddresses(dns, host, allowPrivate), domain, host));
+        checked = await addressesOf.get(host, () => lookup(() => mailHostAddresses(dns, host, allowPrivate), log, domain, host));
       } catch (err) {
         last = err as Error;
         continue;
@@ -198,12 +200,12 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       if (!checked.usable.length) continue;
       const address = checked.usable[0];
       try {
-        return await shaper.within(site, SOURCE, () => sendUnderPolicy(pools, { address, host, site }, use, policy, log));
+        return await shaper.within(site, source.address, () => sendUnderPolicy(pools, { address, host, site, source }, use, policy, log));
       } catch (err) {
         last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer, and a slow-down the site's: another MX would say the same.
         if (last instanceof PermanentMailError) throw last;
-        if (last instanceof TemporaryMailError && (await slowedDown(site, last))) throw last;
+        if (last instanceof TemporaryMailError && (await slowedDown(shaper, site, source, last, log))) throw last;
       }
     }
     if (last) throw last;
@@ -215,16 +217,17 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
   return {
     async send(mail) {
       // The service's own mail (confirmations, resets) goes unpaced: it is little, and people wait for it.
-      const info = await deliver(mail.to, async (t) => (await t.sendMail(message(mail))) as Info, false);
+      const info = await deliver(mail.to, async (t) => (await t.sendMail(message(mail))) as Info, await pacingStep(() => sources.pick(null), log, SOURCE_FAILED, {}), false);
       return { id: info.messageId, response: info.response ?? '' };
     },
     async sendRaw(mail: RawMail) {
       // One SMTP transaction per recipient domain; the first recipient's answer is the email's outcome.
       let first: SendInfo | null = null;
+      const source = await pacingStep(() => sources.pick(mail.pool ?? null), log, SOURCE_FAILED, { pool: mail.pool });
       for (const rcpts of byDomain(mail.envelope.to)) {
         const isPrimary = rcpts.includes(mail.envelope.to[0]);
         try {
-          const info = await deliver(rcpts[0], (t) => sendPooledRaw(t, { from: mail.envelope.from, to: rcpts }, mail.raw, mail.meta.email_id), isPrimary);
+          const info = await deliver(rcpts[0], (t) => sendPooledRaw(t, { from: mail.envelope.from, to: rcpts }, mail.raw, mail.meta.email_id), source, isPrimary);
           if (isPrimary) first = outcome(info, mail.envelope.to[0], log);
         } catch (err) {
           if (isPrimary) throw err;

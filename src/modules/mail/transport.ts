@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -11,6 +12,9 @@ import { MtaStsPolicies } from './mta-sts.js';
 import { SiteShaper } from './site-shaper.js';
 import { DeliverySiteRepository } from './delivery-site.repository.js';
 import { SiteTable, type SiteOverrides } from '../../lib/shaping.js';
+import { SourceAddresses } from './source-addresses.js';
+import { IpPoolRepository } from '../ip-pools/ip-pool.repository.js';
+import { DEFAULT_WARMUP, type IpPools } from '../../lib/ip-pools.js';
 
 export type { MailTransport, OutgoingMail, RawMail, SendInfo } from '../../lib/mail.js';
 
@@ -28,6 +32,8 @@ export function createMailTransport(
     DELIVERY_CONNECTIONS_PER_HOST?: number;
     DELIVERY_SHAPING?: SiteOverrides;
     DELIVERY_SLOWDOWN_SECONDS?: number;
+    IP_POOLS?: IpPools;
+    IP_WARMUP_SCHEDULE?: number[];
     MTA_STS_PORT: number;
     OUTBOUND_TLS_CA_FILE?: string;
   },
@@ -51,12 +57,19 @@ export function createMailTransport(
       sts,
       extraCa,
       port: config.MX_PORT,
-      helo: config.MAIL_HELO_NAME,
       timeoutMs: config.DELIVERY_TIMEOUT_MS,
       shaper: new SiteShaper({
         table: new SiteTable(config.DELIVERY_SHAPING, config.DELIVERY_CONNECTIONS_PER_HOST),
         sites: () => new DeliverySiteRepository(fork()),
         slowdownSeconds: config.DELIVERY_SLOWDOWN_SECONDS ?? 60,
+        log: logger,
+      }),
+      sources: new SourceAddresses({
+        pools: config.IP_POOLS ?? {},
+        schedule: config.IP_WARMUP_SCHEDULE ?? DEFAULT_WARMUP,
+        repo: () => new IpPoolRepository(fork()),
+        dns,
+        helo: config.MAIL_HELO_NAME ?? os.hostname(),
         log: logger,
       }),
       allowPrivate: config.MX_ALLOW_PRIVATE ?? false,

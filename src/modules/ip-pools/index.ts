@@ -1,0 +1,7 @@
+import type { ModuleManifest } from '../module.js';
+import { IpPoolResolver } from './ip-pool.resolver.js';
+
+export const ipPoolsModule: ModuleManifest = {
+  name: 'ip-pools',
+  resolvers: [IpPoolResolver],
+};
