@@ -114,6 +114,15 @@ export const deliverySettings = {
       description: "Daily caps of a new source address of `IP_POOLS`, one per day from its first send (UTC days); past the last it has none. Mail over the day's cap of every address of its pool waits for the next day.",
       defaultText: `\`${DEFAULT_WARMUP.join(',')}\``,
     }),
+  TLS_REPORT_CRON: z
+    .string()
+    .default('20 0 * * *')
+    .describe("When the TLS reports (RFC 8460) of the previous UTC day are sent to the recipient domains whose `_smtp._tls` record asks for them (cron, UTC); `MAIL_TRANSPORT=mx` only."),
+  TLS_REPORT_ORGANIZATION: z
+    .string()
+    .max(253)
+    .optional()
+    .meta({ description: "The `organization-name` and submitter of the TLS reports delivery sends.", defaultText: "`PUBLIC_URL`'s host name" }),
   DELIVERY_SLOWDOWN_SECONDS: z.coerce
     .number()
     .int()

@@ -24,7 +24,7 @@ export interface RawMail {
   envelope: { from: string; to: string[] };
   raw: Buffer;
   /** For the capture transport: what the stored copy is listed by. */
-  meta: { email_id: string; to: string; from: string; subject: string; text: string; html: string | null };
+  meta: { email_id: string; to: string; from: string; subject: string; text: string; html: string | null; kind?: string };
   /** The IP pool its domain or account was given (IP_POOLS), for MX delivery's source address. */
   pool?: string | null;
 }

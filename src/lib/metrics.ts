@@ -87,6 +87,14 @@ export const warmUpHeld = new Counter({
   registers: [registry],
 });
 
+/** TLS reports (RFC 8460) sent to recipient domains, by `mail` or `https`, `sent` or `failed` (modules/tls-reports). */
+export const tlsReportsSent = new Counter({
+  name: 'postbox_tls_reports_total',
+  help: 'TLS reports sent to recipient domains, by how and with what result.',
+  labelNames: ['via', 'result'] as const,
+  registers: [registry],
+});
+
 export const siteSlowDowns = new Counter({
   name: 'postbox_delivery_site_slowdowns_total',
   help: 'Slow-down answers (421, rate-limit codes) that suspended a destination site.',

@@ -21,7 +21,7 @@ export interface WebhookCallResult {
 
 export interface PostWebhookOptions {
   url: string;
-  body: string;
+  body: string | Uint8Array;
   headers: Record<string, string>;
   timeoutMs: number;
   allowPrivate: boolean;

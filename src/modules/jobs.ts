@@ -11,6 +11,7 @@ import { blocklistInitialCheckJob, blocklistRecheckJob, blocklistWebhookJob } fr
 import { dmarcRecheckJob, dmarcResolveIpsJob } from './dmarc/dmarc.job.js';
 import { smsSendJob } from './sms/send.job.js';
 import { retentionPurgeJob } from './retention/retention.job.js';
+import { tlsReportJob } from './tls-reports/tls-report.job.js';
 
 /**
  * Every job's definition: every role makes their queues, so any role may enqueue. Producers
@@ -32,4 +33,5 @@ export const jobDefinitions: readonly JobDefinition[] = [
   dmarcResolveIpsJob,
   smsSendJob,
   retentionPurgeJob,
+  tlsReportJob,
 ];

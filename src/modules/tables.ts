@@ -4,6 +4,7 @@ import { DomainEvent, MaintenanceWindow } from './events/domain-event.entity.js'
 import { CapturedMail } from './mail/captured-mail.entity.js';
 import { DeliverySite } from './mail/delivery-site.entity.js';
 import { SourceAddressRow } from './ip-pools/source-address.entity.js';
+import { TlsSession } from './tls-reports/tls-session.entity.js';
 import { Message, MessageAttachment, Email, IdempotencyKey } from './messages/message.entity.js';
 import { ApiToken } from './tokens/token.entity.js';
 import { Domain } from './domains/domain.entity.js';
@@ -41,6 +42,7 @@ export const moduleTables: readonly EntityClass<object>[] = [
   CapturedMail,
   DeliverySite,
   SourceAddressRow,
+  TlsSession,
   Message,
   MessageAttachment,
   Email,

@@ -7,6 +7,7 @@ import { bulkWorker } from './bulk/bulk.worker.js';
 import { blocklistInitialCheckWorker, blocklistRecheckWorker, blocklistWebhookWorker } from './blocklist/blocklist.worker.js';
 import { smsSendWorker } from './sms/send.worker.js';
 import { retentionPurgeWorker } from './retention/retention.worker.js';
+import { tlsReportWorker } from './tls-reports/tls-report.worker.js';
 
 /** The handlers of the modules' own jobs, started by the worker role only (with the engines'). */
 export const moduleWorkers: readonly RegisteredWorker<AppServices>[] = [
@@ -19,4 +20,5 @@ export const moduleWorkers: readonly RegisteredWorker<AppServices>[] = [
   blocklistWebhookWorker,
   smsSendWorker,
   retentionPurgeWorker,
+  tlsReportWorker,
 ];

@@ -3,10 +3,12 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import selfsigned from 'selfsigned';
 import { SMTPServer } from 'smtp-server';
 import { STS_NO_MX, STS_NO_TLS } from '../../src/modules/mail/mx-transport.js';
 import { mxMatches, parsePolicy, stsRecordId } from '../../src/lib/mta-sts.js';
+import { parseTlsRptRecord } from '../../src/lib/tls-rpt.js';
 import { seedDomain } from '../support/factories.js';
 import { sampleOf, scrapeMetrics } from '../support/metrics.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -20,7 +22,7 @@ import { emailsOf, until } from '../sending/helpers.js';
  */
 interface Mx {
   server: SMTPServer;
-  received: { to: string[]; secure: boolean }[];
+  received: { to: string[]; secure: boolean; raw: string }[];
 }
 
 const day = 86_400_000;
@@ -29,6 +31,8 @@ let good: Mx;
 let bad: Mx;
 let policies: https.Server;
 const served = new Map<string, string>();
+/** TLS reports POSTed to the HTTPS server. */
+const posted: { type: string; body: Buffer }[] = [];
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-mta-sts-'));
 
 async function leaf(names: string[], ca?: { key: string; cert: string }) {
@@ -55,9 +59,10 @@ async function mx(address: string, port: number, tls: { key: string; cert: strin
     logger: false,
     ...tls,
     onData(stream, session, callback) {
-      stream.on('data', () => undefined);
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('latin1')));
       stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), secure: Boolean(session.secure) });
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), secure: Boolean(session.secure), raw });
         callback();
       });
     },
@@ -83,7 +88,16 @@ beforeAll(async () => {
   const ca = { key: caOut.private, cert: caOut.cert };
   writeFileSync(path.join(dir, 'ca.pem'), ca.cert);
 
-  policies = https.createServer(await leaf(['mta-sts.enforce.test', 'mta-sts.badcert.test', 'mta-sts.mismatch.test', 'mta-sts.testing.test', 'mta-sts.missing.test'], ca), (req, res) => {
+  policies = https.createServer(await leaf(['mta-sts.enforce.test', 'mta-sts.badcert.test', 'mta-sts.mismatch.test', 'mta-sts.testing.test', 'mta-sts.missing.test', 'reports.enforce.test'], ca), (req, res) => {
+    if (req.method === 'POST' && req.url === '/tlsrpt') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        posted.push({ type: String(req.headers['content-type']), body: Buffer.concat(chunks) });
+        res.writeHead(201).end();
+      });
+      return;
+    }
     const body = served.get(String(req.headers.host).split(':')[0]);
     if (!body || req.url !== '/.well-known/mta-sts.txt') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
@@ -119,6 +133,12 @@ beforeAll(async () => {
   site('mismatch.test', 'mx.good.test', 'version: STSv1\nmode: enforce\nmx: mx.elsewhere.test\nmax_age: 86400\n');
   site('testing.test', 'mx.bad.test', 'version: STSv1\nmode: testing\nmx: mx.bad.test\nmax_age: 86400\n');
   site('plain.test', 'mx.bad.test', null);
+  // TLS reports (RFC 8460): enforce.test's by HTTPS POST, badcert.test's by mail to a domain whose MX is the good one.
+  const policyPort = (policies.address() as AddressInfo).port;
+  s.dns.add('_smtp._tls.enforce.test', { type: 'TXT', data: `v=TLSRPTv1; rua=https://reports.enforce.test:${policyPort}/tlsrpt` });
+  s.dns.add('reports.enforce.test', { type: 'A', address: '127.0.0.1' });
+  s.dns.add('_smtp._tls.badcert.test', { type: 'TXT', data: 'v=TLSRPTv1;rua=mailto:tls@reports.test' });
+  s.dns.add('reports.test', { type: 'MX', exchange: 'mx.good.test', priority: 10 });
   // A record whose policy file is not there (404): no policy in force.
   site('missing.test', 'mx.bad.test', '');
   served.delete('mta-sts.missing.test');
@@ -165,7 +185,7 @@ it('reads the TXT record and the policy file as RFC 8461 writes them', () => {
 it('enforce: delivers only to an MX host the policy names, over TLS with a valid certificate', async () => {
   const email = await attempted(await send('ann@enforce.test'));
   expect(email.status).toBe('delivered');
-  expect(good.received.find((m) => m.to.includes('ann@enforce.test'))).toEqual({ to: ['ann@enforce.test'], secure: true });
+  expect(good.received.find((m) => m.to.includes('ann@enforce.test'))).toMatchObject({ to: ['ann@enforce.test'], secure: true });
 });
 
 it('enforce: an MX host whose certificate is not valid gets nothing; the email is deferred with the reason', async () => {
@@ -200,4 +220,56 @@ it('without a policy, or with a record whose policy cannot be fetched, delivery 
     expect(email.status).toBe('delivered');
     expect(bad.received.find((m) => m.to.includes(to))).toBeTruthy();
   }
+});
+
+describe('TLS reports (RFC 8460)', () => {
+  it('reads the _smtp._tls record: one TLSRPTv1 record, its mailto and https URIs', () => {
+    expect(parseTlsRptRecord(['v=TLSRPTv1; rua=mailto:a@example.com,https://r.example.com/x'])).toEqual({ rua: ['mailto:a@example.com', 'https://r.example.com/x'] });
+    expect(parseTlsRptRecord(['v=TLSRPTv1; rua=http://insecure.example.com/'])).toBeNull();
+    expect(parseTlsRptRecord(['v=TLSRPTv1; rua=mailto:a@b.c', 'v=TLSRPTv1; rua=mailto:d@e.f'])).toBeNull();
+    expect(parseTlsRptRecord(['v=spf1 -all'])).toBeNull();
+  });
+
+  it("sends each domain that asks the day's sessions under its policy: by HTTPS, and by mail as multipart/report", async () => {
+    // Sessions are counted in the process and written every ten seconds.
+    const rows = await until(async () => {
+      const found = (await s.app.services.orm.em.fork().execute(`select policy_domain from tls_sessions`)) as { policy_domain: string }[];
+      return found.length >= 2 && found;
+    }, 20_000, 'the sessions counted');
+    // Only the domains with a record: plain.test, testing.test and the others ask for nothing.
+    expect(new Set(rows.map((r) => r.policy_domain))).toEqual(new Set(['enforce.test', 'badcert.test']));
+    const day = new Date().toISOString().slice(0, 10);
+    await s.app.services.boss.send('tls-report.send', { day });
+
+    const post = await until(async () => posted[0], 20_000, 'the HTTPS report');
+    expect(post.type).toBe('application/tlsrpt+gzip');
+    const report = JSON.parse(gunzipSync(post.body).toString('utf8'));
+    expect(report).toMatchObject({
+      'date-range': { 'start-datetime': `${day}T00:00:00Z`, 'end-datetime': `${day}T23:59:59Z` },
+      'contact-info': expect.any(String),
+      policies: [
+        {
+          policy: { 'policy-type': 'sts', 'policy-string': ['version: STSv1', 'mode: enforce', 'mx: *.good.test', 'max_age: 86400'], 'policy-domain': 'enforce.test', 'mx-host': ['mx.good.test'] },
+          summary: { 'total-successful-session-count': 1, 'total-failure-session-count': 0 },
+          'failure-details': [],
+        },
+      ],
+    });
+
+    const mail = await until(async () => good.received.find((m) => m.to.includes('tls@reports.test')), 20_000, 'the mailed report');
+    expect(mail.raw).toMatch(/^TLS-Report-Domain: badcert\.test\r$/m);
+    expect(mail.raw).toMatch(/^Content-Type: multipart\/report; report-type="tlsrpt"/m);
+    const attachment = /Content-Disposition: attachment; filename="[^"]*!badcert\.test![^"]*\.json\.gz"\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n--/.exec(mail.raw)![1];
+    const mailed = JSON.parse(gunzipSync(Buffer.from(attachment.replace(/\r\n/g, ''), 'base64')).toString('utf8'));
+    expect(mailed.policies).toEqual([
+      {
+        policy: { 'policy-type': 'sts', 'policy-string': ['version: STSv1', 'mode: enforce', 'mx: mx.bad.test', 'max_age: 86400'], 'policy-domain': 'badcert.test', 'mx-host': ['mx.bad.test'] },
+        summary: { 'total-successful-session-count': 0, 'total-failure-session-count': 1 },
+        'failure-details': [{ 'result-type': 'certificate-not-trusted', 'receiving-mx-hostname': 'mx.bad.test', 'failed-session-count': 1 }],
+      },
+    ]);
+    // Reported, the counts are gone.
+    await until(async () => (await s.app.services.orm.em.fork().execute('select 1 from tls_sessions')).length === 0, 10_000, 'the counts cleared');
+    expect(sampleOf(await scrapeMetrics(s), 'postbox_tls_reports_total{via="https",result="sent"}')).toBe(1);
+  }, 60_000);
 });

@@ -53,6 +53,7 @@ import { Migration20261129030000_partitioned_mail } from './Migration20261129030
 import { Migration20261130000000_delivery_lease_jobs } from './Migration20261130000000_delivery_lease_jobs.js';
 import { Migration20261201000000_delivery_sites } from './Migration20261201000000_delivery_sites.js';
 import { Migration20261201010000_ip_pools } from './Migration20261201010000_ip_pools.js';
+import { Migration20261201020000_tls_sessions } from './Migration20261201020000_tls_sessions.js';
 import { Migration20261129010000_captured_mail_account } from './Migration20261129010000_captured_mail_account.js';
 import { Migration20261129000000_partitioned_webhook_deliveries } from './Migration20261129000000_partitioned_webhook_deliveries.js';
 
@@ -114,4 +115,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261130000000_delivery_lease_jobs', class: Migration20261130000000_delivery_lease_jobs },
   { name: 'Migration20261201000000_delivery_sites', class: Migration20261201000000_delivery_sites },
   { name: 'Migration20261201010000_ip_pools', class: Migration20261201010000_ip_pools },
+  { name: 'Migration20261201020000_tls_sessions', class: Migration20261201020000_tls_sessions },
 ];

@@ -33,6 +33,19 @@ function checkedLookup(address: string): LookupFunction {
   };
 }
 
+/**
+ * An HTTPS agent for one host at its checked address (lib/mail-hosts.ts mailHostAddresses): the
+ * name is never resolved again, and the certificate must be valid for the host, from the
+ * system's authorities or the configured ones. Close it after its request.
+ */
+export function checkedHttpsAgent(host: string, address: string, extraCa: string[], timeoutMs: number): Agent {
+  return new Agent({
+    connect: { ca: trustedCa(extraCa), servername: host, lookup: checkedLookup(address), timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
 /** The certificates a strict TLS connection trusts: the system's, and the configured ones. */
 export const trustedCa = (extraCa: string[]) => (extraCa.length ? [...rootCertificates, ...extraCa] : undefined);
 
@@ -91,17 +104,7 @@ export class MtaStsPolicies {
     const checked = await mailHostAddresses(this.opts.dns, host, this.opts.allowPrivate);
     const address = checked.usable[0];
     if (!address) throw new Error('no permitted address for the policy host');
-    const agent = new Agent({
-      connect: {
-        ca: trustedCa(this.opts.extraCa),
-        servername: host,
-        // The checked address only: the name is never resolved again.
-        lookup: checkedLookup(address),
-        timeout: this.opts.timeoutMs,
-      },
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
-    });
+    const agent = checkedHttpsAgent(host, address, this.opts.extraCa, this.opts.timeoutMs);
     try {
       const res = await request(`https://${host}:${this.opts.port}/.well-known/mta-sts.txt`, { dispatcher: agent, method: 'GET' });
       if (res.statusCode !== 200 || !String(res.headers['content-type'] ?? '').startsWith('text/plain')) {

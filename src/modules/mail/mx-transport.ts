@@ -13,6 +13,8 @@ import type { MailTransport, RawMail, SendInfo } from '../../lib/mail.js';
 import { classify, message, outcome, PermanentMailError, TemporaryMailError, type Info, type SmtpErr } from './smtp-transport.js';
 import { HeldMailError, type SiteShaper } from './site-shaper.js';
 import type { Source, SourceAddresses } from './source-addresses.js';
+import type { TlsSessions } from '../tls-reports/tls-session.recorder.js';
+import { tlsResultType, type SessionPolicy, type TlsResultType } from '../../lib/tls-rpt.js';
 import { asksToSlowDown, type Site } from '../../lib/shaping.js';
 
 export interface MxOptions {
@@ -22,6 +24,8 @@ export interface MxOptions {
   shaper: SiteShaper;
   /** The source address of each email (IP_POOLS) and its EHLO name. */
   sources: SourceAddresses;
+  /** TLS sessions counted for the recipient domains' TLS reports; none counted when unset. */
+  tlsSessions?: TlsSessions;
   /** MX_ALLOW_PRIVATE: connect to loopback, private and reserved addresses too. */
   allowPrivate: boolean;
   /** Recipient domains' MTA-STS policies; none read when unset. */
@@ -77,11 +81,21 @@ function tlsFailure(err: unknown): boolean {
   return !e.responseCode && (e.code === 'ETLS' || /certificate|self[- ]signed|altname|\bTLS\b|\bSSL\b|STARTTLS/i.test(e.message ?? ''));
 }
 
+/** A TLS session's outcome for the recipient domain's TLS report: per MX host, null for success. */
+type TlsReport = (host: string, result: TlsResultType | null) => void;
+
+/** The domain's TLS sessions, counted under its policy when it asks for reports (tls-session.recorder.ts). */
+function tlsReporter(sessions: TlsSessions | undefined, domain: string, policy: MtaStsPolicy | null): TlsReport {
+  const under: SessionPolicy = policy && policy.mode !== 'none' ? { type: 'sts', policy } : { type: 'no-policy-found' };
+  return (host, result) => sessions?.note(domain, under, host, result);
+}
+
 /** The MX hosts a delivery may use under the domain's policy: those it names when it enforces (none: deferred). */
-function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: string, log: Logger): string[] {
+function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: string, log: Logger, report: TlsReport): string[] {
   if (!policy || policy.mode === 'none') return hosts;
   const named = hosts.filter((h) => mxMatches(policy, h));
   if (named.length === hosts.length) return hosts;
+  for (const h of hosts) if (!named.includes(h)) report(h, 'validation-failure');
   mtaStsOutcomes.inc({ mode: policy.mode, result: 'mx_mismatch' });
   log.warn({ domain, mode: policy.mode, hosts, named }, 'MTA-STS: MX hosts the policy does not name');
   if (policy.mode === 'testing') return hosts;
@@ -94,17 +108,23 @@ function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: 
  * with a certificate valid for the host or nothing (retried later); under `testing`, checked,
  * counted and logged, then sent as without a policy (RFC 8461 section 5).
  */
-async function sendUnderPolicy<T>(pools: HostPools, to: MxAddress, use: (t: Transporter) => Promise<T>, policy: MtaStsPolicy | null, log: Logger): Promise<T> {
+async function sendUnderPolicy<T>(pools: HostPools, to: MxAddress, use: (t: Transporter) => Promise<T>, policy: MtaStsPolicy | null, log: Logger, report: TlsReport): Promise<T> {
   const { host } = to;
   const mode = policy?.mode ?? 'none';
-  if (mode === 'none') return pools.send(to, use);
+  if (mode === 'none') {
+    const sent = await pools.send(to, use);
+    report(host, null);
+    return sent;
+  }
   try {
     const sent = await pools.send(to, use, true);
     mtaStsOutcomes.inc({ mode, result: 'ok' });
+    report(host, null);
     return sent;
   } catch (err) {
     if (!tlsFailure(err)) throw err;
     mtaStsOutcomes.inc({ mode, result: 'tls_failed' });
+    report(host, tlsResultType(err as SmtpErr));
     log.warn({ mx: host, mode, detail: (err as Error).message }, 'MTA-STS: no TLS with a valid certificate');
     if (mode === 'enforce') throw new TemporaryMailError(STS_NO_TLS);
     return pools.send(to, use);
@@ -182,7 +202,8 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
     const site = shaper.siteOf(found);
     if (paced) await pacingStep(() => shaper.admit(site, source.address), log, 'the delivery pace of the destination could not be read', { site: site.name });
     const policy = opts.sts ? await opts.sts.policyOf(domain) : null;
-    const hosts = hostsUnderPolicy(found, policy, domain, log);
+    const report = tlsReporter(opts.tlsSessions, domain, policy);
+    const hosts = hostsUnderPolicy(found, policy, domain, log, report);
     let last: Error | null = null;
     let refused = false;
     for (const host of hosts) {
@@ -200,7 +221,7 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       if (!checked.usable.length) continue;
       const address = checked.usable[0];
       try {
-        return await shaper.within(site, source.address, () => sendUnderPolicy(pools, { address, host, site, source }, use, policy, log));
+        return await shaper.within(site, source.address, () => sendUnderPolicy(pools, { address, host, site, source }, use, policy, log, report));
       } catch (err) {
         last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer, and a slow-down the site's: another MX would say the same.

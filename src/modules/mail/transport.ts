@@ -13,6 +13,8 @@ import { SiteShaper } from './site-shaper.js';
 import { DeliverySiteRepository } from './delivery-site.repository.js';
 import { SiteTable, type SiteOverrides } from '../../lib/shaping.js';
 import { SourceAddresses } from './source-addresses.js';
+import { TlsSessions } from '../tls-reports/tls-session.recorder.js';
+import { TlsSessionRepository } from '../tls-reports/tls-session.repository.js';
 import { IpPoolRepository } from '../ip-pools/ip-pool.repository.js';
 import { DEFAULT_WARMUP, type IpPools } from '../../lib/ip-pools.js';
 
@@ -72,6 +74,7 @@ export function createMailTransport(
         helo: config.MAIL_HELO_NAME ?? os.hostname(),
         log: logger,
       }),
+      tlsSessions: new TlsSessions(dns, () => new TlsSessionRepository(fork()), logger),
       allowPrivate: config.MX_ALLOW_PRIVATE ?? false,
       log: logger,
     });
@@ -105,8 +108,8 @@ export function captureTransport(fork: () => EntityManager): MailTransport {
         subject: mail.meta.subject,
         text: mail.meta.text,
         html: mail.meta.html,
-        kind: 'email',
-        email_id: mail.meta.email_id,
+        kind: mail.meta.kind ?? 'email',
+        email_id: mail.meta.email_id || null,
         raw: mail.raw.toString('utf8'),
       }),
   };
