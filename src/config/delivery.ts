@@ -51,6 +51,11 @@ export const deliverySettings = {
     .string()
     .optional()
     .describe("A PEM file of certificate authorities trusted beside the system's when delivery checks a certificate (MTA-STS policy hosts, and MX hosts of a domain whose policy is `enforce` or `testing`): a private PKI, or tests."),
+  DANE_RESOLVER: z
+    .string()
+    .regex(/^[^\s:]+(:\d+)?$|^\[[0-9a-f:]+\](:\d+)?$/i, 'expected host:port')
+    .optional()
+    .describe("A DNSSEC-validating resolver (`host:port`, e.g. a local Unbound) that MX delivery asks for TLSA records: with it, an MX host whose domain's MX answer and whose `_<MX_PORT>._tcp` TLSA answer validated is delivered to only over STARTTLS with a certificate the records match (DANE, RFC 7672), before MTA-STS. Its AD bit is trusted: run it on the machine or a network you trust. Unset: no DANE."),
   MAIL_HELO_NAME: z.string().optional().meta({ description: 'Name the service gives in EHLO when it delivers.', defaultText: "the machine's host name" }),
   DELIVERY_RETRY_LIMIT: z.coerce
     .number()

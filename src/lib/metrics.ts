@@ -60,6 +60,14 @@ export const deliverySeconds = new Histogram({
  * of it: ok (a matching MX host, a valid certificate), mx_mismatch (no MX host the policy names),
  * tls_failed (no TLS with a valid certificate). In testing mode the mail still went, unchecked.
  */
+/** MX deliveries under DANE (RFC 7672): `ok`, or `failed` (no verified connection; the host was not used). */
+export const daneOutcomes = new Counter({
+  name: 'postbox_dane_total',
+  help: 'MX deliveries to hosts with secure TLSA records, by outcome.',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
 export const mtaStsOutcomes = new Counter({
   name: 'postbox_mta_sts_total',
   help: 'MX deliveries to domains with an MTA-STS policy, by mode and outcome.',

@@ -24,8 +24,8 @@ export function parseTlsRptRecord(txts: string[]): TlsRptRecord | null {
   return uris.length ? { rua: uris } : null;
 }
 
-/** The policy a session was made under: the domain's MTA-STS policy, or none found. */
-export type SessionPolicy = { type: 'sts'; policy: MtaStsPolicy } | { type: 'no-policy-found' };
+/** The policy a session was made under: the host's DANE records (presentation form), the domain's MTA-STS policy, or none found. */
+export type SessionPolicy = { type: 'tlsa'; records: string[] } | { type: 'sts'; policy: MtaStsPolicy } | { type: 'no-policy-found' };
 
 /** Section 4.3's result types that delivery can tell apart. */
 export type TlsResultType =
@@ -48,16 +48,19 @@ export function tlsResultType(err: { code?: string; message?: string }): TlsResu
 /** One line of a day's counts: sessions to a domain under a policy, through one MX host, with one result (null: success). */
 export interface SessionCount {
   policy_domain: string;
-  policy_type: 'sts' | 'no-policy-found';
-  /** The MTA-STS policy's lines, as its section 4.3 `policy-string`. */
+  policy_type: SessionPolicy['type'];
+  /** The MTA-STS policy's lines or the TLSA records, as section 4.3's `policy-string`. */
   policy_string: string[];
   mx_host: string;
   result_type: TlsResultType | null;
   count: number;
 }
 
-/** An MTA-STS policy as the report's `policy-string`: its lines. */
-export function policyString(policy: MtaStsPolicy): string[] {
+/** A session's policy as the report's `policy-string`: an MTA-STS policy's lines, or the TLSA records. */
+export function policyString(under: SessionPolicy): string[] {
+  if (under.type === 'tlsa') return under.records;
+  if (under.type === 'no-policy-found') return [];
+  const { policy } = under;
   return ['version: STSv1', `mode: ${policy.mode}`, ...policy.mx.map((mx) => `mx: ${mx}`), `max_age: ${policy.maxAge}`];
 }
 
@@ -87,7 +90,7 @@ export function tlsReport(meta: ReportMeta, domain: string, counts: SessionCount
       return {
         policy: {
           'policy-type': first.policy_type,
-          ...(first.policy_type === 'sts' ? { 'policy-string': first.policy_string } : {}),
+          ...(first.policy_type !== 'no-policy-found' ? { 'policy-string': first.policy_string } : {}),
           'policy-domain': domain,
           'mx-host': [...new Set(group.map((c) => c.mx_host))],
         },

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import selfsigned from 'selfsigned';
-import { SMTPServer } from 'smtp-server';
-import { STS_NO_MX, STS_NO_TLS } from '../../src/modules/mail/mx-transport.js';
+import { STS_NO_MX, STS_NO_TLS } from '../../src/modules/mail/mx-policy.js';
 import { mxMatches, parsePolicy, stsRecordId } from '../../src/lib/mta-sts.js';
 import { parseTlsRptRecord } from '../../src/lib/tls-rpt.js';
 import { seedDomain } from '../support/factories.js';
+import { startTlsMx, type TlsMx } from '../support/mx-provider.js';
 import { sampleOf, scrapeMetrics } from '../support/metrics.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { emailsOf, until } from '../sending/helpers.js';
@@ -20,15 +20,11 @@ import { emailsOf, until } from '../sending/helpers.js';
  * the CA), one MX on 127.0.0.2 with a certificate from that CA and one on 127.0.0.3 with a
  * self-signed certificate, both on one port (MX_PORT).
  */
-interface Mx {
-  server: SMTPServer;
-  received: { to: string[]; secure: boolean; raw: string }[];
-}
 
 const day = 86_400_000;
 let s: TestServer;
-let good: Mx;
-let bad: Mx;
+let good: TlsMx;
+let bad: TlsMx;
 let policies: https.Server;
 const served = new Map<string, string>();
 /** TLS reports POSTed to the HTTPS server. */
@@ -52,27 +48,6 @@ async function leaf(names: string[], ca?: { key: string; cert: string }) {
   return { key: out.private, cert: out.cert };
 }
 
-async function mx(address: string, port: number, tls: { key: string; cert: string }): Promise<Mx> {
-  const received: Mx['received'] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    logger: false,
-    ...tls,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('latin1')));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), secure: Boolean(session.secure), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(port, address, () => resolve());
-  });
-  return { server, received };
-}
 
 beforeAll(async () => {
   const now = new Date();
@@ -104,9 +79,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => policies.listen(0, '127.0.0.1', r));
 
-  good = await mx('127.0.0.2', 0, await leaf(['mx.good.test'], ca));
+  good = await startTlsMx('127.0.0.2', 0, await leaf(['mx.good.test'], ca));
   const port = (good.server.server.address() as AddressInfo).port;
-  bad = await mx('127.0.0.3', port, await leaf(['mx.bad.test']));
+  bad = await startTlsMx('127.0.0.3', port, await leaf(['mx.bad.test']));
 
   s = await startTestServer({
     env: {

@@ -8,9 +8,10 @@ type Rec =
   | { type: 'TXT'; data: string }
   | { type: 'CNAME'; domain: string }
   | { type: 'MX'; exchange: string; priority: number }
-  | { type: 'PTR'; domain: string };
+  | { type: 'PTR'; domain: string }
+  | { type: 'TLSA'; usage: number; selector: number; mtype: number; data: Buffer };
 
-const TYPE: Record<string, number> = { A: 1, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16 };
+const TYPE: Record<string, number> = { A: 1, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, TLSA: 52 };
 
 /** TXT strings are at most 255 bytes each; long ones (DKIM keys) are split like real zones do. */
 function chunks(s: string): string[] {
@@ -74,6 +75,8 @@ async function listenOnOnePort(make: () => any): Promise<{ server: any; port: nu
  */
 export async function startDnsServer() {
   const zone = new Map<string, Rec[]>();
+  // Names whose answers the server says validated (AD), when a query asks (a validating resolver's part in DANE tests).
+  const validated = new Set<string>();
   const key = (n: string) => n.toLowerCase().replace(/\.$/, '');
   const make = () => (dns2 as any).createServer({
     udp: true,
@@ -95,9 +98,11 @@ export async function startDnsServer() {
           if (TYPE[r.type] !== q.type) continue;
           const base = { name: q.name, type: TYPE[r.type], class: 1, ttl: 60 };
           if (r.type === 'TXT') response.answers.push({ ...base, data: chunks(r.data) });
+          else if (r.type === 'TLSA') response.answers.push({ ...base, data: Buffer.concat([Buffer.from([r.usage, r.selector, r.mtype]), r.data]) });
           else response.answers.push({ ...base, ...r, type: TYPE[r.type] });
         }
       }
+      response.header.ad = request.header.ad && validated.has(name) ? 1 : 0;
       send(response);
     },
   });
@@ -111,6 +116,10 @@ export async function startDnsServer() {
     add(name: string, rec: Rec) {
       this.addName(name);
       zone.get(key(name))!.push(rec);
+    },
+    /** Answers for the name are marked validated (AD) from now on. */
+    validate(name: string) {
+      validated.add(key(name));
     },
     remove(name: string) {
       zone.delete(key(name));

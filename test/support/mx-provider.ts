@@ -55,3 +55,31 @@ export async function startMxProvider(address: string, port = 0): Promise<MxProv
     close: () => new Promise<void>((r) => server.close(() => r())),
   });
 }
+
+/** An MX offering STARTTLS with the given certificate (MTA-STS and DANE tests): what it took, and whether over TLS. */
+export interface TlsMx {
+  server: SMTPServer;
+  received: { to: string[]; secure: boolean; raw: string }[];
+}
+
+export async function startTlsMx(address: string, port: number, tls: { key: string; cert: string }): Promise<TlsMx> {
+  const received: TlsMx['received'] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    logger: false,
+    ...tls,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('latin1')));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), secure: Boolean(session.secure), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, address, () => resolve());
+  });
+  return { server, received };
+}

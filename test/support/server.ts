@@ -68,7 +68,13 @@ export async function phase<T>(label: string, work: Promise<T>, warnAfterMs = 15
 
 /** Boots the whole service for one test file: its own database, a real local DNS server. */
 export async function startTestServer(
-  opts: { env?: Record<string, string>; roles?: Role[]; log?: Logger; database?: TestDatabase } = {},
+  opts: {
+    /** Settings over the suites' own; a function is given the test DNS server's `host:port` (DANE_RESOLVER). */
+    env?: Record<string, string> | ((dnsServer: string) => Record<string, string>);
+    roles?: Role[];
+    log?: Logger;
+    database?: TestDatabase;
+  } = {},
 ): Promise<TestServer> {
   const db = opts.database ?? (await phase('createTestDatabase', createTestDatabase()));
   const dns = await phase('startDnsServer', startDnsServer());
@@ -98,7 +104,7 @@ export async function startTestServer(
       DOMAIN_VERIFICATION: 'dns',
       DEFAULT_PLAN: 'free',
       DEFAULT_VERIFICATION_CREDITS: '0',
-      ...opts.env,
+      ...(typeof opts.env === 'function' ? opts.env(dns.server) : opts.env),
     },
   }));
   const url = app.url!;

@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { Site, SiteLimits } from '../../lib/shaping.js';
 import type { Source } from './source-addresses.js';
+import type { Tlsa } from '../../lib/dane.js';
 
 /** A pool unused for this long is closed (its connections are then idle anyway). */
 const IDLE_MS = 60_000;
@@ -15,6 +16,8 @@ export interface Destination {
   strict: boolean;
   limits: SiteLimits;
   source: Source;
+  /** The host's DANE records: each connection is checked against them (dane.ts). */
+  dane?: Tlsa[];
 }
 
 /**
@@ -35,12 +38,13 @@ export class HostPools {
    * Sends over the destination's pool (made on first use): `use` hands the message to its
    * transporter. A `strict` pool requires TLS with a certificate valid for the host (MTA-STS).
    */
-  async send<T>(to: { address: string; host: string; site: Site; source: Source }, use: (transporter: Transporter) => Promise<T>, strict = false): Promise<T> {
-    const { address, host, site, source } = to;
-    const key = `${address}|${host}|${strict ? 'strict' : 'opportunistic'}|${site.name}|${source.address}`;
+  async send<T>(to: { address: string; host: string; site: Site; source: Source; dane?: Tlsa[] }, use: (transporter: Transporter) => Promise<T>, strict = false): Promise<T> {
+    const { address, host, site, source, dane } = to;
+    const tls = dane ? `dane:${dane.map((t) => t.data.toString('hex')).join(',')}` : strict ? 'strict' : 'opportunistic';
+    const key = `${address}|${host}|${tls}|${site.name}|${source.address}`;
     let pool = this.pools.get(key);
     if (!pool) {
-      pool = { transporter: this.make({ address, host, strict, limits: site.limits, source }), used: 0, sending: 0 };
+      pool = { transporter: this.make({ address, host, strict, limits: site.limits, source, dane }), used: 0, sending: 0 };
       this.pools.set(key, pool);
     }
     pool.used = Date.now();

@@ -1,20 +1,16 @@
-import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Dns } from '../../lib/dns.js';
 import { mailHostAddresses, mailHosts, TtlCache, type CheckedAddresses } from '../../lib/mail-hosts.js';
-import { HostPools } from './host-pools.js';
-import { trustedCa, type MtaStsPolicies } from './mta-sts.js';
-import { mxMatches, type MtaStsPolicy } from '../../lib/mta-sts.js';
-import { mtaStsOutcomes } from '../../lib/metrics.js';
+import type { MtaStsPolicies } from './mta-sts.js';
+import type { DanePolicies } from './dane.js';
+import { daneOf, hostsUnderPolicy, mxPools, sendUnderPolicy, tlsReporter } from './mx-policy.js';
 import { sendPooledRaw } from './raw-send.js';
 import type { MailTransport, RawMail, SendInfo } from '../../lib/mail.js';
-import { classify, message, outcome, PermanentMailError, TemporaryMailError, type Info, type SmtpErr } from './smtp-transport.js';
+import { classify, message, outcome, PermanentMailError, TemporaryMailError, type Info } from './smtp-transport.js';
 import { HeldMailError, type SiteShaper } from './site-shaper.js';
 import type { Source, SourceAddresses } from './source-addresses.js';
 import type { TlsSessions } from '../tls-reports/tls-session.recorder.js';
-import { tlsResultType, type SessionPolicy, type TlsResultType } from '../../lib/tls-rpt.js';
 import { asksToSlowDown, type Site } from '../../lib/shaping.js';
 
 export interface MxOptions {
@@ -30,105 +26,11 @@ export interface MxOptions {
   allowPrivate: boolean;
   /** Recipient domains' MTA-STS policies; none read when unset. */
   sts?: MtaStsPolicies;
+  /** MX hosts' DANE records through a validating resolver (DANE_RESOLVER); none read when unset. */
+  dane?: DanePolicies;
   /** Certificate authorities trusted beside the system's for a strict connection (OUTBOUND_TLS_CA_FILE). */
   extraCa?: string[];
   log: Logger;
-}
-
-/**
- * Pooled connections per MX address, sized by its site's limits. TLS names the MX host (SNI); an
- * opportunistic pool checks no certificate, as MX delivery without a policy is opportunistic; a
- * strict one (a domain's MTA-STS policy) requires STARTTLS and a certificate valid for the host.
- */
-function mxPools({ port, timeoutMs = 60_000, extraCa = [] }: MxOptions): HostPools {
-  return new HostPools(({ address, host, strict, limits, source }) =>
-    nodemailer.createTransport({
-      host: address,
-      port,
-      pool: true,
-      maxConnections: limits.connections,
-      maxMessages: limits.messages_per_connection,
-      name: source.ehlo,
-      ...(source.address ? { localAddress: source.address } : {}),
-      requireTLS: strict,
-      tls: {
-        rejectUnauthorized: strict,
-        ...(strict ? { ca: trustedCa(extraCa) } : {}),
-        ...(isIP(host) ? {} : { servername: host }),
-      },
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
-    }),
-  );
-}
-
-/** The reasons recorded when a domain's MTA-STS policy in `enforce` mode stops a delivery (it is retried). */
-export const STS_NO_MX = "none of the domain's mail hosts is one its MTA-STS policy names";
-export const STS_NO_TLS = "the domain's MTA-STS policy requires TLS with a valid certificate, which its mail host did not offer";
-
-/** One MX host's checked address, the site it belongs to, and where the connection leaves from. */
-interface MxAddress {
-  address: string;
-  host: string;
-  site: Site;
-  source: Source;
-}
-
-/** A failure of STARTTLS or of the certificate check, not an answer of the server. */
-function tlsFailure(err: unknown): boolean {
-  const e = err as SmtpErr;
-  return !e.responseCode && (e.code === 'ETLS' || /certificate|self[- ]signed|altname|\bTLS\b|\bSSL\b|STARTTLS/i.test(e.message ?? ''));
-}
-
-/** A TLS session's outcome for the recipient domain's TLS report: per MX host, null for success. */
-type TlsReport = (host: string, result: TlsResultType | null) => void;
-
-/** The domain's TLS sessions, counted under its policy when it asks for reports (tls-session.recorder.ts). */
-function tlsReporter(sessions: TlsSessions | undefined, domain: string, policy: MtaStsPolicy | null): TlsReport {
-  const under: SessionPolicy = policy && policy.mode !== 'none' ? { type: 'sts', policy } : { type: 'no-policy-found' };
-  return (host, result) => sessions?.note(domain, under, host, result);
-}
-
-/** The MX hosts a delivery may use under the domain's policy: those it names when it enforces (none: deferred). */
-function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: string, log: Logger, report: TlsReport): string[] {
-  if (!policy || policy.mode === 'none') return hosts;
-  const named = hosts.filter((h) => mxMatches(policy, h));
-  if (named.length === hosts.length) return hosts;
-  for (const h of hosts) if (!named.includes(h)) report(h, 'validation-failure');
-  mtaStsOutcomes.inc({ mode: policy.mode, result: 'mx_mismatch' });
-  log.warn({ domain, mode: policy.mode, hosts, named }, 'MTA-STS: MX hosts the policy does not name');
-  if (policy.mode === 'testing') return hosts;
-  if (!named.length) throw new TemporaryMailError(STS_NO_MX);
-  return named;
-}
-
-/**
- * One MX host under the domain's policy: without one, opportunistic TLS; under `enforce`, TLS
- * with a certificate valid for the host or nothing (retried later); under `testing`, checked,
- * counted and logged, then sent as without a policy (RFC 8461 section 5).
- */
-async function sendUnderPolicy<T>(pools: HostPools, to: MxAddress, use: (t: Transporter) => Promise<T>, policy: MtaStsPolicy | null, log: Logger, report: TlsReport): Promise<T> {
-  const { host } = to;
-  const mode = policy?.mode ?? 'none';
-  if (mode === 'none') {
-    const sent = await pools.send(to, use);
-    report(host, null);
-    return sent;
-  }
-  try {
-    const sent = await pools.send(to, use, true);
-    mtaStsOutcomes.inc({ mode, result: 'ok' });
-    report(host, null);
-    return sent;
-  } catch (err) {
-    if (!tlsFailure(err)) throw err;
-    mtaStsOutcomes.inc({ mode, result: 'tls_failed' });
-    report(host, tlsResultType(err as SmtpErr));
-    log.warn({ mx: host, mode, detail: (err as Error).message }, 'MTA-STS: no TLS with a valid certificate');
-    if (mode === 'enforce') throw new TemporaryMailError(STS_NO_TLS);
-    return pools.send(to, use);
-  }
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -221,7 +123,8 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       if (!checked.usable.length) continue;
       const address = checked.usable[0];
       try {
-        return await shaper.within(site, source.address, () => sendUnderPolicy(pools, { address, host, site, source }, use, policy, log, report));
+        const dane = await daneOf(opts.dane, domain, host, log);
+        return await shaper.within(site, source.address, () => sendUnderPolicy(pools, { address, host, site, source, dane }, use, policy, log, report));
       } catch (err) {
         last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer, and a slow-down the site's: another MX would say the same.

@@ -13,6 +13,8 @@ import { SiteShaper } from './site-shaper.js';
 import { DeliverySiteRepository } from './delivery-site.repository.js';
 import { SiteTable, type SiteOverrides } from '../../lib/shaping.js';
 import { SourceAddresses } from './source-addresses.js';
+import { DanePolicies } from './dane.js';
+import { ValidatingResolver } from '../../lib/dnssec.js';
 import { TlsSessions } from '../tls-reports/tls-session.recorder.js';
 import { TlsSessionRepository } from '../tls-reports/tls-session.repository.js';
 import { IpPoolRepository } from '../ip-pools/ip-pool.repository.js';
@@ -35,6 +37,7 @@ export function createMailTransport(
     DELIVERY_SHAPING?: SiteOverrides;
     DELIVERY_SLOWDOWN_SECONDS?: number;
     IP_POOLS?: IpPools;
+    DANE_RESOLVER?: string;
     IP_WARMUP_SCHEDULE?: number[];
     MTA_STS_PORT: number;
     OUTBOUND_TLS_CA_FILE?: string;
@@ -75,6 +78,7 @@ export function createMailTransport(
         log: logger,
       }),
       tlsSessions: new TlsSessions(dns, () => new TlsSessionRepository(fork()), logger),
+      ...(config.DANE_RESOLVER ? { dane: new DanePolicies(new ValidatingResolver(config.DANE_RESOLVER), config.MX_PORT) } : {}),
       allowPrivate: config.MX_ALLOW_PRIVATE ?? false,
       log: logger,
     });

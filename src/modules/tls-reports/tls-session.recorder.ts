@@ -48,8 +48,7 @@ export class TlsSessions {
     const known = this.counts.get(key);
     if (known) known.count++;
     else {
-      const strings = policy.type === 'sts' ? policyString(policy.policy) : [];
-      this.counts.set(key, { policy_domain: domain, policy_type: policy.type, policy_string: strings, mx_host: mx, result_type: result, count: 1 });
+      this.counts.set(key, { policy_domain: domain, policy_type: policy.type, policy_string: policyString(policy), mx_host: mx, result_type: result, count: 1 });
     }
     if (this.counts.size >= KEYS_MAX) void this.flush();
   }
