@@ -29,10 +29,15 @@ export interface RawMail {
   pool?: string | null;
 }
 
+/** The TLS policy an MX delivery went under: DANE, the domain's MTA-STS policy, or none (opportunistic). */
+export type TlsPolicyUsed = 'dane' | 'mta-sts' | 'none';
+
 export interface SendInfo {
   id: string;
   /** The server's final answer (`250 2.0.0 queued as ...`), or `captured`. */
   response: string;
+  /** With MAIL_TRANSPORT=mx: the TLS policy the email's session went under. */
+  tls_policy?: TlsPolicyUsed;
 }
 
 /**

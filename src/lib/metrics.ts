@@ -63,15 +63,15 @@ export const deliverySeconds = new Histogram({
 /** MX deliveries under DANE (RFC 7672): `ok`, or `failed` (no verified connection; the host was not used). */
 export const daneOutcomes = new Counter({
   name: 'postbox_dane_total',
-  help: 'MX deliveries to hosts with secure TLSA records, by outcome.',
-  labelNames: ['result'] as const,
+  help: 'MX deliveries to hosts with secure TLSA records, by outcome and destination site.',
+  labelNames: ['result', 'site'] as const,
   registers: [registry],
 });
 
 export const mtaStsOutcomes = new Counter({
   name: 'postbox_mta_sts_total',
-  help: 'MX deliveries to domains with an MTA-STS policy, by mode and outcome.',
-  labelNames: ['mode', 'result'] as const,
+  help: 'MX deliveries to domains with an MTA-STS policy, by mode, outcome and destination site.',
+  labelNames: ['mode', 'result', 'site'] as const,
   registers: [registry],
 });
 

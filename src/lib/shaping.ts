@@ -25,9 +25,11 @@ export interface SiteRule extends SiteLimits {
   mx: string[];
 }
 
-/** A site as delivery uses it: its name (the metrics' label and the shared state's key) and limits. */
+/** A site as delivery uses it: its name (the shared state's key), its metrics label and its limits. */
 export interface Site {
   name: string;
+  /** A named site's name; `other` for the rest, whose names are MX host lists (unbounded as a label). */
+  label: string;
   limits: SiteLimits;
 }
 
@@ -91,8 +93,8 @@ export class SiteTable {
   siteOf(hosts: readonly string[]): Site {
     const names = hosts.map((h) => h.toLowerCase().replace(/\.$/, ''));
     const rule = this.rules.find((r) => names.some((h) => r.mx.some((p) => hostMatches(p, h))));
-    if (rule) return { name: rule.name, limits: rule };
-    return { name: [...new Set(names)].sort().join(',').slice(0, 255), limits: this.fallback };
+    if (rule) return { name: rule.name, label: rule.name, limits: rule };
+    return { name: [...new Set(names)].sort().join(',').slice(0, 255), label: 'other', limits: this.fallback };
   }
 }
 

@@ -90,6 +90,8 @@ export type ActivityEntry = {
   id: Scalars['ID']['output'];
   /** Set only when type is suppressed. */
   suppression_reason?: Maybe<Scalars['String']['output']>;
+  /** Set for sent and delivered with MX delivery: the TLS policy the session went under: dane, mta-sts, or none (opportunistic STARTTLS). */
+  tls_policy?: Maybe<Scalars['String']['output']>;
   type: Scalars['String']['output'];
   updated_at: Scalars['PlainTimestamp']['output'];
 };

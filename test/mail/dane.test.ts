@@ -21,6 +21,7 @@ let s: TestServer;
 let ee: TlsMx;
 let wrong: TlsMx;
 let ta: TlsMx;
+let lastDomain = '';
 const certs: Record<string, X509Certificate> = {};
 
 async function generate(name: string, ca?: { key: string; cert: string }, isCa = false) {
@@ -75,8 +76,20 @@ afterAll(async () => {
   await Promise.all([ee, wrong, ta].map((m) => m && new Promise((r) => m.server.close(() => r(null)))));
 });
 
+/** The TLS policy the activity of the email's delivery names (GraphQL). */
+async function tlsPolicyOf(domainId: string, emailId: string): Promise<string[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const page = await s.gql('query($d: ID!, $f: String!, $t: String!) { activities(domain_id: $d, date_from: $f, date_to: $t, event: ["sent", "delivered"]) { data { email { id } tls_policy } } }', {
+    d: domainId,
+    f: String(now - 600),
+    t: String(now + 60),
+  });
+  return page.body.data.activities.data.filter((a: { email: { id: string } }) => a.email.id === emailId).map((a: { tls_policy: string }) => a.tls_policy);
+}
+
 async function attempt(to: string) {
   const domain = await seedDomain(s, { dkim: true });
+  lastDomain = domain.id;
   const res = await s.rest('POST', '/email', { body: { from: { email: `hi@${domain.name}` }, to: [{ email: to }], subject: 'DANE', text: 'x' } });
   expect(res.status).toBe(202);
   return until(async () => {
@@ -98,8 +111,10 @@ it('matches TLSA records as RFC 7672 reads them: DANE-EE on the leaf alone, DANE
   expect(daneMatches([{ ...eeRecord, usage: 1 }], [certs.ee], 'mx.ee.test')).toBe(false);
 });
 
-it('DANE-EE: a self-signed certificate the record names is delivered to, over TLS', async () => {
-  expect((await attempt('ann@ee.test')).status).toBe('delivered');
+it('DANE-EE: a self-signed certificate the record names is delivered to, over TLS, and its events say so', async () => {
+  const email = await attempt('ann@ee.test');
+  expect(email.status).toBe('delivered');
+  expect(await tlsPolicyOf(lastDomain, email.id)).toEqual(['dane', 'dane']);
   expect(ee.received.find((m) => m.to.includes('ann@ee.test'))).toMatchObject({ to: ['ann@ee.test'], secure: true });
 });
 
@@ -114,11 +129,13 @@ it('a certificate no record matches gets no mail: the email is deferred with the
   expect(await lastResponse(email.id)).toBe(DANE_FAILED);
   expect(wrong.received.some((m) => m.to.includes('cid@wrong.test'))).toBe(false);
   const text = await scrapeMetrics(s);
-  expect(sampleOf(text, 'postbox_dane_total{result="failed"}')).toBeGreaterThanOrEqual(1);
-  expect(sampleOf(text, 'postbox_dane_total{result="ok"}')).toBeGreaterThanOrEqual(2);
+  expect(sampleOf(text, 'postbox_dane_total{result="failed",site="other"}')).toBeGreaterThanOrEqual(1);
+  expect(sampleOf(text, 'postbox_dane_total{result="ok",site="other"}')).toBeGreaterThanOrEqual(2);
 });
 
 it('TLSA records the resolver did not validate are ignored: delivery stays opportunistic', async () => {
-  expect((await attempt('dee@insecure.test')).status).toBe('delivered');
+  const email = await attempt('dee@insecure.test');
+  expect(email.status).toBe('delivered');
+  expect(await tlsPolicyOf(lastDomain, email.id)).toEqual(['none', 'none']);
   expect(wrong.received.some((m) => m.to.includes('dee@insecure.test'))).toBe(true);
 });

@@ -183,10 +183,10 @@ it('testing: the failed check is counted, and the mail goes as without a policy'
   expect(email.status).toBe('delivered');
   expect(bad.received.find((m) => m.to.includes('dee@testing.test'))).toBeTruthy();
   const text = await scrapeMetrics(s);
-  expect(sampleOf(text, 'postbox_mta_sts_total{mode="testing",result="tls_failed"}')).toBeGreaterThanOrEqual(1);
-  expect(sampleOf(text, 'postbox_mta_sts_total{mode="enforce",result="ok"}')).toBeGreaterThanOrEqual(1);
-  expect(sampleOf(text, 'postbox_mta_sts_total{mode="enforce",result="tls_failed"}')).toBeGreaterThanOrEqual(1);
-  expect(sampleOf(text, 'postbox_mta_sts_total{mode="enforce",result="mx_mismatch"}')).toBeGreaterThanOrEqual(1);
+  expect(sampleOf(text, 'postbox_mta_sts_total{mode="testing",result="tls_failed",site="other"}')).toBeGreaterThanOrEqual(1);
+  expect(sampleOf(text, 'postbox_mta_sts_total{mode="enforce",result="ok",site="other"}')).toBeGreaterThanOrEqual(1);
+  expect(sampleOf(text, 'postbox_mta_sts_total{mode="enforce",result="tls_failed",site="other"}')).toBeGreaterThanOrEqual(1);
+  expect(sampleOf(text, 'postbox_mta_sts_total{mode="enforce",result="mx_mismatch",site="other"}')).toBeGreaterThanOrEqual(1);
 });
 
 it('without a policy, or with a record whose policy cannot be fetched, delivery stays opportunistic', async () => {

@@ -8,6 +8,7 @@ import { compose, type Prepared } from './delivery.compose.js';
 import type { BatchClaim, DeliveryEngine } from './delivery.engine.js';
 import type { ClaimedEmail } from './delivery.repository.js';
 import type { Outcome } from './outcome.recorder.js';
+import type { TlsPolicyUsed } from '../../lib/mail.js';
 
 /**
  * Emails the receiving server accepted (250) whose outcome could not be committed: the database
@@ -89,7 +90,7 @@ async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref
     const response = info.response.slice(0, 2000);
     if (acceptedUnrecorded.size >= UNRECORDED_MAX) acceptedUnrecorded.delete(acceptedUnrecorded.keys().next().value!);
     acceptedUnrecorded.set(email.id, response);
-    return delivered(ref, response, 1);
+    return delivered(ref, response, 1, info.tls_policy);
   } catch (err) {
     if (err instanceof HeldMailError) return { held: err.until };
     const response = ((err as { response?: string }).response ?? String((err as Error).message ?? err)).slice(0, 2000);
@@ -105,13 +106,15 @@ async function send(services: AppServices, p: Prepared, email: ClaimedEmail, ref
   }
 }
 
-function delivered(ref: ActivityEmail, response: string, tried: number): Outcome {
+/** A delivered email's outcome; its events carry the TLS policy its session went under, when the transport says (MX delivery). */
+function delivered(ref: ActivityEmail, response: string, tried: number, tls?: TlsPolicyUsed): Outcome {
+  const data = { smtp_response: response, ...(tls ? { tls_policy: tls } : {}) };
   return {
     row: { id: ref.id, status: 'delivered', suppression_reason: null, tried, response },
     email: ref,
     activities: [
-      { type: 'sent', data: { smtp_response: response } },
-      { type: 'delivered', data: { smtp_response: response } },
+      { type: 'sent', data },
+      { type: 'delivered', data },
     ],
   };
 }

@@ -33,6 +33,8 @@ export interface ActivityData {
   country?: string;
   url?: string;
   smtp_response?: string;
+  /** sent and delivered with MAIL_TRANSPORT=mx: the TLS policy the session went under (dane, mta-sts, none). */
+  tls_policy?: string;
 }
 
 /** One step in an email's life (SPEC.md "Activity"). Read by domain and time, or by email. */

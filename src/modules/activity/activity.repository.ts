@@ -98,9 +98,11 @@ export interface ActivityRow {
   r_deleted_at: unknown;
   /** The receiver's answer of a bounce or deferral (the page's statement leaves it out: responsesOf). */
   smtp_response?: string | null;
+  /** The TLS policy a delivery went under (MX delivery), likewise. */
+  tls_policy?: string | null;
 }
 
-const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at, a.data->>'smtp_response' as smtp_response,
+const SELECT = `select a.id, a.domain_id, a.type, a.suppression_reason, a.created_at, a.updated_at, a.data->>'smtp_response' as smtp_response, a.data->>'tls_policy' as tls_policy,
     e.id as e_id, m.from_email, e.subject,
     -- Bodies dropped after delivery (track_content off) are not shown, not even the template's.
     case when m.content_cleared_at is null then coalesce(m.text, tr.text, t.text) end as text,
@@ -190,13 +192,13 @@ export class ActivityRepository {
   }
 
   /** The receivers' answers these activities recorded, by id (their weeks only: idRange). */
-  async responsesOf(ids: string[]): Promise<Map<string, string | null>> {
-    const rows = await sqlRows<{ id: string; smtp_response: string | null }>(
+  async responsesOf(ids: string[]): Promise<Map<string, { smtp_response: string | null; tls_policy: string | null }>> {
+    const rows = await sqlRows<{ id: string; smtp_response: string | null; tls_policy: string | null }>(
       this.em,
-      `select id, data->>'smtp_response' as smtp_response from activities where ${idsIn('id', '$1::text[]', '$2', '$3')}`,
+      `select id, data->>'smtp_response' as smtp_response, data->>'tls_policy' as tls_policy from activities where ${idsIn('id', '$1::text[]', '$2', '$3')}`,
       [textArray(ids), ...idRange(ids)],
     );
-    return new Map(rows.map((r) => [r.id, r.smtp_response]));
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** Oldest first: in the order they happened (a live stream's event). */

@@ -16,6 +16,8 @@ import { offsetOf } from '../../core/page.js';
 const PAID_TYPES = ['deferred', 'suppressed'] as const satisfies readonly ActivityType[];
 const PAID_ONLY = 'The selected event is available on the Starter plan or above.';
 const isPaid = (type: string) => (PAID_TYPES as readonly string[]).includes(type);
+/** Types whose entries say the TLS policy of the delivery. */
+const DELIVERED = new Set(['sent', 'delivered']);
 
 function toEntry(r: ActivityRow): ActivityEntry {
   return {
@@ -25,6 +27,7 @@ function toEntry(r: ActivityRow): ActivityEntry {
     type: r.type,
     suppression_reason: r.type === 'suppressed' ? r.suppression_reason : null,
     diagnosis: diagnosisOf(r.type, r.smtp_response),
+    tls_policy: DELIVERED.has(r.type) ? (r.tls_policy ?? null) : null,
     email: {
       id: r.e_id,
       from: r.from_email,
@@ -97,12 +100,18 @@ export class ActivityService {
     };
   }
 
-  /** The receivers' answers of the page's bounces and deferrals, which the page's statement leaves out (one read by key, only when there are some). */
+  /**
+   * The receivers' answers of the page's bounces and deferrals, and the TLS policy of its
+   * deliveries, which the page's statement leaves out (one read by key, only when there are some).
+   */
   private async withResponses(rows: ActivityRow[]): Promise<void> {
-    const ids = rows.filter((r) => DIAGNOSED.has(r.type)).map((r) => r.id);
+    const ids = rows.filter((r) => DIAGNOSED.has(r.type) || DELIVERED.has(r.type)).map((r) => r.id);
     if (!ids.length) return;
     const responses = await this.repo.responsesOf(ids);
-    for (const r of rows) if (responses.has(r.id)) r.smtp_response = responses.get(r.id);
+    for (const r of rows) {
+      const found = responses.get(r.id);
+      if (found) Object.assign(r, found);
+    }
   }
 
   /** The given activities of the caller's account, oldest first, as the list would show them (plan rules included). */

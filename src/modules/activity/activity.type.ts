@@ -27,6 +27,11 @@ export class ActivityEntry {
   @Field(() => ActivityEmailType) email!: ActivityEmailType;
   @Field(() => DeliveryDiagnosisType, { nullable: true, description: "Set for deferred, soft_bounced and hard_bounced: the receiver's answer read for people." })
   diagnosis!: DeliveryDiagnosisType | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Set for sent and delivered with MX delivery: the TLS policy the session went under: dane, mta-sts, or none (opportunistic STARTTLS).',
+  })
+  tls_policy!: string | null;
 }
 
 /** The simple pager: no `last_page` and no `total`, so a page never needs counting the whole range. */

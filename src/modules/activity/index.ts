@@ -8,7 +8,7 @@ export const activityModule: ModuleManifest = {
   name: 'activity',
   resolvers: [ActivityStreamResolver, ActivityResolver],
   // MailerSend's activity has no such field: /v1 answers as it does.
-  hiddenOnRest: ['ActivityEntry.diagnosis'],
+  hiddenOnRest: ['ActivityEntry.diagnosis', 'ActivityEntry.tls_policy'],
   rest: [
     { name: 'Activity', description: 'Email events of a domain.', routes: activityRoutes },
   ],

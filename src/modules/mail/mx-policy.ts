@@ -6,6 +6,7 @@ import type { Tlsa } from '../../lib/dane.js';
 import { daneOutcomes, mtaStsOutcomes } from '../../lib/metrics.js';
 import { mxMatches, type MtaStsPolicy } from '../../lib/mta-sts.js';
 import type { Site } from '../../lib/shaping.js';
+import type { TlsPolicyUsed } from '../../lib/mail.js';
 import { tlsResultType, type SessionPolicy, type TlsResultType } from '../../lib/tls-rpt.js';
 import type { TlsSessions } from '../tls-reports/tls-session.recorder.js';
 import { daneConnection, DaneError, type DanePolicies } from './dane.js';
@@ -93,19 +94,27 @@ const daneFailure = (err: unknown) => (err as { code?: string }).code === 'EDANE
 /** A TLS session's outcome for the recipient domain's TLS report: per MX host, null for success. */
 export type TlsReport = (host: string, result: TlsResultType | null, under?: SessionPolicy) => void;
 
-/** The domain's TLS sessions, counted under the policy they were made under when it asks for reports (tls-session.recorder.ts). */
-export function tlsReporter(sessions: TlsSessions | undefined, domain: string, policy: MtaStsPolicy | null): TlsReport {
+const USED: Record<SessionPolicy['type'], TlsPolicyUsed> = { tlsa: 'dane', sts: 'mta-sts', 'no-policy-found': 'none' };
+
+/**
+ * The domain's TLS sessions, counted under the policy they were made under when it asks for
+ * reports (tls-session.recorder.ts); `used` hears the policy of each session that succeeded.
+ */
+export function tlsReporter(sessions: TlsSessions | undefined, domain: string, policy: MtaStsPolicy | null, used: (p: TlsPolicyUsed) => void): TlsReport {
   const sts: SessionPolicy = policy && policy.mode !== 'none' ? { type: 'sts', policy } : { type: 'no-policy-found' };
-  return (host, result, under = sts) => sessions?.note(domain, under, host, result);
+  return (host, result, under = sts) => {
+    if (!result) used(USED[under.type]);
+    sessions?.note(domain, under, host, result);
+  };
 }
 
 /** The MX hosts a delivery may use under the domain's policy: those it names when it enforces (none: deferred). */
-export function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: string, log: Logger, report: TlsReport): string[] {
+export function hostsUnderPolicy(hosts: string[], policy: MtaStsPolicy | null, domain: string, site: Site, log: Logger, report: TlsReport): string[] {
   if (!policy || policy.mode === 'none') return hosts;
   const named = hosts.filter((h) => mxMatches(policy, h));
   if (named.length === hosts.length) return hosts;
   for (const h of hosts) if (!named.includes(h)) report(h, 'validation-failure');
-  mtaStsOutcomes.inc({ mode: policy.mode, result: 'mx_mismatch' });
+  mtaStsOutcomes.inc({ mode: policy.mode, result: 'mx_mismatch', site: site.label });
   log.warn({ domain, mode: policy.mode, hosts, named }, 'MTA-STS: MX hosts the policy does not name');
   if (policy.mode === 'testing') return hosts;
   if (!named.length) throw new TemporaryMailError(STS_NO_MX);
@@ -128,12 +137,12 @@ async function sendUnderDane<T>(pools: HostPools, to: MxAddress, use: (t: Transp
   const under: SessionPolicy = { type: 'tlsa', records: to.dane!.map((t) => `${t.usage} ${t.selector} ${t.mtype} ${t.data.toString('hex')}`) };
   try {
     const sent = await pools.send(to, use, true);
-    daneOutcomes.inc({ result: 'ok' });
+    daneOutcomes.inc({ result: 'ok', site: to.site.label });
     report(to.host, null, under);
     return sent;
   } catch (err) {
     if (!daneFailure(err)) throw err;
-    daneOutcomes.inc({ result: 'failed' });
+    daneOutcomes.inc({ result: 'failed', site: to.site.label });
     report(to.host, tlsResultType(err as SmtpErr), under);
     throw new TemporaryMailError(DANE_FAILED);
   }
@@ -156,12 +165,12 @@ export async function sendUnderPolicy<T>(pools: HostPools, to: MxAddress, use: (
   }
   try {
     const sent = await pools.send(to, use, true);
-    mtaStsOutcomes.inc({ mode, result: 'ok' });
+    mtaStsOutcomes.inc({ mode, result: 'ok', site: to.site.label });
     report(host, null);
     return sent;
   } catch (err) {
     if (!tlsFailure(err)) throw err;
-    mtaStsOutcomes.inc({ mode, result: 'tls_failed' });
+    mtaStsOutcomes.inc({ mode, result: 'tls_failed', site: to.site.label });
     report(host, tlsResultType(err as SmtpErr));
     log.warn({ mx: host, mode, detail: (err as Error).message }, 'MTA-STS: no TLS with a valid certificate');
     if (mode === 'enforce') throw new TemporaryMailError(STS_NO_TLS);

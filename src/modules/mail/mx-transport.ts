@@ -6,7 +6,7 @@ import type { MtaStsPolicies } from './mta-sts.js';
 import type { DanePolicies } from './dane.js';
 import { daneOf, hostsUnderPolicy, mxPools, sendUnderPolicy, tlsReporter } from './mx-policy.js';
 import { sendPooledRaw } from './raw-send.js';
-import type { MailTransport, RawMail, SendInfo } from '../../lib/mail.js';
+import type { MailTransport, RawMail, SendInfo, TlsPolicyUsed } from '../../lib/mail.js';
 import { classify, message, outcome, PermanentMailError, TemporaryMailError, type Info } from './smtp-transport.js';
 import { HeldMailError, type SiteShaper } from './site-shaper.js';
 import type { Source, SourceAddresses } from './source-addresses.js';
@@ -104,8 +104,9 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
     const site = shaper.siteOf(found);
     if (paced) await pacingStep(() => shaper.admit(site, source.address), log, 'the delivery pace of the destination could not be read', { site: site.name });
     const policy = opts.sts ? await opts.sts.policyOf(domain) : null;
-    const report = tlsReporter(opts.tlsSessions, domain, policy);
-    const hosts = hostsUnderPolicy(found, policy, domain, log, report);
+    let tls: TlsPolicyUsed = 'none';
+    const report = tlsReporter(opts.tlsSessions, domain, policy, (used) => (tls = used));
+    const hosts = hostsUnderPolicy(found, policy, domain, site, log, report);
     let last: Error | null = null;
     let refused = false;
     for (const host of hosts) {
@@ -124,7 +125,8 @@ export function mxTransport(dns: Dns, opts: MxOptions): MailTransport {
       const address = checked.usable[0];
       try {
         const dane = await daneOf(opts.dane, domain, host, log);
-        return await shaper.within(site, source.address, () => sendUnderPolicy(pools, { address, host, site, source, dane }, use, policy, log, report));
+        const info = await shaper.within(site, source.address, () => sendUnderPolicy(pools, { address, host, site, source, dane }, use, policy, log, report));
+        return { ...info, tls_policy: tls };
       } catch (err) {
         last = classify(err, log, { domain, mx: host, address });
         // A refusal is the domain's answer, and a slow-down the site's: another MX would say the same.

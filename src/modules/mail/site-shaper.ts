@@ -52,11 +52,6 @@ export class SiteShaper {
     return this.opts.table.siteOf(hosts);
   }
 
-  /** The label of a site in metrics: its name when it is a named site, else `other` (MX host lists are unbounded). */
-  label(site: Site): string {
-    return site.limits === this.opts.table.fallback ? 'other' : site.name;
-  }
-
   /**
    * Waits for the site's next permit when it comes within a second, or throws HeldMailError
    * with when to try again. A site without rates asks the database nothing here: only its
@@ -93,7 +88,7 @@ export class SiteShaper {
     if (!asksToSlowDown(response)) return;
     const until = await this.opts.sites().slowDown(site.name, source, this.opts.slowdownSeconds);
     if (!until) return;
-    siteSlowDowns.inc({ site: this.label(site) });
+    siteSlowDowns.inc({ site: site.label });
     this.suspensions.set(`${site.name}|${source}`, until);
     this.opts.log.warn({ site: site.name, source: source || 'default', until, response: response.slice(0, 200) }, 'delivery site asked to slow down; suspended');
   }
@@ -103,7 +98,7 @@ export class SiteShaper {
    * message put off, so the messages held come back at the site's pace rather than all at once.
    */
   private held(site: Site, key: string, until: Date, why: 'rate' | 'suspended'): HeldMailError {
-    siteHeld.inc({ site: this.label(site), why });
+    siteHeld.inc({ site: site.label, why });
     const { per_minute, per_hour } = site.limits;
     const spacingMs = Math.max(per_minute ? 60_000 / per_minute : 0, per_hour ? 3_600_000 / per_hour : 0);
     const last = this.horizon.get(key) ?? 0;

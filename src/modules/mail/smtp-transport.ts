@@ -4,7 +4,7 @@ import type { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Logger } from 'pino';
 import { sendPooledRaw } from './raw-send.js';
-import type { MailTransport, OutgoingMail, SendInfo } from '../../lib/mail.js';
+import type { MailTransport, OutgoingMail, SendInfo, TlsPolicyUsed } from '../../lib/mail.js';
 
 /** An SMTP answer that will not change on retry (5xx): the job gives up instead of retrying. */
 export class PermanentMailError extends Error {
@@ -51,7 +51,8 @@ export function classify(err: unknown, log: Logger, where: Record<string, unknow
 
 export const message = (mail: OutgoingMail) => ({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
 
-export type Info = { messageId: string; response?: string; rejected?: unknown[]; rejectedErrors?: SmtpErr[] };
+export type Info = {
+  tls_policy?: TlsPolicyUsed; messageId: string; response?: string; rejected?: unknown[]; rejectedErrors?: SmtpErr[] };
 
 /** The outcome for the first envelope recipient (the email's own `to`); cc/bcc refusals do not decide it. */
 export function outcome(info: Info, primary: string, log: Logger): SendInfo {
@@ -60,7 +61,7 @@ export function outcome(info: Info, primary: string, log: Logger): SendInfo {
     const err = info.rejectedErrors?.find((e) => String(e.message ?? '').toLowerCase().includes(primary.toLowerCase()));
     throw classify(err ?? { responseCode: 550, response: `recipient ${primary} refused` }, log, { to: primary });
   }
-  return { id: info.messageId, response: info.response ?? '' };
+  return { id: info.messageId, response: info.response ?? '', ...(info.tls_policy ? { tls_policy: info.tls_policy } : {}) };
 }
 
 /** Messages sent over one pooled connection before it is replaced (some servers cap a session). */
