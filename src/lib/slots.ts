@@ -4,6 +4,11 @@ export class Slots {
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly size: number) {}
 
+  /** Nothing running and nothing waiting. */
+  get idle(): boolean {
+    return this.active === 0 && this.waiting.length === 0;
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.active >= this.size) await new Promise<void>((r) => this.waiting.push(r));
     else this.active++;

@@ -1,5 +1,6 @@
 import { parseConfig } from '../../src/config/index.js';
 import { asksToSlowDown, SiteTable } from '../../src/lib/shaping.js';
+import { DeliverySiteRepository } from '../../src/modules/mail/delivery-site.repository.js';
 import { seedDomain } from '../support/factories.js';
 import { startMxProvider, type MxProvider } from '../support/mx-provider.js';
 import { sampleOf, scrapeMetrics } from '../support/metrics.js';
@@ -138,3 +139,17 @@ it('a 421 slows the whole site for every worker, across its domains, then it rec
   expect(busy.taken[busy.taken.length - 1] - suspendedAt).toBeGreaterThan(2000);
   expect(sampleOf(await scrapeMetrics(s), 'postbox_delivery_site_slowdowns_total{site="busy"}')).toBe(1);
 }, 60_000);
+
+it("a site's shared row is deleted once it has been idle a day, and a site in use keeps its own", async () => {
+  await sql(s, `insert into delivery_sites (site, source, minute_at, slow_level, slowed_at, suspended_until) values
+    ('idle.example', '', now() - interval '3 days', 0, null, null),
+    ('forgiven.example', '', null, 2, now() - interval '2 days', now() - interval '2 days'),
+    ('unforgiven.example', '', null, 6, now() - interval '26 hours', now() - interval '26 hours')`);
+  // One level is forgiven every ten minutes: six take an hour, so a site slowed 26 hours ago is idle; 200 take 33 hours.
+  await new DeliverySiteRepository(s.app.services.orm.em.fork()).forgetIdle(600);
+  const left = await sql<{ site: string }>(s, `select site from delivery_sites where site like '%.example' or site in ('paced', 'busy') order by site`);
+  expect(left.map((r) => r.site)).toEqual(['busy', 'paced']);
+  await sql(s, `insert into delivery_sites (site, source, slow_level, slowed_at) values ('slow.example', '', 200, now() - interval '25 hours')`);
+  await new DeliverySiteRepository(s.app.services.orm.em.fork()).forgetIdle(600);
+  expect(await sql(s, `select site from delivery_sites where site = 'slow.example'`)).toEqual([{ site: 'slow.example' }]);
+});

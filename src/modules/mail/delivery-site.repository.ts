@@ -92,6 +92,21 @@ export class DeliverySiteRepository {
     return row ? new Date(row.suspended_until) : null;
   }
 
+  /**
+   * Deletes the rows of sites idle for a day: no permit ahead, no suspension, every slow-down
+   * forgiven. A site met again starts afresh; without this, every site that ever answered 421
+   * would keep a row.
+   */
+  async forgetIdle(forgiveSeconds: number): Promise<void> {
+    await sqlRows(
+      this.em,
+      `delete from delivery_sites
+        where greatest(coalesce(minute_at, '-infinity'), coalesce(hour_at, '-infinity'), coalesce(suspended_until, '-infinity'),
+                       coalesce(slowed_at + make_interval(secs => $1::float8 * slow_level), '-infinity')) < now() - interval '1 day'`,
+      [forgiveSeconds],
+    );
+  }
+
   /** The sites suspended now, with when each suspension ends: key `site|source`. */
   async suspended(): Promise<Map<string, Date>> {
     const rows = await sqlRows<{ site: string; source: string; suspended_until: string }>(

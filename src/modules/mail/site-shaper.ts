@@ -21,6 +21,10 @@ export class HeldMailError extends Error {
 const AHEAD_SECONDS = 1;
 /** How often suspensions set by other workers are read, for sites with no rate of their own. */
 const SUSPENSIONS_EVERY_MS = 2000;
+/** Sites whose connections or put-off times this process keeps; past it, the idle ones are forgotten. */
+const SITES_KEPT = 10_000;
+/** How often the shared rows of sites idle for a day are deleted (by each process, at most). */
+const FORGET_EVERY_MS = 3_600_000;
 
 export interface ShaperOptions {
   table: SiteTable;
@@ -45,6 +49,7 @@ export class SiteShaper {
   private suspensions = new Map<string, Date>();
   private suspensionsRead = 0;
   private reading: Promise<void> | null = null;
+  private forgotten = 0;
 
   constructor(private readonly opts: ShaperOptions) {}
 
@@ -79,7 +84,10 @@ export class SiteShaper {
   within<T>(site: Site, source: string, send: () => Promise<T>): Promise<T> {
     const key = `${site.name}|${source}`;
     let slots = this.connections.get(key);
-    if (!slots) this.connections.set(key, (slots = new Slots(site.limits.connections)));
+    if (!slots) {
+      if (this.connections.size >= SITES_KEPT) for (const [k, s] of this.connections) if (s.idle) this.connections.delete(k);
+      this.connections.set(key, (slots = new Slots(site.limits.connections)));
+    }
     return slots.run(send);
   }
 
@@ -103,11 +111,19 @@ export class SiteShaper {
     const spacingMs = Math.max(per_minute ? 60_000 / per_minute : 0, per_hour ? 3_600_000 / per_hour : 0);
     const last = this.horizon.get(key) ?? 0;
     const at = Math.max(until.getTime(), last > Date.now() ? last + spacingMs : 0);
+    if (this.horizon.size >= SITES_KEPT) for (const [k, t] of this.horizon) if (t <= Date.now()) this.horizon.delete(k);
     this.horizon.set(key, at);
     return new HeldMailError(new Date(at), site.name);
   }
 
   private async suspendedUntil(key: string): Promise<Date | null> {
+    if (Date.now() - this.forgotten > FORGET_EVERY_MS) {
+      this.forgotten = Date.now();
+      void this.opts
+        .sites()
+        .forgetIdle(this.opts.slowdownSeconds * 10)
+        .catch((err: unknown) => this.opts.log.warn({ err: (err as Error).message }, 'idle delivery sites not deleted'));
+    }
     if (Date.now() - this.suspensionsRead > SUSPENSIONS_EVERY_MS) {
       this.reading ??= this.opts
         .sites()
