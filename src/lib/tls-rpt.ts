@@ -10,6 +10,15 @@ export interface TlsRptRecord {
   rua: string[];
 }
 
+/** A URI of the record with its %-escapes undone (section 3 allows `,` and `;` escaped); a malformed one is dropped. */
+function decoded(uri: string): string {
+  try {
+    return decodeURI(uri);
+  } catch {
+    return '';
+  }
+}
+
 /** Section 3: `v=TLSRPTv1; rua=mailto:a@example.com,https://example.com/r`; anything else is no record. */
 export function parseTlsRptRecord(txts: string[]): TlsRptRecord | null {
   const records = txts.filter((t) => /^v=TLSRPTv1\s*(;|$)/.test(t.trim()));
@@ -18,7 +27,7 @@ export function parseTlsRptRecord(txts: string[]): TlsRptRecord | null {
   if (!rua) return null;
   const uris = rua
     .split(',')
-    .map((u) => decodeURI(u.trim()))
+    .map((u) => decoded(u.trim()))
     .filter((u) => /^mailto:[^@\s]+@[^@\s]+$/i.test(u) || /^https:\/\/\S+$/i.test(u))
     .slice(0, 5);
   return uris.length ? { rua: uris } : null;

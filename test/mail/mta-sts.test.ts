@@ -203,6 +203,7 @@ describe('TLS reports (RFC 8460)', () => {
     expect(parseTlsRptRecord(['v=TLSRPTv1; rua=http://insecure.example.com/'])).toBeNull();
     expect(parseTlsRptRecord(['v=TLSRPTv1; rua=mailto:a@b.c', 'v=TLSRPTv1; rua=mailto:d@e.f'])).toBeNull();
     expect(parseTlsRptRecord(['v=spf1 -all'])).toBeNull();
+    expect(parseTlsRptRecord(['v=TLSRPTv1; rua=mailto:%E0%A4%A@x.test,mailto:ok@x.test'])).toEqual({ rua: ['mailto:ok@x.test'] });
   });
 
   it("sends each domain that asks the day's sessions under its policy: by HTTPS, and by mail as multipart/report", async () => {
