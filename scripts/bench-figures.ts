@@ -222,5 +222,28 @@ const SCALEOUT: Bench = {
   },
 };
 
+const SHAPING: Bench = {
+  name: 'shaping',
+  what: 'Two worker processes delivering with `MAIL_TRANSPORT=mx` to two local providers: a site with no rate, drained alone and then beside a backlog for a site `DELIVERY_SHAPING` limits to a rate a minute, which is then watched for a minute and a half (docs/delivery.md).',
+  signature: 'paced_most_in_60s',
+  figures: {
+    workers: { meaning: 'worker processes (run parameter)' },
+    paced_limit_per_min: { meaning: "the paced site's `per_minute` (run parameter)" },
+    fast_alone_msgs_per_s: { meaning: "the other site's drain alone, messages a second" },
+    fast_beside_paced_msgs_per_s: { meaning: "the other site's drain beside the paced site's backlog, messages a second" },
+    fast_ratio: {
+      meaning: "the other site's drain beside the paced backlog ÷ alone: the paced site does not hold up the others",
+      baseline: { text: 'the drain alone', of: (f) => f.fast_alone_msgs_per_s },
+      target: atLeast(0.8),
+    },
+    paced_most_in_60s: {
+      meaning: 'the most messages the paced site took in any 60 seconds',
+      baseline: { text: 'its per_minute', of: (f) => f.paced_limit_per_min },
+      target: { text: '≤ its per_minute', met: (v, f) => v <= f.paced_limit_per_min },
+    },
+    paced_taken_90s: { meaning: 'messages the paced site took in the 90 seconds watched' },
+  },
+};
+
 /** Every bench that prints a `BENCH {...}` line, in the page's order. */
-export const BENCHES: readonly Bench[] = [SENDING, DRAIN, WEBHOOKS, ROUTING, MEMORY_BENCH, SCALE, RETENTION, SWEEP, SCALEOUT];
+export const BENCHES: readonly Bench[] = [SENDING, DRAIN, WEBHOOKS, ROUTING, MEMORY_BENCH, SCALE, RETENTION, SWEEP, SCALEOUT, SHAPING];
