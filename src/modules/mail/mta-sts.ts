@@ -1,4 +1,5 @@
 import type { LookupAddress } from 'node:dns';
+import { readFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { Logger } from 'pino';
@@ -45,6 +46,9 @@ export function checkedHttpsAgent(host: string, address: string, extraCa: string
     bodyTimeout: timeoutMs,
   });
 }
+
+/** The certificates of OUTBOUND_TLS_CA_FILE, trusted beside the system's by every checked outbound TLS connection. */
+export const extraCaOf = (file: string | undefined): string[] => (file ? [readFileSync(file, 'utf8')] : []);
 
 /** The certificates a strict TLS connection trusts: the system's, and the configured ones. */
 export const trustedCa = (extraCa: string[]) => (extraCa.length ? [...rootCertificates, ...extraCa] : undefined);

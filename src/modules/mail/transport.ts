@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,7 +7,7 @@ import type { MailTransport } from '../../lib/mail.js';
 import { CapturedMail } from './captured-mail.entity.js';
 import { smtpTransport } from './smtp-transport.js';
 import { mxTransport } from './mx-transport.js';
-import { MtaStsPolicies } from './mta-sts.js';
+import { extraCaOf, MtaStsPolicies } from './mta-sts.js';
 import { SiteShaper } from './site-shaper.js';
 import { DeliverySiteRepository } from './delivery-site.repository.js';
 import { SiteTable, type SiteOverrides } from '../../lib/shaping.js';
@@ -49,7 +48,7 @@ export function createMailTransport(
   if (config.MAIL_TRANSPORT === 'capture') return captureTransport(fork);
   const logger = log.child({ module: 'mail' });
   if (config.MAIL_TRANSPORT === 'mx') {
-    const extraCa = config.OUTBOUND_TLS_CA_FILE ? [readFileSync(config.OUTBOUND_TLS_CA_FILE, 'utf8')] : [];
+    const extraCa = extraCaOf(config.OUTBOUND_TLS_CA_FILE);
     const sts = new MtaStsPolicies({
       dns,
       port: config.MTA_STS_PORT,

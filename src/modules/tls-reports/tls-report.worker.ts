@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import type { AppServices } from '../../core/services.js';
@@ -7,7 +6,7 @@ import { defineWorker } from '../../jobs/job.js';
 import { mailHostAddresses } from '../../lib/mail-hosts.js';
 import { tlsReportsSent } from '../../lib/metrics.js';
 import { parseTlsRptRecord, reportFileName, reportMail, tlsReport } from '../../lib/tls-rpt.js';
-import { checkedHttpsAgent } from '../mail/mta-sts.js';
+import { checkedHttpsAgent, extraCaOf } from '../mail/mta-sts.js';
 import { TlsSessionRepository } from './tls-session.repository.js';
 import { tlsReportJob } from './tls-report.job.js';
 
@@ -76,8 +75,7 @@ async function postReport(services: AppServices, uri: string, gz: Buffer): Promi
   const checked = await mailHostAddresses(services.dns, url.hostname, services.config.MX_ALLOW_PRIVATE);
   const address = checked.usable[0];
   if (!address) throw new Error('no permitted address for the report host');
-  const extraCa = services.config.OUTBOUND_TLS_CA_FILE ? [readFileSync(services.config.OUTBOUND_TLS_CA_FILE, 'utf8')] : [];
-  const agent = checkedHttpsAgent(url.hostname, address, extraCa, POST_TIMEOUT_MS);
+  const agent = checkedHttpsAgent(url.hostname, address, extraCaOf(services.config.OUTBOUND_TLS_CA_FILE), POST_TIMEOUT_MS);
   try {
     const res = await request(url, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/tlsrpt+gzip' }, body: gz });
     await res.body.dump();
