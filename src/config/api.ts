@@ -119,4 +119,30 @@ export const apiSettings = {
     .max(500)
     .default(32)
     .describe('The most sends one acceptance statement writes (see `ACCEPT_LANES`); `1` writes every send alone.'),
+  STREAM_BUFFER_EVENTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10000)
+    .default(200)
+    .describe("Events one live stream (`/graphql/stream`) may hold for a client that reads them slower than they come. Past it the stream drops them, answers one `STREAM_BEHIND` error event and completes; the client subscribes again and reads what it missed from the list the stream follows. So a slow listener holds a bounded amount of memory."),
+  STREAM_BEHIND_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(600)
+    .default(30)
+    .describe("How long a stream that fell behind (`STREAM_BUFFER_EVENTS`) waits for its client to read the `STREAM_BEHIND` event before its connection is cut."),
+  STREAMS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1000)
+    .describe("Live streams one account may hold open on one process at once; the next answers 429. Each open stream holds a connection and some memory (docs/capacity.md)."),
+  STREAMS_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10000)
+    .describe("Live streams one process holds open at once, all accounts together; the next answers 503 with `retry-after` (another process, behind the same proxy, may take it)."),
 };

@@ -38,8 +38,15 @@ export const errors = {
   payloadTooLarge: (message: string) => new AppError(message, 'PAYLOAD_TOO_LARGE', 413),
   validation: (fields: FieldErrors) => new AppError(INVALID_DATA, 'VALIDATION_FAILED', 422, fields),
   /** The database cannot be reached (a restart, a failover): nothing was stored, send it again. */
-  unavailable: () =>
-    new AppError('The service is temporarily unavailable. Please try again shortly.', 'SERVICE_UNAVAILABLE', 503, undefined, 5),
+  unavailable: (message = 'The service is temporarily unavailable. Please try again shortly.') =>
+    new AppError(message, 'SERVICE_UNAVAILABLE', 503, undefined, 5),
+  /** A live stream whose client read too slowly (graphql/live-queue.ts): it ends; the client subscribes again. */
+  streamBehind: (limit: number) =>
+    new AppError(
+      `This live stream has ended: more than ${limit} events waited for the client to read them. Subscribe again, and read what was missed from the list the stream follows.`,
+      'STREAM_BEHIND',
+      429,
+    ),
   /** One field, one message: the common case. */
   invalid: (field: string, message: string) => errors.validation({ [field]: [message] }),
 };

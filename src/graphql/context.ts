@@ -18,6 +18,8 @@ export interface Ctx {
   idempotencyKey?: string | null;
   /** `rest` when /v1 runs the operation (set by rest-mapping), for metrics; GraphQL otherwise. */
   surface?: 'rest' | 'graphql';
+  /** On /graphql/stream: cuts the stream's connection (a reader that fell behind and stopped reading). */
+  hangUp?: () => void;
 }
 
 /** Resolvers call services with the caller first; `@Authorized` has already checked the scope. */

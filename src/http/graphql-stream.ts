@@ -34,6 +34,8 @@ export function mountStream({ app, services, schema, limits, gated, ctxFor, mete
       try {
         const ctx = await ctxFor(req, meterInto(reply));
         if (ctx.auth) streams.watch(ctx.auth, reply.raw);
+        // A stream that fell behind and whose client stopped reading (graphql/live-queue.ts).
+        ctx.hangUp = () => reply.raw.destroy();
         return ctx;
       } catch (err) {
         throw asGraphQLError(err);

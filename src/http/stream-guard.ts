@@ -7,9 +7,14 @@ import { TOKEN_REVOKED, type TokenRevoked } from '../modules/tokens/token.servic
 import { SessionRepository } from '../modules/users/session.repository.js';
 import { actorOfUser, sessionStreamKey } from '../modules/users/session.service.js';
 import type { Config } from '../config/index.js';
+import { errors } from '../core/errors.js';
+import { liveStreams, liveStreamsStopped } from '../lib/metrics.js';
 
-/** How long a console session lives: its streams end with it (the limits SessionService.resolve applies). */
-export type SessionAges = Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS'>;
+/**
+ * How long a console session lives: its streams end with it (the limits SessionService.resolve
+ * applies); how many streams one process holds.
+ */
+export type StreamLimits = Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS' | 'STREAMS_PER_ACCOUNT' | 'STREAMS_MAX'>;
 
 interface Open {
   res: ServerResponse;
@@ -38,10 +43,13 @@ const accessOf = (auth: Pick<Auth, 'scopes' | 'domainId' | 'domainIds'>): Omit<O
  * and closes those whose token is gone, paused, or has other scopes or another domain than it had.
  * A console session's streams end when the session does: logged out (at once, by the same
  * notice), idle or old past SESSION_IDLE_MINUTES / SESSION_MAX_HOURS, or its user removed or
- * changed (by the sweep; test/auth/stream.test.ts).
+ * changed (by the sweep; test/auth/stream.test.ts). It also holds one process's streams to
+ * STREAMS_PER_ACCOUNT per account and STREAMS_MAX in all (test/graphql/live-streams.test.ts).
  */
 export class StreamGuard {
   private readonly open = new Map<string, Set<Open>>();
+  private readonly perAccount = new Map<string, number>();
+  private total = 0;
   private readonly sweeper: NodeJS.Timeout;
   private stopped = false;
 
@@ -49,7 +57,7 @@ export class StreamGuard {
     private readonly orm: Orm,
     private readonly pubsub: ClosablePubSub,
     private readonly log: Logger,
-    private readonly sessionAges: SessionAges,
+    private readonly limits: StreamLimits,
     sweepMs = 5000,
   ) {
     this.sweeper = setInterval(() => void this.sweep(), sweepMs);
@@ -57,8 +65,27 @@ export class StreamGuard {
     void this.listen();
   }
 
-  /** Watches one stream's response until it closes. */
+  /** Watches one stream's response until it closes; throws when the process or the account holds all it may. */
   watch(auth: Auth, res: ServerResponse): void {
+    const held = this.perAccount.get(auth.accountId) ?? 0;
+    if (this.total >= this.limits.STREAMS_MAX) {
+      liveStreamsStopped.inc({ why: 'process' });
+      throw errors.unavailable('This server holds as many live streams as it may. Try again shortly.');
+    }
+    if (held >= this.limits.STREAMS_PER_ACCOUNT) {
+      liveStreamsStopped.inc({ why: 'account' });
+      throw errors.tooManyRequests(`This account holds ${held} live streams, the most one server keeps open for it. Close one first.`, 60);
+    }
+    this.total++;
+    liveStreams.set(this.total);
+    this.perAccount.set(auth.accountId, held + 1);
+    res.once('close', () => {
+      this.total--;
+      liveStreams.set(this.total);
+      const left = (this.perAccount.get(auth.accountId) ?? 1) - 1;
+      if (left > 0) this.perAccount.set(auth.accountId, left);
+      else this.perAccount.delete(auth.accountId);
+    });
     const entry: Open = { res, ...accessOf(auth) };
     const key = keyOf(auth);
     const set = this.open.get(key) ?? new Set<Open>();
@@ -126,7 +153,7 @@ export class StreamGuard {
   private async sweepSessions(): Promise<void> {
     const keys = [...this.open.keys()].filter((k) => k.startsWith(SESSION));
     if (!keys.length) return;
-    const { SESSION_IDLE_MINUTES, SESSION_MAX_HOURS } = this.sessionAges;
+    const { SESSION_IDLE_MINUTES, SESSION_MAX_HOURS } = this.limits;
     const ids = keys.map((k) => k.slice(SESSION.length));
     const rows = await new SessionRepository(this.orm.em.fork()).streamsOf(ids, SESSION_IDLE_MINUTES, SESSION_MAX_HOURS);
     const now = new Map(rows.map((r) => [sessionStreamKey(r.session_id), accessOf(actorOfUser(r, null))]));

@@ -216,6 +216,21 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
+/** Live streams (`/graphql/stream`) this process holds open (http/stream-guard.ts). */
+export const liveStreams = new Gauge({
+  name: 'postbox_live_streams',
+  help: 'Live streams (/graphql/stream) open in this process',
+  registers: [registry],
+});
+
+/** Streams refused at their limit (`account`: STREAMS_PER_ACCOUNT, `process`: STREAMS_MAX), and streams ended because their reader fell behind (`behind`: STREAM_BUFFER_EVENTS). */
+export const liveStreamsStopped = new Counter({
+  name: 'postbox_live_streams_stopped_total',
+  help: 'Live streams refused at a limit (account, process) or ended because their client fell behind (behind)',
+  labelNames: ['why'],
+  registers: [registry],
+});
+
 export const unexpectedErrors = new Counter({
   name: 'unexpected_errors_total',
   help: 'Errors that were masked as 500 (each is logged with its request id)',

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import pg from 'pg';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { EntityManager } from '@mikro-orm/core';
@@ -22,6 +23,8 @@ class PgEventTarget extends EventTarget {
     private readonly interest: Interest,
   ) {
     super();
+    // A topic has a listener per live stream of it; thousands are expected (bench:subscriptions).
+    setMaxListeners(0, this);
   }
 
   override dispatchEvent(event: Event): boolean {
@@ -61,6 +64,12 @@ type Topics = Record<string, [unknown] | [string | number, unknown]>;
  */
 export interface ClosablePubSub extends PubSub {
   live(topic: string, detail: unknown): void;
+  /**
+   * Calls `onEvent` with each event of `topic` this process hears, until the returned function is
+   * called. Every listener of a topic is handed the same detail object (what a live stream's
+   * resolver may key a shared read on).
+   */
+  listen(topic: string, onEvent: (detail: unknown) => void): () => void;
   /** Whether `live(topic, ...)` would send anything: a caller can skip building a notice nobody hears. */
   hears(topic: string): boolean;
   /**
@@ -114,6 +123,11 @@ export async function createPgPubSub(url: string, onError: (err: unknown) => voi
       if (interest.has(topic)) outbox.push(CHANNEL, JSON.stringify({ topic, detail }));
     },
     hears: (topic) => interest.has(topic),
+    listen(topic, onEvent) {
+      const heard = (event: Event) => onEvent((event as CustomEvent).detail);
+      target.addEventListener(topic, heard);
+      return () => target.removeEventListener(topic, heard);
+    },
     get epoch() {
       return listener.epoch;
     },

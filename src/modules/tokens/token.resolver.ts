@@ -4,7 +4,8 @@ import { CreateTokenArgs, TokenIdArgs, TokenListArgs, TokenSettingsArgs, UpdateT
 import { TokenService, tokenTopic, type TokenEventPayload } from './token.service.js';
 import { toToken } from './token.mapper.js';
 import { CreatedToken, Token, TokenEvent, TokenPage, Whoami, toCreatedToken } from './token.type.js';
-import { errors } from '../../core/errors.js';
+import { checkedSubscription, eventOf } from '../../graphql/subscriptions.js';
+import type { Live } from '../../graphql/live-queue.js';
 import { domainsOf } from '../../core/actor.js';
 
 const svc = (ctx: Ctx) => new TokenService(ctx.em, ctx.services);
@@ -66,20 +67,17 @@ export class TokenResolver {
   @Authorized('tokens_full')
   @Subscription(() => TokenEvent, {
     description: 'Token changes in the caller\'s account, live (GraphQL over SSE at /graphql/stream).',
-    topics: ({ context }) => {
-      const ctx = context as Ctx;
-      if (!ctx.auth) throw errors.unauthenticated();
-      return tokenTopic(ctx.auth.accountId);
-    },
-    // A domain-limited token hears only about tokens of its domain, as its token list shows.
-    filter: ({ payload, context }) => {
-      const auth = (context as Ctx).auth;
-      const own = auth ? domainsOf(auth) : null;
-      const domainId = (payload as TokenEventPayload).domain_id;
-      return !own || (!!domainId && own.includes(domainId));
-    },
+    subscribe: checkedSubscription<unknown, TokenEventPayload>({
+      topic: (auth) => tokenTopic(auth.accountId),
+      // A domain-limited token hears only about tokens of its domain, as its token list shows.
+      hears: (payload, _args, auth) => {
+        const own = domainsOf(auth);
+        return !own || (!!payload.domain_id && own.includes(payload.domain_id));
+      },
+    }),
   })
-  token_events(@Root() event: TokenEventPayload): TokenEvent {
+  token_events(@Root() root: Live<TokenEventPayload>, @Context() ctx: Ctx): TokenEvent {
+    const event = eventOf(root, ctx);
     return { action: event.action, token: event.token };
   }
 }

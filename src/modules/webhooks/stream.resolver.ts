@@ -1,5 +1,7 @@
-import { Arg, Authorized, ID, Resolver, Root, Subscription } from 'type-graphql';
-import { checkedSubscription } from '../../graphql/subscriptions.js';
+import { Arg, Authorized, Ctx as Context, ID, Resolver, Root, Subscription } from 'type-graphql';
+import type { Ctx } from '../../graphql/context.js';
+import type { Live } from '../../graphql/live-queue.js';
+import { checkedSubscription, eventOf } from '../../graphql/subscriptions.js';
 import { WebhookLogEntry } from './log.type.js';
 import { attemptTopic, type AttemptNotice } from './log.notice.js';
 import { WEBHOOK_KIND, Webhook } from './webhook.entity.js';
@@ -25,8 +27,8 @@ export class WebhookStreamResolver {
       },
     }),
   })
-  webhook_deliveries(@Root() notice: AttemptNotice, @Arg('webhook_id', () => ID) _webhook_id: string): WebhookLogEntry {
+  webhook_deliveries(@Root() root: Live<AttemptNotice>, @Context() ctx: Ctx, @Arg('webhook_id', () => ID) _webhook_id: string): WebhookLogEntry {
     // Timestamps arrive as JSON text; the IsoTimestamp scalar formats either.
-    return notice.entry;
+    return eventOf(root, ctx).entry;
   }
 }
