@@ -1,9 +1,9 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { seedDomain } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sql } from '../sending/helpers.js';
+import { longestHoldDuring } from '../support/loop-watch.js';
 
 /**
  * Mail from a logged-in SMTP user (up to SMTP_MAX_MESSAGE_BYTES, 40 MB) is parsed off the event
@@ -16,20 +16,6 @@ const PARSE_MS = 1500;
 const MB = 1024 * 1024;
 /** Far below the seconds the held parse cost, far above a busy machine's jitter. */
 const HELD_MS = 1000;
-
-/**
- * The longest the event loop was held while `work` ran. (Asking GET /health in a loop misses a
- * hold that falls between two requests.)
- */
-async function longestHoldDuring<T>(work: Promise<T>): Promise<{ result: T; heldMs: number }> {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  try {
-    return { result: await work, heldMs: delay.max / 1e6 };
-  } finally {
-    delay.disable();
-  }
-}
 
 let s: TestServer;
 let domain: { id: string; name: string };
