@@ -109,11 +109,13 @@ const MEMORY_BENCH: Bench = {
 
 const ROUTING: Bench = {
   name: 'routing',
-  what: '/v1 dispatch and lists against GET /health, and the GraphQL twin of a /v1 list, the api role in its own process at 20 connections.',
+  what: '/v1 dispatch and lists against GET /health, and the GraphQL twins of a /v1 list, read by id and mutation, the api role in its own process at 20 connections.',
   signature: 'token_list_ratio',
   figures: {
     token_list_ratio: { meaning: 'authenticated GET /v1/token (full pager) requests per second ÷ GET /health', baseline: { text: 'GET /health (fastify and `select 1`), req/s', of: (f) => f.health_rps }, target: atLeast(0.35) },
-    graphql_over_v1: { meaning: 'POST /graphql `{ tokens }` requests per second ÷ GET /v1/token' },
+    graphql_over_v1: { meaning: 'POST /graphql `{ tokens }` requests per second ÷ GET /v1/token', baseline: { text: 'GET /v1/token, req/s', of: (f) => f.token_list_rps }, target: atLeast(0.95) },
+    graphql_over_v1_by_id: { meaning: 'POST /graphql `{ token(token_id) }` requests per second ÷ GET /v1/token/{id}', baseline: { text: 'GET /v1/token/{id}' }, target: atLeast(0.95) },
+    graphql_over_v1_mutation: { meaning: 'POST /graphql `update_token` requests per second ÷ PUT /v1/token/{id}', baseline: { text: 'PUT /v1/token/{id}' }, target: atLeast(0.95) },
     token_list_rps: { meaning: 'GET /v1/token requests per second' },
     health_rps: { meaning: 'the baseline: GET /health requests per second' },
     token_list_25_rps: { meaning: 'GET /v1/token with a page of 25 tokens, requests per second' },
@@ -222,6 +224,36 @@ const SCALEOUT: Bench = {
   },
 };
 
+function subscriptionFigures(n: number): Record<string, Figure> {
+  const size = `${n.toLocaleString('en-US')} listeners`;
+  return {
+    [`events_per_s_l${n}`]: { meaning: `${size}: events delivered to listeners a second, from the first send to the last event` },
+    [`p50_ms_l${n}`]: { meaning: `${size}: median time from /v1's 202 to the event at a listener, ms` },
+    [`p99_ms_l${n}`]: { meaning: `${size}: p99 of the same, ms` },
+    [`kb_per_listener_l${n}`]: { meaning: `${size}: the listening api process's resident memory growth with its listeners open, KB per listener` },
+    [`api_rss_mb_l${n}`]: { meaning: `${size}: the listening api process's peak RSS, MB`, target: atMost(500, ' MB') },
+    [`bare_events_per_s_l${n}`]: { meaning: `${size}: the baseline's events a second` },
+    [`ratio_l${n}`]: {
+      meaning: `${size}: events a second ÷ the baseline's`,
+      baseline: { text: 'a bare SSE fan-out process given the same events at the same moments, events/s', of: (f) => f[`bare_events_per_s_l${n}`] },
+      target: n >= 5000 ? atLeast(0.5) : undefined,
+    },
+    [`foreign_events_l${n}`]: { meaning: `${size}: events a listener heard of another domain or account`, target: atMost(0) },
+    [`lost_events_l${n}`]: { meaning: `${size}: events a listener should have heard and did not` },
+  };
+}
+
+const SUBSCRIPTIONS: Bench = {
+  name: 'subscriptions',
+  what: 'SSE listeners of `activity` on one api process, spread over 5 accounts and 4 domains each, half with the account\'s token and half with a token limited to the domain, while emails are sent through /v1 on a second api process (every event crosses processes by NOTIFY); against a bare SSE fan-out process given the same events at the same moments.',
+  signature: 'ratio_l1000',
+  figures: {
+    emails: { meaning: 'emails sent per size (run parameter)' },
+    ...subscriptionFigures(1000),
+    ...subscriptionFigures(5000),
+  },
+};
+
 const SHAPING: Bench = {
   name: 'shaping',
   what: 'Two worker processes delivering with `MAIL_TRANSPORT=mx` to two local providers: a site with no rate, drained alone and then beside a backlog for a site `DELIVERY_SHAPING` limits to a rate a minute, which is then watched for a minute and a half (docs/delivery.md).',
@@ -246,4 +278,4 @@ const SHAPING: Bench = {
 };
 
 /** Every bench that prints a `BENCH {...}` line, in the page's order. */
-export const BENCHES: readonly Bench[] = [SENDING, DRAIN, WEBHOOKS, ROUTING, MEMORY_BENCH, SCALE, RETENTION, SWEEP, SCALEOUT, SHAPING];
+export const BENCHES: readonly Bench[] = [SENDING, DRAIN, WEBHOOKS, ROUTING, MEMORY_BENCH, SCALE, RETENTION, SWEEP, SCALEOUT, SHAPING, SUBSCRIPTIONS];

@@ -17,7 +17,7 @@ interface Caller {
 }
 
 /** The `@MaxItems` of a root field's argument, read from the validation metadata /v1's OpenAPI document shows. */
-const maxItemsOf: MaxItemsOf = (field, argument) => argumentRules(field)[argument]?.maxItems;
+export const maxItemsOf: MaxItemsOf = (field, argument) => argumentRules(field)[argument]?.maxItems;
 
 /**
  * The limits of src/graphql/limits*.ts fitted to each GraphQL server: Apollo on /graphql, yoga on

@@ -1,10 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createGraphQLError, createYoga } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { appErrorOf, asGraphQLError, toGraphQLError } from '../graphql/errors.js';
 import { yogaGuard } from './graphql-guard.js';
+import { sharedSubscribe } from '../graphql/shared-events.js';
 import { StreamGuard } from './stream-guard.js';
 import { isUnexpected } from './errors.js';
 import type { Mount } from './mount.js';
+
+/** Each event executed once per group of listeners with the same answer (graphql/shared-events.ts). */
+const sharedEvents: Plugin = {
+  onSubscribe({ setSubscribeFn }) {
+    setSubscribeFn(sharedSubscribe as Parameters<typeof setSubscribeFn>[0]);
+  },
+};
 
 /** /graphql/stream: subscriptions over SSE (graphql-yoga), on the same schema. */
 export function mountStream({ app, services, schema, limits, gated, ctxFor, meterInto }: Mount): void {
@@ -16,7 +24,10 @@ export function mountStream({ app, services, schema, limits, gated, ctxFor, mete
     graphqlEndpoint: '/graphql/stream',
     logging: false,
     graphiql: false,
-    plugins: yogaGuard(limits),
+    plugins: [
+      ...yogaGuard(limits),
+      sharedEvents,
+    ],
     maskedErrors: {
       errorMessage: 'Internal server error',
       maskError: (error, message) => {

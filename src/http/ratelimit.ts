@@ -63,7 +63,7 @@ export async function meterRequest(services: Pick<AppServices, 'meter' | 'orm' |
 }
 
 /** A query asking only for uncounted fields (`{ api_quota { remaining } }`). */
-function onlyUncounted(op: OperationDefinitionNode | undefined): boolean {
+export function onlyUncounted(op: OperationDefinitionNode | undefined): boolean {
   if (!op || op.operation !== 'query') return false;
   return op.selectionSet.selections.every(
     (s) => s.kind === Kind.FIELD && (UNCOUNTED_FIELDS.has(s.name.value) || s.name.value === '__typename'),

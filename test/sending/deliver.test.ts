@@ -251,8 +251,10 @@ describe('delivery to a real SMTP server', () => {
       const [{ refused }] = await sql<{ refused: string }>(s, 'select last_value::text as refused from claim_fault');
       expect(Number(refused)).toBeGreaterThan(1);
       // Not failed and retried: the refused claim left the job queued, with no attempt counted.
-      const jobs = await sql<{ state: string; retry_count: number }>(s, `select state, retry_count from pgboss.job where name = 'email.deliver' and data->>'message_id' = ?`, [id]);
-      expect(jobs).toEqual([{ state: 'completed', retry_count: 0 }]);
+      // The batch settles its jobs once its outcomes are recorded: wait for that, not for the outcome.
+      const jobsOf = () => sql<{ state: string; retry_count: number }>(s, `select state, retry_count from pgboss.job where name = 'email.deliver' and data->>'message_id' = ?`, [id]);
+      await until(async () => (await jobsOf()).every((j) => j.state !== 'active'), 10_000, 'the batch settled');
+      expect(await jobsOf()).toEqual([{ state: 'completed', retry_count: 0 }]);
       expect(sink.received.filter((m) => m.to.includes(to))).toHaveLength(1);
     } finally {
       await sql(s, 'drop trigger claim_fault on delivery_leases');

@@ -12,7 +12,7 @@ function threadCpuMs(): number {
  * in it. A request or job that holds the event loop spends that CPU here (the server runs in the
  * test's process); a machine whose cores other processes took stretches the wall time only.
  */
-class Interval {
+export class Interval {
   private readonly wall = performance.now();
   private readonly cpu = threadCpuMs();
   heldMs(minusMs = 0): number {

@@ -1,0 +1,211 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  execute,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationRule,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { Logger } from 'pino';
+import type { Ctx } from '../graphql/context.js';
+import { parseWithLimit, validationRules, type GraphQLLimits } from '../graphql/limits.js';
+import { costRefusal } from '../graphql/limits-cost.js';
+import { introspectionRefusal } from '../graphql/limits-introspection.js';
+import { variablesRefusal } from '../graphql/limits-variables.js';
+import { toGraphQLError } from '../graphql/errors.js';
+import { meterRequest, onlyUncounted, rootFieldCount } from './ratelimit.js';
+import { maxItemsOf } from './graphql-guard.js';
+import { isUnexpected } from './errors.js';
+import { isAppError } from '../core/errors.js';
+
+/** A document as /graphql runs it again and again: parsed, validated and compiled once. */
+interface Prepared {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  /** graphql-jit's function, or null where it cannot compile the operation (graphql's execute runs it). */
+  compiled: CompiledQuery | null;
+  /** Requests it counts against the rate limits, and whether it counts against the daily quota (ratelimit.ts). */
+  hits: number;
+  countQuota: boolean;
+  /** The cost refusal of an operation without variables, whose cost never changes; undefined when it has variables. */
+  costRefused: GraphQLError | null | undefined;
+}
+
+const DOCUMENTS = 1000;
+/** What answers of this path are, as Apollo sends them (`Accept` asking for nothing else). */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface PreparedDeps {
+  schema: GraphQLSchema;
+  limits: GraphQLLimits;
+  log: Logger;
+  ctxFor: (req: FastifyRequest) => Promise<Ctx>;
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  onUnexpected: (error: GraphQLError, ctx: Ctx) => void;
+}
+
+/**
+ * /graphql's common case without Apollo's pipeline, so a query or mutation costs what its /v1
+ * twin does (bench:routing `graphql_over_v1`): a POST of a JSON object whose document parsed and
+ * validated before (the limits' rules and the allow-list included) runs its cached, compiled
+ * operation; the guards that need the request (variables, cost, anonymous introspection) and the
+ * rate limits run as Apollo's plugins run them. Anything else (GET, APQ, batches, another
+ * `Accept`, a document that does not parse or validate, variables that do not coerce, a refusal
+ * by a guard or a context that cannot be made) goes to Apollo before anything was counted or run,
+ * so those answers stay Apollo's own. Answers and errors are shaped as Apollo shapes them.
+ * Guarded by test/graphql/prepared.test.ts and every suite that speaks /graphql.
+ */
+export class PreparedOperations {
+  private readonly documents = new Map<string, Prepared | null>();
+  private readonly parse: ReturnType<typeof parseWithLimit>;
+  private readonly rules: ValidationRule[];
+
+  constructor(private readonly deps: PreparedDeps) {
+    this.parse = parseWithLimit(deps.limits);
+    // graphql's own rules, then the limits' (Apollo adds its validationRules to the specified ones).
+    this.rules = [...specifiedRules, ...validationRules(deps.limits)];
+  }
+
+  /** Answers the request and returns its body, or returns null for Apollo to answer it. */
+  async serve(req: FastifyRequest, reply: FastifyReply): Promise<string | null> {
+    const body = eligibleBody(req);
+    if (!body) return null;
+    const prepared = this.preparedOf(body.query, body.operationName);
+    if (!prepared) return null;
+    const variables = body.variables ?? {};
+    const { schema, limits } = this.deps;
+    // Variables an operation does not declare are never read: only declared ones are checked.
+    const declared = prepared.costRefused === undefined;
+    if (declared && getVariableValues(schema, prepared.operation.variableDefinitions!, variables).errors) return null;
+    let ctx: Ctx;
+    try {
+      ctx = await this.deps.ctxFor(req);
+    } catch {
+      return null;
+    }
+    const refused = declared
+      ? (variablesRefusal(prepared.document, body.operationName, variables, maxItemsOf) ??
+        introspectionRefusal(limits, prepared.document, ctx) ??
+        costRefusal(limits, schema, prepared.document, body.operationName, variables))
+      : (introspectionRefusal(limits, prepared.document, ctx) ?? prepared.costRefused);
+    if (refused) return null;
+    // Console sessions are not metered (http/context.ts): the counters are per API token.
+    if (ctx.auth && !ctx.auth.userId) {
+      const metered = await meterRequest(ctx.services, ctx.auth, prepared.countQuota, prepared.hits).catch((err: unknown) => ({ failed: err }));
+      if ('failed' in metered) return this.answer(reply, ctx, { errors: [graphQLErrorOf(metered.failed)] }, false);
+      reply.headers(metered.headers);
+      if (metered.refusal) return this.answer(reply, ctx, { errors: [toGraphQLError(metered.refusal)] }, false);
+    }
+    const result = prepared.compiled
+      ? await prepared.compiled.query(undefined, ctx, variables)
+      : await execute({ schema, document: prepared.document, operationName: body.operationName, contextValue: ctx, variableValues: variables });
+    return this.answer(reply, ctx, result, true);
+  }
+
+  private preparedOf(query: string, operationName: string | undefined): Prepared | null {
+    const key = operationName ? `${operationName}\u0000${query}` : query;
+    const hit = this.documents.get(key);
+    if (hit !== undefined) {
+      // Least recently used first out: a hit moves to the end.
+      this.documents.delete(key);
+      this.documents.set(key, hit);
+      return hit;
+    }
+    const prepared = this.prepare(query, operationName);
+    if (this.documents.size >= DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
+    this.documents.set(key, prepared);
+    return prepared;
+  }
+
+  /** Null for a document Apollo must answer: it does not parse or validate, or is not a query or mutation. */
+  private prepare(query: string, operationName: string | undefined): Prepared | null {
+    const { schema, limits, log } = this.deps;
+    let document: DocumentNode;
+    try {
+      document = this.parse(query);
+    } catch {
+      return null;
+    }
+    if (validate(schema, document, this.rules).length) return null;
+    const operation = getOperationAST(document, operationName);
+    if (!operation || operation.operation === 'subscription') return null;
+    const compiledOrErrors = compileQuery(schema, document, operationName);
+    const compiled = isCompiledQuery(compiledOrErrors) ? compiledOrErrors : null;
+    if (!compiled) log.warn({ operationName }, 'graphql-jit cannot compile a /graphql operation; it runs on execute');
+    const fragments = Object.fromEntries(
+      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    );
+    const fixedCost = !operation.variableDefinitions?.length;
+    return {
+      document,
+      operation,
+      compiled,
+      hits: rootFieldCount(operation, fragments),
+      countQuota: !onlyUncounted(operation),
+      costRefused: fixedCost ? costRefusal(limits, schema, document, operationName, {}) : undefined,
+    };
+  }
+
+  /** The answer as Apollo gives it: its errors formatted, their HTTP status and headers taken out of their extensions. */
+  private answer(reply: FastifyReply, ctx: Ctx, result: ExecutionResult, executed: boolean): string {
+    let status = 200;
+    let errors: GraphQLFormattedError[] | undefined;
+    if (result.errors?.length) {
+      errors = result.errors.map((error) => {
+        if (isUnexpected(error)) this.deps.onUnexpected(error, ctx);
+        const extensions: Record<string, unknown> = { ...error.extensions, code: error.extensions?.code ?? 'INTERNAL_SERVER_ERROR' };
+        const http = extensions.http as { status?: number; headers?: Map<string, string> } | undefined;
+        if (http && typeof http === 'object') {
+          if (typeof http.status === 'number') status = http.status;
+          for (const [k, v] of http.headers ?? []) reply.header(k, v);
+          delete extensions.http;
+        }
+        try {
+          return this.deps.formatError({ ...error.toJSON(), extensions }, error);
+        } catch {
+          return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+        }
+      });
+    }
+    reply.code(status).header('content-type', JSON_TYPE);
+    const out = executed ? { errors, data: result.data } : { errors };
+    return `${JSON.stringify(out)}\n`;
+  }
+}
+
+function graphQLErrorOf(err: unknown): GraphQLError {
+  if (err instanceof GraphQLError) return err;
+  if (isAppError(err)) return toGraphQLError(err);
+  return new GraphQLError(err instanceof Error ? err.message : String(err), { originalError: err instanceof Error ? err : undefined });
+}
+
+interface Body {
+  query: string;
+  operationName: string | undefined;
+  variables: Record<string, unknown> | undefined;
+}
+
+/** The request's body when this path may answer it: a POST of JSON asking for a JSON answer, with a document and nothing else to do. */
+function eligibleBody(req: FastifyRequest): Body | null {
+  if (req.method !== 'POST') return null;
+  if (!req.headers['content-type']?.startsWith('application/json')) return null;
+  const accept = req.headers.accept;
+  if (accept && accept !== '*/*' && !/^application\/json\b/.test(accept)) return null;
+  const body = req.body as Record<string, unknown> | null;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { query, operationName, variables, extensions } = body;
+  if (typeof query !== 'string' || extensions !== undefined) return null;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
+  return { query, operationName: operationName ?? undefined, variables: (variables as Record<string, unknown> | null) ?? undefined };
+}
