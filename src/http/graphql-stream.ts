@@ -3,6 +3,7 @@ import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { appErrorOf, asGraphQLError, toGraphQLError } from '../graphql/errors.js';
 import { yogaGuard } from './graphql-guard.js';
 import { sharedSubscribe } from '../graphql/shared-events.js';
+import { sseFrames } from './sse-frames.js';
 import { StreamGuard } from './stream-guard.js';
 import { isUnexpected } from './errors.js';
 import type { Mount } from './mount.js';
@@ -27,6 +28,7 @@ export function mountStream({ app, services, schema, limits, gated, ctxFor, mete
     plugins: [
       ...yogaGuard(limits),
       sharedEvents,
+      sseFrames,
     ],
     maskedErrors: {
       errorMessage: 'Internal server error',

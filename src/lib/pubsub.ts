@@ -23,7 +23,7 @@ class PgEventTarget extends EventTarget {
     private readonly interest: Interest,
   ) {
     super();
-    // A topic has a listener per live stream of it; thousands are expected (bench:subscriptions).
+    // Every subscriber of the process through yoga's pubsub (revocations, cache invalidation, tests).
     setMaxListeners(0, this);
   }
 
@@ -43,7 +43,23 @@ class PgEventTarget extends EventTarget {
     this.interest.remove(type);
   }
 
+  /** Live streams' listeners (`listen`), by topic: a Set, as thousands of them may come and go per topic (bench:subscriptions). */
+  private readonly streams = new Map<string, Set<(detail: unknown) => void>>();
+
+  listen(topic: string, onEvent: (detail: unknown) => void): () => void {
+    let set = this.streams.get(topic);
+    if (!set) this.streams.set(topic, (set = new Set()));
+    set.add(onEvent);
+    this.interest.add(topic);
+    return () => {
+      if (!set.delete(onEvent)) return;
+      if (!set.size && this.streams.get(topic) === set) this.streams.delete(topic);
+      this.interest.remove(topic);
+    };
+  }
+
   deliver(topic: string, detail: unknown) {
+    for (const onEvent of this.streams.get(topic) ?? []) onEvent(detail);
     super.dispatchEvent(new CustomEvent(topic, { detail }));
   }
 }
@@ -123,11 +139,7 @@ export async function createPgPubSub(url: string, onError: (err: unknown) => voi
       if (interest.has(topic)) outbox.push(CHANNEL, JSON.stringify({ topic, detail }));
     },
     hears: (topic) => interest.has(topic),
-    listen(topic, onEvent) {
-      const heard = (event: Event) => onEvent((event as CustomEvent).detail);
-      target.addEventListener(topic, heard);
-      return () => target.removeEventListener(topic, heard);
-    },
+    listen: (topic, onEvent) => target.listen(topic, onEvent),
     get epoch() {
       return listener.epoch;
     },
