@@ -235,7 +235,7 @@ function subscriptionFigures(n: number): Record<string, Figure> {
     [`bare_events_per_s_l${n}`]: { meaning: `${size}: the baseline's events a second` },
     [`ratio_l${n}`]: {
       meaning: `${size}: events a second ÷ the baseline's`,
-      baseline: { text: 'a bare SSE fan-out process given the same events at the same moments, events/s', of: (f) => f[`bare_events_per_s_l${n}`] },
+      baseline: { text: 'the bare SSE fan-out of the same sends, events/s', of: (f) => f[`bare_events_per_s_l${n}`] },
       target: n >= 5000 ? atLeast(0.5) : undefined,
     },
     [`foreign_events_l${n}`]: { meaning: `${size}: events a listener heard of another domain or account`, target: atMost(0) },
@@ -245,7 +245,7 @@ function subscriptionFigures(n: number): Record<string, Figure> {
 
 const SUBSCRIPTIONS: Bench = {
   name: 'subscriptions',
-  what: 'SSE listeners of `activity` on one api process, spread over 5 accounts and 4 domains each, half with the account\'s token and half with a token limited to the domain, while emails are sent through /v1 on a second api process (every event crosses processes by NOTIFY); against a bare SSE fan-out process given the same events at the same moments.',
+  what: 'SSE listeners of `activity` on one api process, spread over 5 accounts and 4 domains each, half with the account\'s token and half with a token limited to the domain, while emails are sent through /v1 on a second api process (every event crosses processes by NOTIFY); against a bare SSE fan-out process that hears the same events of the same sends by the same NOTIFY and writes each notice to as many listeners.',
   signature: 'ratio_l1000',
   figures: {
     emails: { meaning: 'emails sent per size (run parameter)' },
