@@ -32,8 +32,13 @@ import { isAppError } from '../core/errors.js';
 interface Prepared {
   document: DocumentNode;
   operation: OperationDefinitionNode;
-  /** graphql-jit's function, or null where it cannot compile the operation (graphql's execute runs it). */
-  compiled: CompiledQuery | null;
+  /**
+   * graphql-jit's function, made at the document's second use (a document sent once is not worth
+   * compiling); null where jit cannot compile the operation, so graphql's execute runs it.
+   */
+  compiled: CompiledQuery | null | undefined;
+  operationName: string | undefined;
+  uses: number;
   /** Requests it counts against the rate limits, and whether it counts against the daily quota (ratelimit.ts). */
   hits: number;
   countQuota: boolean;
@@ -41,7 +46,9 @@ interface Prepared {
   costRefused: GraphQLError | null | undefined;
 }
 
-const DOCUMENTS = 1000;
+/** Documents kept, least recently used out first; longer texts go to Apollo (its own store is bounded by size). */
+const DOCUMENTS = 500;
+const DOCUMENT_CHARS = 16 * 1024;
 /** What answers of this path are, as Apollo sends them (`Accept` asking for nothing else). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -57,12 +64,14 @@ export interface PreparedDeps {
 /**
  * /graphql's common case without Apollo's pipeline, so a query or mutation costs what its /v1
  * twin does (bench:routing `graphql_over_v1`): a POST of a JSON object whose document parsed and
- * validated before (the limits' rules and the allow-list included) runs its cached, compiled
- * operation; the guards that need the request (variables, cost, anonymous introspection) and the
+ * validated before (the limits' rules and the allow-list included) runs its cached operation,
+ * compiled by graphql-jit from its second use; the guards that need the request (variables, cost, anonymous introspection) and the
  * rate limits run as Apollo's plugins run them. Anything else (GET, APQ, batches, another
  * `Accept`, a document that does not parse or validate, variables that do not coerce, a refusal
  * by a guard or a context that cannot be made) goes to Apollo before anything was counted or run,
- * so those answers stay Apollo's own. Answers and errors are shaped as Apollo shapes them.
+ * so those answers stay Apollo's own. Answers and errors are shaped as Apollo shapes them. At most
+ * DOCUMENTS documents of at most DOCUMENT_CHARS each are kept, so documents sent to fill memory
+ * cannot.
  * Guarded by test/graphql/prepared.test.ts and every suite that speaks /graphql.
  */
 export class PreparedOperations {
@@ -80,6 +89,7 @@ export class PreparedOperations {
   async serve(req: FastifyRequest, reply: FastifyReply): Promise<string | null> {
     const body = eligibleBody(req);
     if (!body) return null;
+    if (body.query.length > DOCUMENT_CHARS) return null;
     const prepared = this.preparedOf(body.query, body.operationName);
     if (!prepared) return null;
     const variables = body.variables ?? {};
@@ -106,8 +116,9 @@ export class PreparedOperations {
       reply.headers(metered.headers);
       if (metered.refusal) return this.answer(reply, ctx, { errors: [toGraphQLError(metered.refusal)] }, false);
     }
-    const result = prepared.compiled
-      ? await prepared.compiled.query(undefined, ctx, variables)
+    const compiled = this.compiledOf(prepared);
+    const result = compiled
+      ? await compiled.query(undefined, ctx, variables)
       : await execute({ schema, document: prepared.document, operationName: body.operationName, contextValue: ctx, variableValues: variables });
     return this.answer(reply, ctx, result, true);
   }
@@ -127,9 +138,19 @@ export class PreparedOperations {
     return prepared;
   }
 
+  /** The document's compiled operation from its second use on; null while graphql's execute runs it. */
+  private compiledOf(prepared: Prepared): CompiledQuery | null {
+    if (prepared.compiled !== undefined) return prepared.compiled;
+    if (++prepared.uses < 2) return null;
+    const compiled = compileQuery(this.deps.schema, prepared.document, prepared.operationName);
+    prepared.compiled = isCompiledQuery(compiled) ? compiled : null;
+    if (!prepared.compiled) this.deps.log.warn({ operationName: prepared.operationName }, 'graphql-jit cannot compile a /graphql operation; it runs on execute');
+    return prepared.compiled;
+  }
+
   /** Null for a document Apollo must answer: it does not parse or validate, or is not a query or mutation. */
   private prepare(query: string, operationName: string | undefined): Prepared | null {
-    const { schema, limits, log } = this.deps;
+    const { schema, limits } = this.deps;
     let document: DocumentNode;
     try {
       document = this.parse(query);
@@ -139,9 +160,6 @@ export class PreparedOperations {
     if (validate(schema, document, this.rules).length) return null;
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation === 'subscription') return null;
-    const compiledOrErrors = compileQuery(schema, document, operationName);
-    const compiled = isCompiledQuery(compiledOrErrors) ? compiledOrErrors : null;
-    if (!compiled) log.warn({ operationName }, 'graphql-jit cannot compile a /graphql operation; it runs on execute');
     const fragments = Object.fromEntries(
       document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
     );
@@ -149,7 +167,9 @@ export class PreparedOperations {
     return {
       document,
       operation,
-      compiled,
+      compiled: undefined,
+      operationName,
+      uses: 0,
       hits: rootFieldCount(operation, fragments),
       countQuota: !onlyUncounted(operation),
       costRefused: fixedCost ? costRefusal(limits, schema, document, operationName, {}) : undefined,
