@@ -5,7 +5,7 @@
 // the sources, the schema and the lockfile). `--if-possible` (postinstall) skips quietly when the
 // dev dependencies are absent, as in a production-only install; `--force` rebuilds regardless.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -65,6 +65,8 @@ try {
 }
 run('type check', bin('tsc'), ['--noEmit', '-p', path.join(here, 'tsconfig.json')]);
 run('vite build', bin('vite'), ['build', '--config', path.join(here, 'vite.config.ts'), '--logLevel', 'warn']);
+// The console's operations by id, which the server loads beside the console it serves (src/graphql/known-operations.ts).
+copyFileSync(path.join(here, 'src', 'gql', 'persisted-documents.json'), path.join(here, 'dist', 'persisted-documents.json'));
 console.log('console: GraphiQL page');
 const { writeGraphiqlPage } = await import(path.join(here, 'graphiql.mjs'));
 writeGraphiqlPage(path.join(here, 'dist'));

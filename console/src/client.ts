@@ -1,6 +1,7 @@
-import { Client, cacheExchange, fetchExchange, mapExchange, subscriptionExchange, type CombinedError } from 'urql';
+import { Client, cacheExchange, fetchExchange, makeOperation, mapExchange, subscriptionExchange, type CombinedError, type Operation } from 'urql';
 import { createClient as createSse } from 'graphql-sse';
 import { authHeaders } from './session';
+import { operationId } from './operation-id';
 
 // Subscriptions (the activity page's live feed) go over SSE at /graphql/stream, same credentials.
 const sse = createSse({
@@ -12,6 +13,17 @@ const sse = createSse({
 /** Whether the server no longer knows the caller: the session ended elsewhere or expired, or the token was deleted. */
 const signedOut = (error: CombinedError) =>
   error.response?.status === 401 || error.graphQLErrors.some((e) => e.extensions?.code === 'UNAUTHENTICATED');
+
+/**
+ * Queries and mutations go by id: the sha256 codegen gave each document (`__meta__.hash`, the key
+ * of persisted-documents.json, which the server loads with the console). urql then sends the id
+ * in `extensions.persistedQuery` and leaves the text out. Subscriptions (SSE) send their text.
+ */
+function byId(operation: Operation): Operation {
+  const hash = operationId(operation.query);
+  if (!hash || operation.kind === 'subscription' || operation.kind === 'teardown') return operation;
+  return makeOperation(operation.kind, { ...operation, extensions: { ...operation.extensions, persistedQuery: { version: 1, sha256Hash: hash } } }, operation.context);
+}
 
 /**
  * One client per sign-in: nothing one user's queries cached reaches the next. `onSignedOut` runs
@@ -27,6 +39,7 @@ export const makeClient = (onSignedOut: () => void) => new Client({
   exchanges: [
     cacheExchange,
     mapExchange({
+      onOperation: byId,
       onError(error) {
         if (signedOut(error)) onSignedOut();
       },

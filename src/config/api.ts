@@ -30,6 +30,10 @@ export const apiSettings = {
     .string()
     .optional()
     .describe('Path of a JSON file of persisted operations: `{"<sha256 hex of the document>": "<document>"}` or an Apollo persisted query manifest. When set, only listed documents run on `/graphql` and `/graphql/stream`, sent by id (`extensions.persistedQuery.sha256Hash`) or as text that prints the same as a listed one; anything else gets 400. `/v1` is not affected; the operator API\'s operations must be listed too.'),
+  SESSION_OPERATIONS: z
+    .enum(['any', 'console'])
+    .default('any')
+    .describe("What a console session (the console's cookie) may run on `/graphql` and `/graphql/stream`: `any` document, or only the `console`'s own operations (the ids and documents of the built console's `console/dist/persisted-documents.json`), so a stolen or scripted session cannot run arbitrary queries; anything else gets 400. API tokens are not affected. The console sends its operations by id either way."),
   MAX_BODY_BYTES: z.coerce
     .number()
     .int()

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse, print, type ValidationRule } from 'graphql';
+import { parse, print, type DocumentNode, type GraphQLError, type ValidationRule } from 'graphql';
 import { refusal } from './refusal.js';
 
 /**
@@ -51,9 +51,28 @@ export function loadAllowList(file: string, maxTokens: number): AllowList {
     } catch (err) {
       throw new Error(`GRAPHQL_ALLOWLIST: entry ${id} does not parse: ${(err as Error).message}`);
     }
-    list.byId.set(id, document);
+    // codegen's persisted documents name their ids `sha256:<hex>`; APQ sends the hex.
+    list.byId.set(id.replace(/^sha256:/, ''), document);
   }
   return list;
+}
+
+/** Per parsed document, whether the console's operations hold it. */
+const knownDocuments = new WeakMap<DocumentNode, boolean>();
+
+/**
+ * With SESSION_OPERATIONS=console, the refusal (400) of a document a console session sends that is
+ * not one of the console's own operations (`known`), or null. API tokens are not held to it.
+ */
+export function sessionRefusal(
+  limits: { sessionsKnownOnly: boolean; knownOperations: AllowList | null },
+  document: DocumentNode,
+  caller: { auth?: { sessionId?: string } | null } | undefined,
+): GraphQLError | null {
+  if (!limits.sessionsKnownOnly || !caller?.auth?.sessionId) return null;
+  let known = knownDocuments.get(document);
+  if (known === undefined) knownDocuments.set(document, (known = !!limits.knownOperations?.printed.has(print(document))));
+  return known ? null : refusal("Console sessions may run only the console's own operations on this server (SESSION_OPERATIONS).");
 }
 
 export function allowListRule(list: AllowList): ValidationRule {

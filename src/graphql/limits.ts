@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parse, type DocumentNode, type GraphQLError, type ParseOptions, type Source, type ValidationContext, type ValidationRule } from 'graphql';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
@@ -22,14 +23,19 @@ export interface GraphQLLimits {
   /** Whether an unknown field's error says "Did you mean ...?": in development only (NODE_ENV). */
   suggestions: boolean;
   allowList: AllowList | null;
+  /** The console's operations by id (its build's persisted-documents.json); null without a built console. */
+  knownOperations: AllowList | null;
+  /** Whether console sessions may run only those (SESSION_OPERATIONS=console). */
+  sessionsKnownOnly: boolean;
 }
 
 type LimitSettings = Pick<
   Config,
-  'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST' | 'GRAPHQL_MAX_ALIASES' | 'GRAPHQL_MAX_TOKENS' | 'GRAPHQL_INTROSPECTION' | 'GRAPHQL_ALLOWLIST' | 'NODE_ENV'
+  'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST' | 'GRAPHQL_MAX_ALIASES' | 'GRAPHQL_MAX_TOKENS' | 'GRAPHQL_INTROSPECTION' | 'GRAPHQL_ALLOWLIST' | 'NODE_ENV' | 'SESSION_OPERATIONS'
 >;
 
-export function limitsFromConfig(config: LimitSettings): GraphQLLimits {
+/** `consoleOperations`: the built console's persisted-documents.json, read when it exists. */
+export function limitsFromConfig(config: LimitSettings, consoleOperations?: string): GraphQLLimits {
   return {
     maxDepth: config.GRAPHQL_MAX_DEPTH,
     maxCost: config.GRAPHQL_MAX_COST,
@@ -39,6 +45,8 @@ export function limitsFromConfig(config: LimitSettings): GraphQLLimits {
     // Suggestions name fields a stranger could not otherwise list (test/graphql/introspection.test.ts).
     suggestions: config.NODE_ENV === 'development',
     allowList: config.GRAPHQL_ALLOWLIST ? loadAllowList(config.GRAPHQL_ALLOWLIST, config.GRAPHQL_MAX_TOKENS) : null,
+    knownOperations: consoleOperations && existsSync(consoleOperations) ? loadAllowList(consoleOperations, config.GRAPHQL_MAX_TOKENS) : null,
+    sessionsKnownOnly: config.SESSION_OPERATIONS === 'console',
   };
 }
 

@@ -9,10 +9,11 @@ import { introspectionRefusal } from '../graphql/limits-introspection.js';
 import { variablesRefusal, type MaxItemsOf } from '../graphql/limits-variables.js';
 import { argumentRules } from '../../rest-mapping/rules.js';
 import { refusal } from '../graphql/refusal.js';
+import { sessionRefusal } from '../graphql/allowlist.js';
 
 /** What the introspection rule needs of a request's context (graphql/context.ts Ctx). */
 interface Caller {
-  auth: unknown;
+  auth: { sessionId?: string } | null;
   operator: boolean;
 }
 
@@ -34,7 +35,7 @@ export function apolloGuard<C extends BaseContext & Caller>(limits: GraphQLLimit
           // First: the checks below (cost) and execution coerce every item of every list variable.
           const lists = variablesRefusal(document, request.operationName, request.variables, maxItemsOf);
           if (lists) throw lists;
-          const anonymous = introspectionRefusal(limits, document, contextValue);
+          const anonymous = introspectionRefusal(limits, document, contextValue) ?? sessionRefusal(limits, document, contextValue);
           if (anonymous) throw anonymous;
           const refused = costRefusal(limits, schema, document, request.operationName, request.variables);
           if (refused) throw refused;
@@ -49,7 +50,6 @@ export function apolloGuard<C extends BaseContext & Caller>(limits: GraphQLLimit
       };
     },
   };
-  const list = limits.allowList;
   const options = {
     validationRules: validationRules(limits),
     parseOptions: { maxTokens: limits.maxTokens },
@@ -58,12 +58,36 @@ export function apolloGuard<C extends BaseContext & Caller>(limits: GraphQLLimit
     // "Did you mean ...?" would tell what introspection is meant to hide (validation errors here;
     // execution's in the server's formatError, through withoutSuggestion).
     hideSchemaDetailsFromClientErrors: !limits.suggestions,
-    // Apollo prefixes APQ keys with `apq:`; listed ids are plain.
-    ...(list
-      ? { persistedQueries: { cache: { get: async (key: string) => list.byId.get(key.replace(/^apq:/, '')), set: async () => {}, delete: async () => {} } } }
-      : {}),
+    persistedQueries: { cache: persistedQueryStore(limits) },
   } satisfies Partial<ApolloServerOptions<C>>;
   return { options, plugins: [costCheck] };
+}
+
+/** Persisted queries registered by clients (APQ), at most this many, oldest out first. */
+const REGISTERED = 1000;
+
+/**
+ * Apollo's persisted-query store: the allow-list's ids, the console's (knownOperations), and
+ * without an allow-list what clients registered (APQ: id and text sent once, then the id alone).
+ * Apollo prefixes its keys with `apq:`; listed ids are plain.
+ */
+function persistedQueryStore(limits: GraphQLLimits) {
+  const registered = new Map<string, string>();
+  const idOf = (key: string) => key.replace(/^apq:/, '');
+  return {
+    get: async (key: string) => knownDocument(limits, idOf(key)) ?? (limits.allowList ? undefined : registered.get(idOf(key))),
+    set: async (key: string, value: string) => {
+      if (limits.allowList) return;
+      if (registered.size >= REGISTERED) registered.delete(registered.keys().next().value!);
+      registered.set(idOf(key), value);
+    },
+    delete: async (key: string) => void registered.delete(idOf(key)),
+  };
+}
+
+/** The document a listed or console id stands for. */
+export function knownDocument(limits: GraphQLLimits, id: string): string | undefined {
+  return limits.allowList?.byId.get(id) ?? limits.knownOperations?.byId.get(id);
 }
 
 const REFUSED = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED']);
@@ -76,6 +100,7 @@ function refuseCost(limits: GraphQLLimits) {
     const refused =
       variablesRefusal(document, operationName, variables, maxItemsOf) ??
       introspectionRefusal(limits, document, args.contextValue as Caller | undefined) ??
+      sessionRefusal(limits, document, args.contextValue as Caller | undefined) ??
       costRefusal(limits, schema, document, operationName, variables);
     if (refused) setResultAndStopExecution({ errors: [refused] });
   };

@@ -24,7 +24,8 @@ import { introspectionRefusal } from '../graphql/limits-introspection.js';
 import { variablesRefusal } from '../graphql/limits-variables.js';
 import { toGraphQLError } from '../graphql/errors.js';
 import { meterRequest, onlyUncounted, rootFieldCount } from './ratelimit.js';
-import { maxItemsOf } from './graphql-guard.js';
+import { knownDocument, maxItemsOf } from './graphql-guard.js';
+import { sessionRefusal } from '../graphql/allowlist.js';
 import { isUnexpected } from './errors.js';
 import { isAppError } from '../core/errors.js';
 
@@ -89,8 +90,10 @@ export class PreparedOperations {
   async serve(req: FastifyRequest, reply: FastifyReply): Promise<string | null> {
     const body = eligibleBody(req);
     if (!body) return null;
-    if (body.query.length > DOCUMENT_CHARS) return null;
-    const prepared = this.preparedOf(body.query, body.operationName);
+    // An id of the allow-list or of the console's operations stands for its document.
+    const query = body.query ?? knownDocument(this.deps.limits, body.id!);
+    if (query === undefined || query.length > DOCUMENT_CHARS) return null;
+    const prepared = this.preparedOf(query, body.operationName);
     if (!prepared) return null;
     const variables = body.variables ?? {};
     const { schema, limits } = this.deps;
@@ -108,7 +111,7 @@ export class PreparedOperations {
         introspectionRefusal(limits, prepared.document, ctx) ??
         costRefusal(limits, schema, prepared.document, body.operationName, variables))
       : (introspectionRefusal(limits, prepared.document, ctx) ?? prepared.costRefused);
-    if (refused) return null;
+    if (refused || sessionRefusal(limits, prepared.document, ctx)) return null;
     // Console sessions are not metered (http/context.ts): the counters are per API token.
     if (ctx.auth && !ctx.auth.userId) {
       const metered = await meterRequest(ctx.services, ctx.auth, prepared.countQuota, prepared.hits).catch((err: unknown) => ({ failed: err }));
@@ -210,7 +213,9 @@ function graphQLErrorOf(err: unknown): GraphQLError {
 }
 
 interface Body {
-  query: string;
+  /** The document's text, or the id (`extensions.persistedQuery.sha256Hash`) that stands for it. */
+  query: string | undefined;
+  id: string | undefined;
   operationName: string | undefined;
   variables: Record<string, unknown> | undefined;
 }
@@ -224,8 +229,19 @@ function eligibleBody(req: FastifyRequest): Body | null {
   const body = req.body as Record<string, unknown> | null;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const { query, operationName, variables, extensions } = body;
-  if (typeof query !== 'string' || extensions !== undefined) return null;
+  const id = persistedId(extensions);
+  // A text with an id is APQ's registration (Apollo checks the two match); neither is nothing to run.
+  if (extensions !== undefined && (id === undefined || query !== undefined)) return null;
+  if (id === undefined && typeof query !== 'string') return null;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
-  return { query, operationName: operationName ?? undefined, variables: (variables as Record<string, unknown> | null) ?? undefined };
+  return { query: query as string | undefined, id, operationName: operationName ?? undefined, variables: (variables as Record<string, unknown> | null) ?? undefined };
+}
+
+/** The id of `{ persistedQuery: { version: 1, sha256Hash } }` and nothing else, or undefined. */
+function persistedId(extensions: unknown): string | undefined {
+  if (!extensions || typeof extensions !== 'object' || Object.keys(extensions).length !== 1) return undefined;
+  const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } }).persistedQuery;
+  if (!persisted || persisted.version !== 1 || typeof persisted.sha256Hash !== 'string' || Object.keys(persisted).length !== 2) return undefined;
+  return persisted.sha256Hash;
 }

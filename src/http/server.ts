@@ -6,7 +6,8 @@ import { pingDatabase } from '../db/health.js';
 import { limitsFromConfig } from '../graphql/limits.js';
 import { baseUrlOf, contextFromHeaders, type Metering } from './context.js';
 import { createMetrics, registerMetricsRoute } from './metrics.js';
-import { registerConsole } from './console.js';
+import path from 'node:path';
+import { CONSOLE_DIST, registerConsole } from './console.js';
 import { largeBodyRoutes } from './body-limits.js';
 import { credentialGate } from './body-gate.js';
 import { unauthenticated } from './errors.js';
@@ -65,7 +66,7 @@ export async function createHttpServer(services: AppServices, schema: GraphQLSch
     schema,
     rest: surfaces.rest,
     metrics,
-    limits: limitsFromConfig(config),
+    limits: limitsFromConfig(config, path.join(CONSOLE_DIST, 'persisted-documents.json')),
     bodies: largeBodyRoutes(config),
     gated: { onRequest: gate.onRequest, preParsing: gate.preParsing },
     ctxFor,

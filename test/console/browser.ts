@@ -28,8 +28,10 @@ export interface Watched {
   page: Page;
   /** Every URL the page asked for. */
   requests: string[];
-  /** Page errors and CSP refusals. */
+  /** Page errors, CSP refusals, and /graphql answers the console should never get (400, an unknown id). */
   problems: string[];
+  /** Operations the page sent to /graphql as text rather than by id (console/src/client.ts sends ids). */
+  textOperations: string[];
   /** Resolves once no /graphql request has been in flight for `quietMs`. */
   settled: (quietMs?: number) => Promise<void>;
 }
@@ -58,10 +60,21 @@ export async function watchedPage(browser: Browser, opts: { width?: number; time
     while ((graphql.size || Date.now() - lastChange < quietMs) && Date.now() < deadline) await page.waitForTimeout(50);
   };
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  const textOperations: string[] = [];
+  page.on('request', (req) => {
+    if (req.method() !== 'POST' || new URL(req.url()).pathname !== '/graphql') return;
+    const body = JSON.parse(req.postData() ?? '{}') as { query?: string; operationName?: string };
+    if (body.query) textOperations.push(body.operationName ?? body.query.slice(0, 40));
+  });
+  page.on('response', async (res) => {
+    if (res.request().method() !== 'POST' || new URL(res.url()).pathname !== '/graphql') return;
+    const text = await res.text().catch(() => '');
+    if (res.status() === 400 || text.includes('PERSISTED_QUERY_NOT_FOUND')) problems.push(`graphql ${res.status()}: ${text.slice(0, 200)}`);
+  });
   page.on('console', (msg) => {
     if (/Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(`console: ${msg.text()}`);
   });
-  return { context, page, requests, problems, settled };
+  return { context, page, requests, problems, textOperations, settled };
 }
 
 /** Requests that left the test server (data: and blob: URLs are the page's own). */

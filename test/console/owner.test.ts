@@ -181,6 +181,8 @@ it('opens every page of the menu without an error', async () => {
   }
   expect(failures).toEqual([]);
   expect(w.problems).toEqual([]);
+  // Every page's queries and mutations went by id (codegen's persisted documents), none as text.
+  expect(w.textOperations).toEqual([]);
   await w.context.close();
 });
 

@@ -102,6 +102,7 @@ type Documents = {
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": typeof types.ConsoleCreateWebhookDocument,
     "\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n": typeof types.ConsoleUpdateWebhookDocument,
     "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n": typeof types.ConsoleRotateWebhookSecretDocument,
+    "\n  query ConsoleTokenCheck {\n    whoami { account_id }\n  }\n": typeof types.ConsoleTokenCheckDocument,
     "\n  query ConsoleDomainPicker {\n    domain_choices {\n      id\n      name\n    }\n  }\n": typeof types.ConsoleDomainPickerDocument,
 };
 const documents: Documents = {
@@ -193,6 +194,7 @@ const documents: Documents = {
     "\n  mutation ConsoleCreateWebhook($domain: ID!, $name: String!, $url: String!, $events: [String!]!, $enabled: Boolean) {\n    create_webhook(domain_id: $domain, name: $name, url: $url, events: $events, enabled: $enabled) { id }\n  }\n": types.ConsoleCreateWebhookDocument,
     "\n  mutation ConsoleUpdateWebhook($id: ID!, $name: String, $url: String, $events: [String!], $enabled: Boolean) {\n    update_webhook(webhook_id: $id, name: $name, url: $url, events: $events, enabled: $enabled) { id name url enabled events }\n  }\n": types.ConsoleUpdateWebhookDocument,
     "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n": types.ConsoleRotateWebhookSecretDocument,
+    "\n  query ConsoleTokenCheck {\n    whoami { account_id }\n  }\n": types.ConsoleTokenCheckDocument,
     "\n  query ConsoleDomainPicker {\n    domain_choices {\n      id\n      name\n    }\n  }\n": types.ConsoleDomainPickerDocument,
 };
 
@@ -562,6 +564,10 @@ export function graphql(source: "\n  mutation ConsoleUpdateWebhook($id: ID!, $na
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n"): (typeof documents)["\n  mutation ConsoleRotateWebhookSecret($id: ID!) {\n    rotate_webhook_secret(webhook_id: $id) { id secret }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTokenCheck {\n    whoami { account_id }\n  }\n"): (typeof documents)["\n  query ConsoleTokenCheck {\n    whoami { account_id }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
