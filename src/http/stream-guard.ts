@@ -4,6 +4,7 @@ import type { Auth } from '../graphql/context.js';
 import type { Orm } from '../db/orm.js';
 import type { ClosablePubSub } from '../lib/pubsub.js';
 import { TOKEN_REVOKED, type TokenRevoked } from '../modules/tokens/token.service.js';
+import { TokenRepository } from '../modules/tokens/token.repository.js';
 import { SessionRepository } from '../modules/users/session.repository.js';
 import { actorOfUser, sessionStreamKey } from '../modules/users/session.service.js';
 import type { Config } from '../config/index.js';
@@ -129,12 +130,7 @@ export class StreamGuard {
     try {
       await this.sweepSessions();
       if (!ids.length) return;
-      const rows = await this.orm.em
-        .getConnection()
-        .execute<{ id: string; status: string; scopes: string[]; domain_id: string | null }[]>(
-          `select id, status, scopes, domain_id from api_tokens where id in (${ids.map(() => '?').join(', ')})`,
-          ids,
-        );
+      const rows = await new TokenRepository(this.orm.em.fork()).accessOf(ids);
       const now = new Map(rows.map((r) => [r.id, r]));
       for (const id of ids) {
         const token = now.get(id);

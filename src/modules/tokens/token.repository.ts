@@ -58,4 +58,9 @@ export class TokenRepository {
       : await sqlRow<{ n: number }>(this.em, { name: 'tokens.count', text: 'select count(*)::int as n from api_tokens where account_id = $1' }, [accountId]);
     return row?.n ?? 0;
   }
+
+  /** What a live stream's access depends on, for the tokens of the open streams (http/stream-guard.ts). */
+  async accessOf(ids: string[]): Promise<{ id: string; status: TokenStatus; scopes: string[]; domain_id: string | null }[]> {
+    return sqlRows(this.em, 'select id, status, scopes, domain_id from api_tokens where id = any($1::text[])', [ids]);
+  }
 }
