@@ -1,5 +1,7 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { ServerResponse } from 'node:http';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { SharedStream, sharedSubscribe } from '../graphql/shared-events.js';
 
 /** A comment line: what yoga sends first and as a keep-alive. */
 const PING = Buffer.from(':\n\n');
@@ -29,51 +31,106 @@ function textOf(result: ExecutionResult & { stringify?: (value: unknown) => stri
   return JSON.stringify({ ...result, errors });
 }
 
+const HEADERS = { 'content-type': 'text/event-stream', connection: 'keep-alive', 'cache-control': 'no-cache', 'content-encoding': 'none' };
+
+/** What a live stream's writer holds to. */
+export interface SseBounds {
+  /** Events written that the client has not read (the socket has not drained) before it falls behind: STREAM_BUFFER_EVENTS. */
+  limit: number;
+  /** How long a stream that ended may wait for its client to read the end before it is cut: STREAM_BEHIND_GRACE_SECONDS. */
+  graceMs: number;
+  /** What yoga's error masking does to a result (the push path passes it by). */
+  mask: (result: ExecutionResult) => ExecutionResult;
+}
+
+/** A response that the route writes itself: its stream, waiting for `writeSse`. */
+const unwritten = new WeakMap<object, SharedStream>();
+/** Each request's subscription as sharedSubscribe made it, before yoga's plugins wrapped it. */
+const sharedOf = new WeakMap<object, SharedStream>();
+
+/**
+ * Subscriptions on /graphql/stream: each event executed once per group of listeners
+ * (graphql/shared-events.ts), and yoga's SSE writing taken over for live streams (async results);
+ * single results stay yoga's. yoga answers a header-only response; the route then hands its
+ * socket to `writeSse`.
+ */
+export const liveStreams: Plugin = {
+  onSubscribe({ args, setSubscribeFn }) {
+    setSubscribeFn(sharedSubscribe as Parameters<typeof setSubscribeFn>[0]);
+    return {
+      onSubscribeResult({ result }) {
+        const request = (args.contextValue as { request?: object }).request;
+        if (request && result instanceof SharedStream) sharedOf.set(request, result);
+      },
+    };
+  },
+  onResultProcess({ request, result, setResultProcessor }) {
+    const shared = sharedOf.get(request);
+    sharedOf.delete(request);
+    // Anything else (another kind of stream, another Accept) is written by yoga as it would be.
+    if (!isAsyncIterable(result) || !shared?.pushable || !request.headers.get('accept')?.includes('text/event-stream')) return;
+    setResultProcessor((_r, fetchAPI) => {
+      const response = new fetchAPI.Response(null, { status: 200, headers: HEADERS });
+      unwritten.set(response, shared);
+      return response;
+    }, 'text/event-stream');
+  },
+};
+
+/** The live stream a response of `liveStreams` leaves to its route, once. */
+export function unwrittenStream(response: Response): SharedStream | undefined {
+  const stream = unwritten.get(response);
+  unwritten.delete(response);
+  return stream;
+}
+
 /**
  * A live stream's events over SSE as graphql-yoga frames them (GraphQL over SSE, distinct
  * connections): a ping first and every 12 s, `next` per result, `complete` at the end. Unlike
- * yoga's own writer, each event is one chunk made once per result, so a result shared by many
- * listeners is serialized and encoded once and written to each as the same bytes
- * (bench:subscriptions). The stream is pulled only as fast as the client reads.
+ * yoga's own writer, each result is written as it is made (SharedStream.pushTo: no chain of
+ * iterators per listener), as one chunk made once per result, straight to the socket: a result
+ * shared by many listeners is serialized and encoded once and written to each as the same bytes,
+ * with no stream objects between (bench:subscriptions).
+ *
+ * The socket's own buffer is the queue: a client that has more than `limit` events written and
+ * unread (no `drain` since) falls behind: its stream stops listening, what was not yet written is
+ * dropped, and it reads the STREAM_BEHIND error event, then `complete`. A client that does not
+ * read even that within `graceMs` is cut; one that goes away ends the stream
+ * (test/graphql/live-streams.test.ts).
  */
-function sseResponse(result: AsyncIterable<ExecutionResult>, fetchAPI: { ReadableStream: typeof ReadableStream; Response: typeof Response }): Response {
-  const iterator = result[Symbol.asyncIterator]();
-  let ping: NodeJS.Timeout | undefined;
-  const body = new fetchAPI.ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(PING);
-      ping = setInterval(() => {
-        if (controller.desiredSize === null) clearInterval(ping);
-        else if (controller.desiredSize > 0) controller.enqueue(PING);
-      }, PING_MS);
-    },
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.value != null) controller.enqueue(frameOf(next.value));
-        if (next.done) {
-          clearInterval(ping);
-          controller.enqueue(COMPLETE);
-          controller.close();
-        }
-      } catch (err) {
-        clearInterval(ping);
-        controller.error(err);
+export function writeSse(shared: SharedStream, res: ServerResponse, { limit, graceMs, mask }: SseBounds): void {
+  const ping = setInterval(() => {
+    if (!res.writableNeedDrain) res.write(PING);
+  }, PING_MS);
+  let unread = 0;
+  let behind = false;
+  res.on('drain', () => (unread = 0));
+  res.once('close', () => {
+    clearInterval(ping);
+    void shared.return();
+  });
+  res.write(PING);
+  shared.pushTo({
+    result(result) {
+      if (res.writableEnded || res.destroyed) return;
+      // Fallen behind: only the error event that says so is still written.
+      if (behind && !result.errors?.length) return;
+      if (res.writableNeedDrain && ++unread > limit && !behind) {
+        behind = true;
+        return shared.behind();
       }
+      res.write(result.errors?.length ? frameOf(mask(result)) : frameOf(result));
     },
-    async cancel(reason) {
-      clearInterval(ping);
-      await iterator.return?.(reason);
+    end() {
+      if (res.writableEnded || res.destroyed) return;
+      res.end(COMPLETE);
+      const cut = setTimeout(() => res.destroy(), graceMs);
+      cut.unref();
+      res.once('close', () => clearTimeout(cut));
+      res.once('finish', () => clearTimeout(cut));
+    },
+    fail() {
+      res.destroy();
     },
   });
-  const headers = { 'content-type': 'text/event-stream', connection: 'keep-alive', 'cache-control': 'no-cache', 'content-encoding': 'none' };
-  return new fetchAPI.Response(body, { status: 200, headers });
 }
-
-/** Takes over yoga's SSE writing for live streams (async results); single results stay yoga's. */
-export const sseFrames: Plugin = {
-  onResultProcess({ request, result, setResultProcessor }) {
-    if (!isAsyncIterable(result) || !request.headers.get('accept')?.includes('text/event-stream')) return;
-    setResultProcessor((r, fetchAPI) => sseResponse(r as AsyncIterable<ExecutionResult>, fetchAPI), 'text/event-stream');
-  },
-};

@@ -80,23 +80,32 @@ function pausableStream(query: string, token = ADMIN_TOKEN) {
   return { opened, ended, events, pause: () => response.pause(), resume: () => response.resume(), destroy: () => response.destroy() };
 }
 
-test('a client that stops reading holds a bounded buffer, then reads why its stream ended, then it completes', async () => {
+/**
+ * A live stream of a new domain whose client, once an event showed the stream live, stops reading
+ * while events of a megabyte each fill the socket's buffers and then the stream's own, until the
+ * server counts the stream as fallen behind. `sent`: the big events sent.
+ */
+async function fallenBehind(fields: string) {
   const domain = await seedDomain(s);
-  const stream = pausableStream(ACTIVITY(domain.id, 'id type email { subject html }'));
+  const stream = pausableStream(ACTIVITY(domain.id, fields));
   await stream.opened;
-  // Live before the test relies on it: a probe's event arrives while the client reads.
   await until('the probe event', async () => {
     await send(domain, 'probe');
     await new Promise((r) => setTimeout(r, 300));
     return stream.events.some((e) => e.event === 'next');
   });
+  const open = await metric('postbox_live_streams');
   const behindBefore = await metric(BEHIND);
   stream.pause();
-  // Events of a megabyte each fill the socket's buffers, then the stream's own.
   const html = `<p>${'x'.repeat(1024 * 1024)}</p>`;
   let sent = 0;
   for (; sent < 40 && (await metric(BEHIND)) === behindBefore; sent++) await send(domain, `big ${sent}`, ADMIN_TOKEN, html);
   await until('the stream falls behind', async () => (await metric(BEHIND)) > behindBefore);
+  return { stream, sent, open };
+}
+
+test('a client that stops reading holds a bounded buffer, then reads why its stream ended, then it completes', async () => {
+  const { stream, sent } = await fallenBehind('id type email { subject html }');
   stream.resume();
   await stream.ended;
   const nexts = stream.events.filter((e) => e.event === 'next');
@@ -110,20 +119,7 @@ test('a client that stops reading holds a bounded buffer, then reads why its str
 });
 
 test('a client that never reads again is cut once the grace has passed', async () => {
-  const domain = await seedDomain(s);
-  const stream = pausableStream(ACTIVITY(domain.id, 'id email { html }'));
-  await stream.opened;
-  await until('the probe event', async () => {
-    await send(domain, 'probe');
-    await new Promise((r) => setTimeout(r, 300));
-    return stream.events.some((e) => e.event === 'next');
-  });
-  const open = await metric('postbox_live_streams');
-  const behindBefore = await metric(BEHIND);
-  stream.pause();
-  const html = `<p>${'y'.repeat(1024 * 1024)}</p>`;
-  for (let i = 0; i < 40 && (await metric(BEHIND)) === behindBefore; i++) await send(domain, `big ${i}`, ADMIN_TOKEN, html);
-  await until('the stream falls behind', async () => (await metric(BEHIND)) > behindBefore);
+  const { stream, open } = await fallenBehind('id email { html }');
   // STREAM_BEHIND_GRACE_SECONDS is 4: the server closes its side though the client reads nothing.
   await until('the server cuts the stream', async () => (await metric('postbox_live_streams')) === open - 1, 15_000);
   stream.destroy();
@@ -174,6 +170,7 @@ test('an account holds at most STREAMS_PER_ACCOUNT streams on a process, and a p
     for (let i = 0; i < PER_ACCOUNT; i++) open.push(await subscribe(s, TOKENS, ADMIN_TOKEN));
     const refused = await subscribe(s, TOKENS, ADMIN_TOKEN);
     expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get('retry-after')).toBe('60');
     await refused.ended;
     expect(refused.events[0]?.errors?.[0]?.extensions?.code).toBe('TOO_MANY_REQUESTS');
     // Another account is not held back by the first one's streams.
@@ -181,6 +178,7 @@ test('an account holds at most STREAMS_PER_ACCOUNT streams on a process, and a p
     for (let i = 2 * PER_ACCOUNT; i < MAX; i++) open.push(await subscribe(s, TOKENS, third.token));
     const full = await subscribe(s, TOKENS, third.token);
     expect(full.response.status).toBe(503);
+    expect(full.response.headers.get('retry-after')).toBe('5');
     await full.ended;
     expect(full.events[0]?.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
     // A closed stream frees its place.
