@@ -1,4 +1,6 @@
 import {
+  GraphQLObjectType,
+  GraphQLSchema,
   Kind,
   OperationTypeNode,
   typeFromAST,
@@ -7,7 +9,6 @@ import {
   type DocumentNode,
   type GraphQLField,
   type GraphQLInputType,
-  type GraphQLSchema,
 } from 'graphql';
 import { buildOperationNodeForField, filterSchema } from '@graphql-tools/utils';
 import type { CompiledQuery } from 'graphql-jit';
@@ -47,9 +48,8 @@ export type RouteIndex = Map<string, CompiledRoute[]>;
 
 type RouteEntry = [key: string, spec: RouteSpec];
 
-/** What sofa made of one segment's cut of the schema, shared by the segment's routes. */
+/** What sofa makes of one segment's routes, shared by them. */
 interface SegmentSofa {
-  sub: GraphQLSchema;
   sofa: ReturnType<typeof createSofa>;
   generated: { openAPIDocument: unknown };
 }
@@ -83,35 +83,43 @@ function routesBySegment(contract: RestContract): Map<string, RouteEntry[]> {
 
 function sofaOfSegment(schema: GraphQLSchema, entries: RouteEntry[]): SegmentSofa {
   const keys = new Set(entries.map(([k]) => k));
-  // sofa decides an operation's selection from the schema it is given (which root types are
-  // "models" and so selected by id only when nested): the segment's cut of the schema, as before.
-  const sub = filterSchema({
-    schema,
-    rootFieldFilter: (op, name) => keys.has(`${op}.${name}`),
+  const routes = Object.fromEntries(entries.map(([k, s]) => [k, { method: s.method, path: s.path, responseStatus: s.status ?? 200 }]));
+  // sofa decides an operation's selection from its "models", which it reads from the Query fields
+  // of the schema it is given: the segment's own, as a schema of them alone (the types they reach
+  // are the whole schema's, not copies of them).
+  const query = schema.getQueryType()!;
+  const segmentQuery = new GraphQLObjectType({
+    name: query.name,
+    fields: () => Object.fromEntries(Object.entries(query.toConfig().fields).filter(([name]) => keys.has(`Query.${name}`))),
   });
-  const config = {
-    basePath: '/v1',
-    schema: sub,
-    routes: Object.fromEntries(
-      entries.map(([k, s]) => [k, { method: s.method, path: s.path, responseStatus: s.status ?? 200 }]),
-    ),
+  const sofa = createSofa({ basePath: '/v1', schema: new GraphQLSchema({ query: segmentQuery, assumeValid: true }), routes });
+  let openAPIDocument: unknown;
+  return {
+    sofa,
+    generated: {
+      // Only /v1/openapi.json and the artifacts read it: made from the segment's cut of the schema
+      // the first time one asks, not at every start.
+      get openAPIDocument() {
+        if (openAPIDocument === undefined) {
+          const sub = filterSchema({ schema, rootFieldFilter: (op, name) => keys.has(`${op}.${name}`) });
+          openAPIDocument = (useSofa({ basePath: '/v1', schema: sub, routes }) as unknown as { openAPIDocument: unknown }).openAPIDocument;
+        }
+        return openAPIDocument;
+      },
+    },
   };
-  // The router is built for its OpenAPI document only; only the document is kept.
-  const openAPIDocument = (useSofa(config) as unknown as { openAPIDocument: unknown }).openAPIDocument;
-  const sofa = createSofa(config);
-  return { sub, sofa, generated: { openAPIDocument } };
 }
 
 /** One route: sofa's operation for its root field, validated against the whole schema, and its path's matcher. */
 function compileRoute(schema: GraphQLSchema, segment: SegmentSofa, [key, spec]: RouteEntry, contract: RestContract): CompiledRoute {
-  const { sub, sofa, generated } = segment;
+  const { sofa, generated } = segment;
   const [op, name] = key.split('.');
   const root = op === 'Query' ? schema.getQueryType() : schema.getMutationType();
   const field = root?.getFields()[name];
   if (!field) throw new Error(`rest-mapping: ${key} is not a field of the schema`);
   const operation = buildOperationNodeForField({
     kind: op === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
-    schema: sub,
+    schema,
     field: name,
     models: sofa.models,
     ignore: sofa.ignore,

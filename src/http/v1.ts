@@ -13,8 +13,9 @@ import type { Mount } from './mount.js';
 export function mountV1({ app, services, schema, rest: contract, bodies, gated, ctxFor, meterInto, v1Templates }: Mount): void {
   const { log } = services;
   const rest = createRestSurface(schema, contract, log);
-  const openapi = buildOpenApi(rest.routes, contract);
-  app.get('/v1/openapi.json', async () => openapi);
+  // Made at the first request for it: sofa's OpenAPI generation is a large part of a start.
+  let openapi: ReturnType<typeof buildOpenApi> | undefined;
+  app.get('/v1/openapi.json', async () => (openapi ??= buildOpenApi(rest.routes, contract)));
   const v1 = async (req: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(req.url, baseUrlOf(services, req.headers.host, req.protocol));
     const matched = rest.match(req.method, url.pathname);

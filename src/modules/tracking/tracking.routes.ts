@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppServices } from '../../core/services.js';
 import { escapeHtml, sendSecretLinkPage as page } from '../../lib/html.js';
+import { named } from '../../lib/form-routes.js';
 import { trackingForeignHost } from '../../lib/metrics.js';
 import { describeClient } from './client.js';
 import { readToken, type TrackKind, type TrackToken } from './tokens.js';
@@ -144,7 +145,7 @@ function unsubscribe({ service, tokenOf, client, honoured }: TrackingRequests) {
  */
 export function registerTrackingRoutes(app: FastifyInstance, services: AppServices): void {
   const requests = trackingRequests(services);
-  app.register(async (scope) => {
+  app.register(named('tracking routes', async (scope) => {
     // "Any POST works" (RFC 8058 one-click posts a form; others post nothing or anything else).
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, _body, done) => done(null, undefined));
@@ -152,5 +153,5 @@ export function registerTrackingRoutes(app: FastifyInstance, services: AppServic
     scope.get('/t/c/*', clickRedirect(requests));
     scope.get('/t/u/*', unsubscribePage(requests));
     scope.post('/t/u/*', { bodyLimit: BODY_LIMIT }, unsubscribe(requests));
-  });
+  }));
 }
