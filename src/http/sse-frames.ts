@@ -100,7 +100,7 @@ export function unwrittenStream(response: Response): SharedStream | undefined {
  */
 export function writeSse(shared: SharedStream, res: ServerResponse, { limit, graceMs, mask }: SseBounds): void {
   const ping = setInterval(() => {
-    if (!res.writableNeedDrain) res.write(PING);
+    if (!res.writableNeedDrain && !res.writableEnded) res.write(PING);
   }, PING_MS);
   let unread = 0;
   let behind = false;
@@ -123,6 +123,7 @@ export function writeSse(shared: SharedStream, res: ServerResponse, { limit, gra
     },
     end() {
       if (res.writableEnded || res.destroyed) return;
+      clearInterval(ping);
       res.end(COMPLETE);
       const cut = setTimeout(() => res.destroy(), graceMs);
       cut.unref();
