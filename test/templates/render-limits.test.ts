@@ -5,6 +5,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { sql } from '../sending/helpers.js';
 import { createTemplate } from './helpers.js';
 import { worstInlineRenders } from './inline-worst.js';
+import { slowestHealthDuring } from '../support/loop-watch.js';
 
 /**
  * No send holds the event loop: renders that may be expensive run in the render pool, whose hard
@@ -38,25 +39,6 @@ const send = (body: Record<string, unknown>) => s.rest('POST', '/email', { body:
 const messagesTo = async (to: string) => (await sql<{ n: number }>(s, 'select count(*)::int as n from emails where to_email = ?', [to]))[0].n;
 const renders = async (thread: string) => sampleOf(await scrapeMetrics(s), `postbox_template_renders_total{thread="${thread}"}`) ?? 0;
 
-/** The slowest answer to `GET /health`, asked again and again while `work` runs. */
-async function slowestHealthDuring<T>(work: () => Promise<T>): Promise<{ result: T; slowestMs: number }> {
-  let done = false;
-  let slowestMs = 0;
-  const probe = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      const res = await fetch(`${s.url}/health`);
-      await res.arrayBuffer();
-      slowestMs = Math.max(slowestMs, performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  const result = await work();
-  done = true;
-  await probe;
-  return { result, slowestMs };
-}
-
 /** One expression evaluated per item of a list: a single filter that runs for seconds whatever liquidjs checks between nodes. */
 const SLOW_FILTER = `{% assign r = (1..20000) %}{{ r | where_exp: "x", "${Array(100).fill('x > 0').join(' and ')}" | size }}`;
 
@@ -65,7 +47,7 @@ describe('a render that would hold the event loop', () => {
     const to = rcpt('sort');
     const big = Array.from({ length: 250_000 }, (_, i) => `w${i}`);
     const body = { to: [{ email: to }], html: '{{ big | sort_natural | size }}', personalization: [{ email: to, data: { big } }] };
-    const { result: res, slowestMs } = await slowestHealthDuring(() => send(body));
+    const { result: res, slowestMs } = await slowestHealthDuring(s.url, send(body));
     expect(res.status).toBe(422);
     // No list of a JSON body may pass 20,000 items (src/lib/json-shape.ts): refused before it is parsed.
     expect(res.body.errors).toEqual({ 'personalization.0.data.big': ['The personalization.0.data.big may not have more than 20000 items.'] });
@@ -76,7 +58,7 @@ describe('a render that would hold the event loop', () => {
 
   it('a single filter that runs long is stopped by the pool with a 422 naming the field; the next send renders', async () => {
     const to = rcpt('stopped');
-    const { result: res, slowestMs } = await slowestHealthDuring(() => send({ to: [{ email: to }], html: SLOW_FILTER }));
+    const { result: res, slowestMs } = await slowestHealthDuring(s.url, send({ to: [{ email: to }], html: SLOW_FILTER }));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ html: ['The html could not be rendered: it took longer than 500 ms and was stopped.'] });
     expect(slowestMs).toBeLessThan(1000);
@@ -105,10 +87,13 @@ describe('a render that would hold the event loop', () => {
     const res = await s.rest('POST', '/email', { body: { from: { email: `a@${held.name}` }, to: [{ email: to }], template_id: t.id, personalization: [{ email: to, data: { name: 'Max' } }] } });
     expect(res.status).toBe(202);
     expect((await s.rest('PUT', `/templates/${t.id}`, { body: { html: `<p>Hi {{ name }}</p>${SLOW_FILTER}` } })).status).toBe(200);
-    const { result: got, slowestMs } = await slowestHealthDuring(async () => {
-      await s.rest('PUT', `/domains/${held.id}/settings`, { body: { send_paused: false } });
-      return sink.waitFor(to);
-    });
+    const { result: got, slowestMs } = await slowestHealthDuring(
+      s.url,
+      (async () => {
+        await s.rest('PUT', `/domains/${held.id}/settings`, { body: { send_paused: false } });
+        return sink.waitFor(to);
+      })(),
+    );
     const body = unqp(got.raw);
     expect(body).toContain('<p>Hi Max</p>{% assign r = (1..20000) %}');
     expect(slowestMs).toBeLessThan(1000);
